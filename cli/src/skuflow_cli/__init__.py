@@ -1,0 +1,1 @@
+"""skuflow command line."""

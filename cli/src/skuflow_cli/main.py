@@ -1,0 +1,122 @@
+"""``skuflow``: extract a catalog in-process, make a sample catalog, mint a dev token, submit a job."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from skuflow_platform.auth import mint_token
+from skuflow_platform.settings import PlatformSettings
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from skuflow_cli.pipeline import extract_file
+    from skuflow_output.domain.completion import valid_sku_count
+    from skuflow_parser.domain.document import UnreadableDocument
+
+    if not args.pdf.is_file():
+        print(f"skuflow: no such file: {args.pdf}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        document, path = extract_file(args.pdf, args.out)
+    except UnreadableDocument as exc:
+        print(f"skuflow: cannot process {args.pdf}: {exc.message} [{exc.reason}]", file=sys.stderr)
+        return 3
+    seconds = time.perf_counter() - started
+    pages = document.job.total_pages
+    print(f"{path}: {pages} pages, {valid_sku_count(document)} SKUs, status {document.job.status}, "
+          f"{pages / seconds:.1f} pages/s")
+    return 0
+
+
+def _sample(args: argparse.Namespace) -> int:
+    from skuflow_cli.catalog import generate_catalog, truth_document
+
+    truth = generate_catalog(args.out, pages=args.pages, seed=args.seed)
+    truth_path = args.out.with_suffix(".truth.json")
+    truth_path.write_text(json.dumps(truth_document(truth), ensure_ascii=False, indent=2))
+    print(f"{args.out} ({args.pages} pages) and {truth_path}")
+    return 0
+
+
+def _token(args: argparse.Namespace) -> int:
+    print(mint_token(user_id=args.user, merchant_id=args.merchant, secret=PlatformSettings().jwt_secret,
+                     ttl_seconds=args.ttl))
+    return 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    """Upload through the gateway and wait for the job to finish, printing progress."""
+    token = mint_token(user_id=args.user, merchant_id=args.merchant, secret=PlatformSettings().jwt_secret)
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=args.gateway, headers=headers, timeout=60) as client:
+        with args.pdf.open("rb") as handle:
+            created = client.post("/api/v1/jobs", files={"file": (args.pdf.name, handle, "application/pdf")})
+        if created.status_code != 201:
+            print(f"skuflow: upload refused ({created.status_code}): {created.text}", file=sys.stderr)
+            return 1
+        job_id = created.json()["job_id"]
+        print(f"job {job_id} created")
+        deadline = time.monotonic() + args.timeout
+        last = None
+        while time.monotonic() < deadline:
+            job = client.get(f"/api/v1/jobs/{job_id}").json()
+            progress = (job["status"], job["completed_pages"], job["total_pages"])
+            if progress != last:
+                print(f"  {job['status']:<16} {job['completed_pages']}/{job['total_pages'] or '?'} pages")
+                last = progress
+            if job["result_available"] or job["user_status"] == "failed":
+                break
+            time.sleep(0.5)
+        else:
+            print(f"skuflow: job {job_id} did not finish within {args.timeout}s", file=sys.stderr)
+            return 1
+    if job["user_status"] == "failed":
+        print(f"job {job_id} failed: {job['error_message']}", file=sys.stderr)
+        return 1
+    result_path = PlatformSettings().storage_root.resolve() / "results" / job_id / "result.json"
+    print(f"job {job_id} {job['status']}: {job['sku_count']} SKUs from {job['total_pages']} pages")
+    print(f"result: {result_path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skuflow", description="PDF catalogs to image-bound SKU data")
+    sub = parser.add_subparsers(dest="command", required=True)
+    extract = sub.add_parser("extract", help="process one PDF in-process (no Kafka, no Postgres)")
+    extract.add_argument("pdf", type=Path)
+    extract.add_argument("--out", type=Path, required=True, help="directory for result.json and images/")
+    extract.set_defaults(run=_extract)
+    sample = sub.add_parser("sample-catalog", help="write a generated catalog PDF and its truth file")
+    sample.add_argument("--out", type=Path, required=True)
+    sample.add_argument("--pages", type=int, default=6)
+    sample.add_argument("--seed", type=int, default=7)
+    sample.set_defaults(run=_sample)
+    token = sub.add_parser("token", help="mint a development JWT (SKUFLOW_JWT_SECRET)")
+    token.add_argument("--merchant", default="demo-merchant")
+    token.add_argument("--user", default="demo-user")
+    token.add_argument("--ttl", type=int, default=3600)
+    token.set_defaults(run=_token)
+    submit = sub.add_parser("submit", help="upload a PDF to the running gateway and wait for the result")
+    submit.add_argument("pdf", type=Path)
+    submit.add_argument("--gateway", default="http://127.0.0.1:8000")
+    submit.add_argument("--merchant", default="demo-merchant")
+    submit.add_argument("--user", default="demo-user")
+    submit.add_argument("--timeout", type=float, default=300)
+    submit.set_defaults(run=_submit)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

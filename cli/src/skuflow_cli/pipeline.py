@@ -1,0 +1,46 @@
+"""The whole pipeline in one process: the services' domain cores, no Kafka, no Postgres.
+
+Same cores, same result.json as the services, so evaluations and benchmarks are fast and
+deterministic.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from skuflow_binder.domain.page import bind_page
+from skuflow_classifier.domain.classification import classify_page
+from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
+from skuflow_evaluator.domain.routing import decide_route
+from skuflow_extractor.domain.extraction import extract_page
+from skuflow_output.domain.completion import assemble, job_status
+from skuflow_output.export import write_result
+from skuflow_parser.pipeline import parse_and_store
+from skuflow_platform.storage import LocalStorage, sha256_hex
+
+CONFIG_VERSION = "v1"
+
+
+def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str) -> list[PageResult]:
+    results = []
+    for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
+        classification = classify_page(stored.page)
+        extraction = extract_page(stored.page, classification, file_hash)
+        results.append(bind_page(stored.page, classification, extraction.skus, extraction.method))
+    return results
+
+
+def extract_file(pdf_path: Path, out_dir: Path) -> tuple[ResultDocument, Path]:
+    """Process one PDF and write ``out_dir/result.json`` with its images under ``out_dir/images``."""
+    pdf = pdf_path.read_bytes()
+    file_hash = sha256_hex(pdf)
+    job_id = f"local-{file_hash[:12]}"
+    route = decide_route().route
+    with tempfile.TemporaryDirectory(prefix="skuflow-") as scratch:
+        storage = LocalStorage(Path(scratch))
+        pages = process_pages(pdf, file_hash, storage, job_id)
+        summary = JobSummary(job_id=job_id, file_hash=file_hash, route=route, status=job_status(pages),
+                             total_pages=len(pages), config_version=CONFIG_VERSION)
+        document = assemble(summary, pages)
+        return document, write_result(document, storage.get, out_dir)

@@ -1,0 +1,121 @@
+"""Payloads of every skuflow event, version 1.
+
+Page events repeat the few job facts a later stage needs (page count, file hash, route, the IR's
+claim-check URI) so no stage has to query another service's database.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+from pydantic import Field
+
+from skuflow_contracts.envelope import Contract
+from skuflow_contracts.ir import ParserBackend
+from skuflow_contracts.results import (
+    ExtractionMethod,
+    ImageRecord,
+    PageClassification,
+    PageResult,
+    Route,
+    SkuRecord,
+)
+
+Sha256 = str
+PageWorkT = TypeVar("PageWorkT", bound="PageWork")
+
+
+class JobCreated(Contract):
+    filename: str
+    file_uri: str
+    file_hash: Sha256 = Field(min_length=64, max_length=64)
+    size_bytes: int = Field(ge=1)
+    config_version: str
+
+
+class JobRouted(Contract):
+    route: Route
+    c_doc: float | None = None
+    reason: str = ""
+    file_uri: str
+    file_hash: Sha256
+    config_version: str
+
+
+class JobFailed(Contract):
+    """The document cannot be processed at all (corrupt, encrypted, no pages, …)."""
+
+    stage: str
+    reason: str = Field(description="machine-readable cause, e.g. security:encrypted_pdf")
+    message: str
+
+
+class PageWork(Contract):
+    """What every per-page event knows about its page and job."""
+
+    page: int = Field(ge=1)
+    total_pages: int = Field(ge=1)
+    file_hash: Sha256
+    route: Route
+    config_version: str
+    ir_uri: str
+
+    def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
+        """The next stage's event for the same page, carrying the job facts along."""
+        return event(**{name: getattr(self, name) for name in PageWork.model_fields}, **fields)
+
+
+class PageParsed(PageWork):
+    parser_backend: ParserBackend
+
+
+class PageClassified(PageWork):
+    classification: PageClassification
+
+
+class PageExtracted(PageWork):
+    classification: PageClassification
+    extraction_method: ExtractionMethod | None
+    skus: list[SkuRecord]
+
+
+class PageBound(PageWork):
+    result: PageResult
+
+
+class PageReviewed(PageWork):
+    task_id: str
+    result: PageResult
+
+
+class PageFailed(Contract):
+    """A page whose event could not be processed and went to a dead-letter topic."""
+
+    page: int = Field(ge=1)
+    total_pages: int | None = None
+    stage: str
+    error: str
+    dlq_topic: str
+
+
+class TaskCreated(Contract):
+    task_id: str
+    page: int = Field(ge=1)
+    task_type: str
+    priority: int
+    reason: str
+
+
+class SkuDelivered(Contract):
+    page: int = Field(ge=1)
+    file_hash: Sha256
+    sku: SkuRecord
+    images: list[ImageRecord] = Field(default_factory=list)
+
+
+class JobCompleted(Contract):
+    status: Literal["FULL_IMPORTED", "PARTIAL_IMPORTED", "PARTIAL_FAILED", "DEGRADED_HUMAN"]
+    result_uri: str
+    sku_count: int = Field(ge=0)
+    total_pages: int = Field(ge=0)
+    failed_pages: list[int] = Field(default_factory=list)

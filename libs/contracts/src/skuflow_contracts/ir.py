@@ -1,0 +1,60 @@
+"""The parsed-page intermediate representation (IR) the parser hands to every later stage.
+
+Coordinates are PDF points with the origin at the page's top-left corner, rotation applied,
+whichever backend produced them (GOLDEN_FORMAT, seed C12). The IR is stored by claim-check
+(events carry its URI); issue #4 deepens it (lines, spans, tables, OCR confidences).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from skuflow_contracts.envelope import Contract
+
+BBox = tuple[float, float, float, float]
+ParserBackend = Literal["pdfplumber", "pymupdf", "ocr"]
+
+
+class TextLine(Contract):
+    bbox: BBox
+    text: str
+
+
+class TextBlock(Contract):
+    block_id: int
+    bbox: BBox
+    text: str
+    lines: list[TextLine] = Field(default_factory=list)
+    font_size: float = 0.0
+    bold: bool = False
+
+
+class ImageRegion(Contract):
+    image_id: str
+    bbox: BBox
+    width_px: int
+    height_px: int
+    content_hash: str
+    uri: str | None = Field(default=None, description="claim-check URI of the extracted image")
+    ext: str = "png"
+
+    @property
+    def short_edge(self) -> int:
+        return min(self.width_px, self.height_px)
+
+
+class ParsedPage(Contract):
+    page: int = Field(ge=1)
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    rotation: int = 0
+    parser_backend: ParserBackend
+    text_blocks: list[TextBlock] = Field(default_factory=list)
+    images: list[ImageRegion] = Field(default_factory=list)
+    text_coverage: float = 0.0
+
+    @property
+    def raw_text(self) -> str:
+        return "\n".join(block.text for block in self.text_blocks)

@@ -1,0 +1,50 @@
+"""Which event type travels on which topic with which payload model and schema version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from skuflow_contracts import events, topics
+from skuflow_contracts.topics import Topic
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    event_type: str
+    topic: Topic
+    payload: type[BaseModel]
+    schema_version: str = "1.0"
+
+
+EVENTS: tuple[EventSpec, ...] = (
+    EventSpec("job.created", topics.JOB_CREATED, events.JobCreated),
+    EventSpec("job.routed", topics.JOB_ROUTED, events.JobRouted),
+    EventSpec("job.completed", topics.JOB_COMPLETED, events.JobCompleted),
+    EventSpec("job.failed", topics.JOB_FAILED, events.JobFailed),
+    EventSpec("page.parsed", topics.PAGE_PARSED, events.PageParsed),
+    EventSpec("page.classified", topics.PAGE_CLASSIFIED, events.PageClassified),
+    EventSpec("page.extracted", topics.PAGE_EXTRACTED, events.PageExtracted),
+    EventSpec("page.bound", topics.PAGE_BOUND, events.PageBound),
+    EventSpec("page.reviewed", topics.PAGE_REVIEWED, events.PageReviewed),
+    EventSpec("page.failed", topics.PAGE_FAILED, events.PageFailed),
+    EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),
+    EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered),
+)
+
+_BY_TYPE = {spec.event_type: spec for spec in EVENTS}
+_BY_TOPIC = {spec.topic.name: spec for spec in EVENTS}
+_BY_PAYLOAD = {spec.payload: spec for spec in EVENTS}
+
+
+def spec_for_type(event_type: str) -> EventSpec:
+    return _BY_TYPE[event_type]
+
+
+def spec_for_topic(topic: str) -> EventSpec:
+    return _BY_TOPIC[topic]
+
+
+def spec_for_payload(payload: BaseModel) -> EventSpec:
+    return _BY_PAYLOAD[type(payload)]

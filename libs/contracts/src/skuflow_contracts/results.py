@@ -1,0 +1,105 @@
+"""The page and job results of GOLDEN_FORMAT §1, shared by the binder, output and the CLI."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from skuflow_contracts.envelope import Contract
+from skuflow_contracts.ir import BBox, ParserBackend
+
+PageType = Literal["A", "B", "C", "D"]
+Layout = Literal["L1", "L2", "L3", "L4"]
+Route = Literal["AUTO", "HYBRID", "HUMAN_ALL"]
+ImageRole = Literal["PRODUCT_MAIN", "DETAIL", "SCENE", "SIZE_CHART", "LOGO", "DECORATION"]
+ExtractionMethod = Literal["table_rule", "two_stage", "single_stage", "final_fallback"]
+ATTRIBUTE_NAMES = ("model", "product_name", "size", "material", "color", "price")
+
+
+class SkuAttributes(Contract):
+    model: str | None = None
+    product_name: str | None = None
+    size: str | None = None
+    material: str | None = None
+    color: str | None = None
+    price: str | None = None
+
+
+class SkuRecord(Contract):
+    sku_id: str
+    validity: Literal["valid", "invalid"]
+    attributes: SkuAttributes
+    custom_attributes: dict[str, str] = Field(default_factory=dict)
+    source_bbox: BBox
+    confidence: float = Field(ge=0, le=1)
+    quality_warning: str | None = None
+
+
+class ImageRecord(Contract):
+    image_id: str
+    bbox: BBox
+    role: ImageRole
+    path: str | None = Field(default=None, description="relative to the result directory")
+    short_edge: int
+    is_duplicate: bool = False
+    quality_warning: str | None = None
+    source_uri: str | None = Field(default=None, description="claim-check URI before export")
+
+
+class BindingCandidate(Contract):
+    image_id: str
+    confidence: float
+
+
+class BindingRecord(Contract):
+    sku_id: str
+    image_id: str | None
+    confidence: float = Field(ge=0, le=1)
+    is_ambiguous: bool = False
+    method: str
+    candidates: list[BindingCandidate] = Field(default_factory=list)
+
+
+class Validation(Contract):
+    triggered_rules: list[str] = Field(default_factory=list)
+    has_errors: bool = False
+
+
+class PageClassification(Contract):
+    page_type: PageType
+    page_type_confidence: float = Field(ge=0, le=1)
+    layout: Layout | None
+    block_roles: dict[int, str] = Field(default_factory=dict)
+    image_roles: dict[str, ImageRole] = Field(default_factory=dict)
+    needs_review: bool = False
+    reason: str = ""
+
+
+class PageResult(Contract):
+    page: int = Field(ge=1)
+    status: str
+    page_type: PageType | None
+    layout: Layout | None
+    needs_review: bool
+    parser_backend: ParserBackend | None
+    extraction_method: ExtractionMethod | None
+    skus: list[SkuRecord] = Field(default_factory=list)
+    images: list[ImageRecord] = Field(default_factory=list)
+    bindings: list[BindingRecord] = Field(default_factory=list)
+    validation: Validation = Field(default_factory=Validation)
+
+
+class JobSummary(Contract):
+    job_id: str
+    file_hash: str
+    route: Route | None
+    status: str
+    total_pages: int
+    config_version: str
+
+
+class ResultDocument(Contract):
+    schema_version: Literal[1] = 1
+    job: JobSummary
+    pages: list[PageResult]

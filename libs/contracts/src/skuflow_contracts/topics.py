@@ -1,0 +1,62 @@
+"""Kafka topic names: the only place in skuflow where they are spelled out.
+
+Names follow ``skuflow.<entity>.<event>.v<N>``. A breaking change adds a ``v2`` topic next to
+``v1``. Every consumed topic has a dead-letter twin ``<topic>.dlq``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic and how many partitions it needs (page topics fan out, so they get more)."""
+
+    name: str
+    partitions: int = 6
+
+    @property
+    def dlq(self) -> str:
+        return f"{self.name}.dlq"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+JOB_CREATED = Topic("skuflow.job.created.v1", partitions=3)
+JOB_ROUTED = Topic("skuflow.job.routed.v1", partitions=3)
+JOB_COMPLETED = Topic("skuflow.job.completed.v1", partitions=3)
+JOB_FAILED = Topic("skuflow.job.failed.v1", partitions=3)
+PAGE_PARSED = Topic("skuflow.page.parsed.v1")
+PAGE_CLASSIFIED = Topic("skuflow.page.classified.v1")
+PAGE_EXTRACTED = Topic("skuflow.page.extracted.v1")
+PAGE_BOUND = Topic("skuflow.page.bound.v1")
+PAGE_REVIEWED = Topic("skuflow.page.reviewed.v1")
+PAGE_FAILED = Topic("skuflow.page.failed.v1")
+TASK_CREATED = Topic("skuflow.task.created.v1", partitions=3)
+SKU_DELIVERED = Topic("skuflow.sku.delivered.v1")
+
+EVENT_TOPICS: tuple[Topic, ...] = (
+    JOB_CREATED,
+    JOB_ROUTED,
+    JOB_COMPLETED,
+    JOB_FAILED,
+    PAGE_PARSED,
+    PAGE_CLASSIFIED,
+    PAGE_EXTRACTED,
+    PAGE_BOUND,
+    PAGE_REVIEWED,
+    PAGE_FAILED,
+    TASK_CREATED,
+    SKU_DELIVERED,
+)
+
+
+def all_topic_names() -> list[tuple[str, int]]:
+    """Every topic to create, DLQs included, as (name, partitions)."""
+    names: list[tuple[str, int]] = []
+    for topic in EVENT_TOPICS:
+        names.append((topic.name, topic.partitions))
+        names.append((topic.dlq, 1))
+    return names

@@ -1,0 +1,45 @@
+"""Catalog vocabulary: label synonyms (Chinese and English), price and model-code patterns."""
+
+from __future__ import annotations
+
+import re
+
+CURRENCY = r"(?:¥|￥|RMB|CNY|\$|US\$|USD)"
+PRICE = re.compile(rf"{CURRENCY}\s*(\d{{1,7}}(?:[.,]\d{{1,2}})?)|(\d{{1,7}}(?:\.\d{{1,2}})?)\s*(?:元|RMB|CNY|USD)")
+MODEL_CODE = re.compile(r"\b[A-Z]{1,5}[-_]?\d{2,6}[A-Z0-9-]*\b")
+
+LABELS: dict[str, tuple[str, ...]] = {
+    "model": ("型号", "货号", "款号", "编号", "model", "item no", "item", "sku", "art no", "code"),
+    "product_name": ("品名", "名称", "产品名称", "商品名称", "name", "product", "product name", "description"),
+    "size": ("规格", "尺寸", "尺码", "size", "dimensions", "spec"),
+    "material": ("材质", "材料", "面料", "material"),
+    "color": ("颜色", "色彩", "colour", "color"),
+    "price": ("价格", "单价", "售价", "零售价", "price", "unit price"),
+}
+_LABEL_TO_ATTRIBUTE = {label: attr for attr, labels in LABELS.items() for label in labels}
+LABELLED_VALUE = re.compile(
+    r"^\s*(" + "|".join(sorted(map(re.escape, _LABEL_TO_ATTRIBUTE), key=len, reverse=True))
+    + r")\s*[:：]\s*(.+?)\s*$", re.IGNORECASE)
+
+
+def attribute_for_label(label: str) -> str | None:
+    """Map a label or table header ('型号', 'Model', 'Unit Price') to an attribute name."""
+    return _LABEL_TO_ATTRIBUTE.get(label.strip().strip(":：").lower())
+
+
+def labelled_value(line: str) -> tuple[str, str] | None:
+    """'型号：A-100' → ('model', 'A-100'); None when the line is not a labelled attribute."""
+    match = LABELLED_VALUE.match(line)
+    if not match:
+        return None
+    return _LABEL_TO_ATTRIBUTE[match.group(1).lower()], match.group(2)
+
+
+def parse_price(text: str) -> str | None:
+    """The first price in ``text`` as a plain decimal string ('¥1,299' → '1299')."""
+    match = PRICE.search(text)
+    if not match:
+        bare = re.fullmatch(r"\s*(\d{1,7}(?:\.\d{1,2})?)\s*", text)
+        return bare.group(1) if bare else None
+    number = (match.group(1) or match.group(2)).replace(",", "")
+    return number

@@ -1,0 +1,151 @@
+"""Consuming events: decode, dedupe (inbox), handle in one transaction, retry, dead-letter.
+
+The order that keeps "nothing lost, nothing twice" true:
+1. a message that breaks its contract goes straight to the DLQ (retrying cannot fix it);
+2. each attempt runs in one DB transaction that first claims the event_id in the inbox, then
+   changes state and writes outbox rows; a redelivered event finds its id and does nothing;
+3. after bounded retries with backoff the message goes to the DLQ *before* its offset is
+   committed; if even the DLQ write fails the handler raises and FastStream seeks back
+   (``NACK_ON_ERROR``), so a later commit can never skip it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from faststream.kafka import KafkaBroker
+from faststream.kafka.annotations import KafkaMessage
+from faststream.middlewares import AckPolicy
+from opentelemetry import trace
+from pydantic import BaseModel
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from skuflow_contracts.codec import ContractViolation, decode
+from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.topics import Topic
+from skuflow_platform.db import Database
+from skuflow_platform.deadletter import DeadLetters
+from skuflow_platform.logs import log_context
+from skuflow_platform.metrics import EVENTS_CONSUMED, HANDLER_SECONDS
+from skuflow_platform.outbox import OutboxRelay, add_to_outbox
+from skuflow_platform.tables import PlatformTables
+from skuflow_platform.tracing import context_from, current_traceparent, tracer
+
+log = logging.getLogger(__name__)
+
+
+class PermanentError(Exception):
+    """A failure that retrying cannot fix (e.g. an unreadable PDF): dead-letter at once."""
+
+
+@dataclass
+class UnitOfWork:
+    """What a handler may touch: its transaction, the outbox and the audit trail."""
+
+    conn: AsyncConnection
+    envelope: EventEnvelope
+    tables: PlatformTables
+    producer: str
+
+    async def emit(self, payload: BaseModel) -> EventEnvelope:
+        return await add_to_outbox(
+            self.conn, self.tables.outbox, payload, job_id=self.envelope.job_id,
+            merchant_id=self.envelope.merchant_id, producer=self.producer,
+            traceparent=current_traceparent(),
+        )
+
+    async def transition(self, entity: str, entity_id: str, from_status: str | None, to_status: str,
+                         reason: str | None = None, detail: dict | None = None) -> None:
+        await self.conn.execute(self.tables.state_transitions.insert().values(
+            entity=entity, entity_id=entity_id, from_status=from_status, to_status=to_status,
+            reason=reason, event_id=self.envelope.event_id, detail=detail,
+        ))
+
+
+Handler = Callable[[EventEnvelope, UnitOfWork], Awaitable[None]]
+
+
+async def claim_event(conn: AsyncConnection, inbox: sa.Table, event_id, topic: str) -> bool:  # noqa: ANN001
+    """True the first time an event id is seen; False for a redelivery."""
+    inserted = await conn.execute(
+        pg_insert(inbox).values(event_id=event_id, topic=topic)
+        .on_conflict_do_nothing().returning(inbox.c.event_id)
+    )
+    return inserted.first() is not None
+
+
+def consumer_group(service: str, topic: Topic) -> str:
+    """One group per (service, topic): a restart of one consumer never rebalances the others."""
+    return f"skuflow-{service}.{topic.name.removeprefix('skuflow.')}"
+
+
+class EventConsumer:
+    def __init__(self, *, service: str, db: Database, tables: PlatformTables, relay: OutboxRelay,
+                 dead_letters: DeadLetters, retries: int, backoff_seconds: float) -> None:
+        self.service, self.db, self.tables, self.relay = service, db, tables, relay
+        self.dead_letters = dead_letters
+        self.retries, self.backoff_seconds = retries, backoff_seconds
+
+    def subscribe(self, broker: KafkaBroker, topic: Topic, handler: Handler) -> None:
+        subscriber = broker.subscriber(
+            topic.name, group_id=consumer_group(self.service, topic), ack_policy=AckPolicy.NACK_ON_ERROR,
+            auto_offset_reset="earliest",
+        )
+
+        async def on_message(message: KafkaMessage) -> None:
+            await self.process(topic.name, message.body, message.raw_message.key, handler)
+
+        subscriber(on_message)
+
+    async def process(self, topic: str, body: bytes, key: bytes | None, handler: Handler) -> str:
+        """Handle one raw message; returns the outcome (handled / duplicate / dead_lettered)."""
+        try:
+            envelope = decode(topic, body)
+        except ContractViolation as exc:
+            await self.dead_letters.send(topic=topic, body=body, key=key, error=exc, attempts=1,
+                                         envelope=None)
+            EVENTS_CONSUMED.labels(topic, "dead_lettered").inc()
+            return "dead_lettered"
+        page = getattr(envelope.payload, "page", None)
+        with log_context(job_id=envelope.job_id, page=page, event_id=str(envelope.event_id)), \
+                tracer().start_as_current_span(f"consume {topic}", context=context_from(
+                    envelope.traceparent), kind=trace.SpanKind.CONSUMER):
+            outcome = await self._handle_with_retries(topic, body, key, envelope, handler)
+        EVENTS_CONSUMED.labels(topic, outcome).inc()
+        return outcome
+
+    async def _handle_with_retries(self, topic: str, body: bytes, key: bytes | None,
+                                   envelope: EventEnvelope, handler: Handler) -> str:
+        attempts = 0
+        while True:
+            attempts += 1
+            started = time.perf_counter()
+            try:
+                outcome = await self._attempt(topic, envelope, handler)
+            except Exception as exc:  # noqa: BLE001 - every failure is retried or dead-lettered
+                retryable = not isinstance(exc, PermanentError | ContractViolation)
+                log.warning("handler failed", exc_info=True,
+                            extra={"fields": {"attempt": attempts, "retryable": retryable}})
+                if retryable and attempts <= self.retries:
+                    await asyncio.sleep(self.backoff_seconds * 2 ** (attempts - 1))
+                    continue
+                await self.dead_letters.send(topic=topic, body=body, key=key, error=exc,
+                                             attempts=attempts, envelope=envelope)
+                return "dead_lettered"
+            finally:
+                HANDLER_SECONDS.labels(topic).observe(time.perf_counter() - started)
+            return outcome
+
+    async def _attempt(self, topic: str, envelope: EventEnvelope, handler: Handler) -> str:
+        async with self.db.transaction() as conn:
+            if not await claim_event(conn, self.tables.processed_events, envelope.event_id, topic):
+                return "duplicate"
+            await handler(envelope, UnitOfWork(conn, envelope, self.tables, self.service))
+        self.relay.wake()
+        return "handled"

@@ -1,0 +1,46 @@
+"""Postgres access: one async engine per service, schema migrations with Alembic at start-up."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+ALEMBIC_ENV = Path(__file__).parent / "alembic"
+
+
+class Database:
+    def __init__(self, url: str, *, pool_size: int = 5) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url, pool_size=pool_size, pool_pre_ping=True)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.begin() as conn:
+            yield conn
+
+    async def ping(self) -> bool:
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+            return True
+        except Exception:  # noqa: BLE001 - readiness reports, it does not raise
+            return False
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def migrate(url: str, schema: str, versions_dir: Path) -> None:
+    """Bring ``schema`` to the newest revision in ``versions_dir`` (idempotent; safe to race)."""
+    config = Config()
+    config.set_main_option("script_location", str(ALEMBIC_ENV))
+    config.set_main_option("version_locations", str(versions_dir))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["schema"] = schema
+    command.upgrade(config, "head")

@@ -1,0 +1,133 @@
+"""The service app factory: one FastAPI process hosting a FastStream Kafka broker.
+
+Every service is described by a ``ServiceDefinition`` (its schema, migrations, subscriptions and
+optional HTTP routes); ``build_app`` wires the rest the same way for all eight services, so a
+service's package holds only its domain core and its handlers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+import uvicorn
+from fastapi import APIRouter, FastAPI, Response
+from faststream.kafka import KafkaBroker
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from skuflow_contracts.topics import Topic
+from skuflow_platform.consumer import EventConsumer, Handler
+from skuflow_platform.db import Database, migrate
+from skuflow_platform.deadletter import DeadLetters
+from skuflow_platform.logs import configure_logging
+from skuflow_platform.outbox import OutboxRelay
+from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.storage import LocalStorage
+from skuflow_platform.tables import PlatformTables
+from skuflow_platform.tracing import configure_tracing
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ServiceContext:
+    """The object graph a service's handlers and routes are built from."""
+
+    name: str
+    settings: PlatformSettings
+    db: Database
+    storage: LocalStorage
+    broker: KafkaBroker
+    tables: PlatformTables
+    relay: OutboxRelay
+
+
+@dataclass
+class ServiceDefinition:
+    name: str
+    default_port: int
+    metadata: sa.MetaData
+    tables: PlatformTables
+    versions_dir: Path
+    subscriptions: Callable[[ServiceContext], list[tuple[Topic, Handler]]]
+    routes: Callable[[ServiceContext], APIRouter] | None = None
+
+    @property
+    def schema(self) -> str:
+        assert self.metadata.schema, "a service's metadata must name its schema"
+        return self.metadata.schema
+
+
+def build_context(definition: ServiceDefinition, settings: PlatformSettings) -> ServiceContext:
+    db = Database(settings.database_url)
+    broker = KafkaBroker(settings.kafka_bootstrap, client_id=f"skuflow-{definition.name}")
+    relay = OutboxRelay(db, definition.tables.outbox, broker, poll_seconds=settings.outbox_poll_seconds)
+    return ServiceContext(definition.name, settings, db, LocalStorage(settings.storage_root), broker,
+                          definition.tables, relay)
+
+
+def build_app(definition: ServiceDefinition, settings: PlatformSettings | None = None) -> FastAPI:
+    settings = settings or PlatformSettings()
+    configure_logging(definition.name, settings.log_level)
+    configure_tracing(definition.name)
+    ctx = build_context(definition, settings)
+    consumer = EventConsumer(
+        service=definition.name, db=ctx.db, tables=ctx.tables, relay=ctx.relay,
+        dead_letters=DeadLetters(ctx.broker, definition.name), retries=settings.handler_retries,
+        backoff_seconds=settings.retry_backoff_seconds,
+    )
+    for topic, handler in definition.subscriptions(ctx):
+        consumer.subscribe(ctx.broker, topic, handler)
+    state = {"ready": False}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(migrate, settings.database_url, definition.schema, definition.versions_dir)
+        await ctx.broker.start()
+        ctx.relay.start()
+        state["ready"] = True
+        log.info("service started", extra={"fields": {"port": settings.http_port}})
+        try:
+            yield
+        finally:
+            state["ready"] = False
+            await ctx.relay.stop()
+            await ctx.broker.stop()
+            await ctx.db.close()
+            log.info("service stopped")
+
+    app = FastAPI(title=f"skuflow {definition.name}", lifespan=lifespan)
+    app.state.ctx = ctx
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok", "service": definition.name}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz(response: Response) -> dict[str, object]:
+        db_ok = await ctx.db.ping()
+        ready = state["ready"] and db_ok
+        response.status_code = 200 if ready else 503
+        return {"ready": ready, "database": db_ok, "broker": state["ready"]}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    if definition.routes:
+        app.include_router(definition.routes(ctx))
+    return app
+
+
+def serve(definition: ServiceDefinition) -> None:
+    """Entry point of ``python -m skuflow_<service>``."""
+    settings = PlatformSettings()
+    settings.http_port = settings.http_port or definition.default_port
+    app = build_app(definition, settings)
+    uvicorn.run(app, host=settings.http_host, port=settings.http_port, log_config=None,
+                timeout_graceful_shutdown=10)

@@ -1,0 +1,1 @@
+"""Binder service: binds product images to SKUs, dedups images, validates the page."""

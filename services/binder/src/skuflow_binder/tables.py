@@ -1,0 +1,21 @@
+"""The binder's schema: one binding decision per valid SKU."""
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+from skuflow_platform.tables import platform_tables
+
+metadata = sa.MetaData(schema="binder")
+platform = platform_tables(metadata)
+
+bindings = sa.Table(
+    "bindings", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("sku_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, nullable=False),
+    sa.Column("image_id", sa.Text),
+    sa.Column("confidence", sa.Float, nullable=False),
+    sa.Column("is_ambiguous", sa.Boolean, nullable=False),
+    sa.Column("method", sa.Text, nullable=False),
+    sa.Column("candidates", JSONB, nullable=False),
+)

@@ -1,0 +1,37 @@
+"""Classifier service wiring: page.parsed → page.classified."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.tables import metadata, page_classifications, platform
+from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.events import PageClassified, PageParsed
+from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+
+
+def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+    async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
+        parsed = envelope.payload
+        page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))
+        classification = classify_page(page)
+        await uow.conn.execute(pg_insert(page_classifications).values(
+            job_id=envelope.job_id, page=parsed.page, page_type=classification.page_type,
+            confidence=classification.page_type_confidence, layout=classification.layout,
+            needs_review=classification.needs_review, detail=classification.model_dump(mode="json"),
+        ).on_conflict_do_nothing())
+        await uow.emit(parsed.advance(PageClassified, classification=classification))
+
+    return [(PAGE_PARSED, on_page_parsed)]
+
+
+definition = ServiceDefinition(
+    name="classifier", default_port=8003, metadata=metadata, tables=platform,
+    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions,
+)

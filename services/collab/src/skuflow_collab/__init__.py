@@ -1,0 +1,1 @@
+"""Collab service: human tasks for pages that need review."""

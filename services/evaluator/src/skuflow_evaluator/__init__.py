@@ -1,0 +1,1 @@
+"""Evaluator service: security-checks and scores each document, then routes it (AUTO / HYBRID / HUMAN_ALL)."""

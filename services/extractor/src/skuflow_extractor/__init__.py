@@ -1,0 +1,1 @@
+"""Extractor service: SKUs and their attributes from classified pages."""

@@ -1,0 +1,61 @@
+"""Job statuses as users see them (seed-001b §2.2) and the rules an upload must pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PDF_MAGIC = b"%PDF-"
+MAGIC_WINDOW = 1024  # the PDF header may follow a little junk; readers accept it within 1 KiB
+
+USER_STATUS = {
+    "UPLOADED": "processing", "EVALUATING": "processing", "EVALUATED": "processing",
+    "PROCESSING": "processing",
+    "PARTIAL_FAILED": "partial_success", "PARTIAL_IMPORTED": "partial_success",
+    "FULL_IMPORTED": "completed",
+    "DEGRADED_HUMAN": "needs_manual",
+    "REJECTED": "failed", "EVAL_FAILED": "failed", "ORPHANED": "failed",
+    # The seed's map forgets CANCELLED (it would show as "processing"); a cancelled job is over.
+    "CANCELLED": "failed",
+}
+TERMINAL = {"FULL_IMPORTED", "PARTIAL_FAILED", "PARTIAL_IMPORTED", "DEGRADED_HUMAN", "REJECTED",
+            "EVAL_FAILED", "ORPHANED", "CANCELLED"}
+ACTION_HINT = {"processing": "please wait", "completed": "downloadable",
+               "partial_success": "downloadable", "needs_manual": "please wait",
+               "failed": "please check and re-upload"}
+USER_ERROR_MESSAGES = {
+    "security:encrypted_pdf": "PDF is encrypted; remove password protection and re-upload",
+    "security:javascript_embedded": "PDF contains unsafe script content; please regenerate it with 'Print to PDF'",
+    "corrupt_pdf": "The file could not be read as a PDF; please re-export it and upload again",
+    "empty_pdf": "The PDF has no pages",
+}
+
+
+class UploadRejected(Exception):
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    max_bytes: int
+
+
+def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
+    """Reject what is obviously not a catalog before anything is stored."""
+    if size == 0:
+        raise UploadRejected(400, "the uploaded file is empty")
+    if size > limits.max_bytes:
+        raise UploadRejected(413, f"the file is larger than the {limits.max_bytes // (1024 * 1024)} MB limit")
+    if PDF_MAGIC not in head[:MAGIC_WINDOW]:
+        raise UploadRejected(415, "the file is not a PDF (no %PDF- header)")
+
+
+def user_status(status: str) -> str:
+    return USER_STATUS.get(status, "processing")
+
+
+def advances(current: str, new: str) -> bool:
+    """Status events arrive on several topics; never let a late one move a finished job back."""
+    return new != current and (current not in TERMINAL or new in TERMINAL)

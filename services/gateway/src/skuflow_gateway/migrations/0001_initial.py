@@ -1,0 +1,44 @@
+"""gateway: platform tables, jobs and job_pages."""
+
+import sqlalchemy as sa
+from alembic import op
+
+from skuflow_platform.tables import create_platform_tables
+
+revision = "gateway_0001"
+down_revision = None
+SCHEMA = "gateway"
+
+
+def upgrade() -> None:
+    create_platform_tables(op, SCHEMA)
+    op.create_table(
+        "jobs",
+        sa.Column("job_id", sa.Text, primary_key=True),
+        sa.Column("merchant_id", sa.Text, nullable=False, index=True),
+        sa.Column("uploaded_by", sa.Text, nullable=False),
+        sa.Column("filename", sa.Text, nullable=False),
+        sa.Column("file_hash", sa.Text, nullable=False),
+        sa.Column("file_uri", sa.Text, nullable=False),
+        sa.Column("size_bytes", sa.BigInteger, nullable=False),
+        sa.Column("status", sa.Text, nullable=False),
+        sa.Column("route", sa.Text),
+        sa.Column("degrade_reason", sa.Text),
+        sa.Column("total_pages", sa.Integer),
+        sa.Column("result_uri", sa.Text),
+        sa.Column("sku_count", sa.Integer),
+        sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+        schema=SCHEMA,
+    )
+    op.create_table(
+        "job_pages",
+        sa.Column("job_id", sa.Text, primary_key=True),
+        sa.Column("page", sa.Integer, primary_key=True),
+        sa.Column("status", sa.Text, nullable=False),
+        schema=SCHEMA,
+    )
+
+
+def downgrade() -> None:
+    op.execute(f'DROP SCHEMA "{SCHEMA}" CASCADE')

@@ -1,0 +1,67 @@
+"""Gateway service wiring: the REST API plus the status events that keep its jobs read model current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
+from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
+from skuflow_gateway.api import routes
+from skuflow_gateway.domain.jobs import advances
+from skuflow_gateway.tables import job_pages, jobs, metadata, platform
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+
+
+async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
+    job_id = uow.envelope.job_id
+    current = (await uow.conn.execute(
+        sa.select(jobs.c.status).where(jobs.c.job_id == job_id).with_for_update())).scalar_one_or_none()
+    if current is None or not advances(current, status):
+        return
+    await uow.conn.execute(jobs.update().where(jobs.c.job_id == job_id)
+                           .values(status=status, updated_at=sa.func.now(), **values))
+    await uow.transition("job", job_id, current, status, values.get("degrade_reason"))
+
+
+async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None) -> None:
+    await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status)
+                           .on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
+                                                  set_={"status": status}))
+    if total_pages:
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id)
+                               .values(total_pages=total_pages))
+
+
+def subscriptions(_: ServiceContext):  # noqa: ANN201
+    async def on_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
+        await _move_job(uow, "PROCESSING", route=envelope.payload.route)
+
+    async def on_failed(envelope: EventEnvelope[JobFailed], uow: UnitOfWork) -> None:
+        await _move_job(uow, "REJECTED", degrade_reason=envelope.payload.reason)
+
+    async def on_completed(envelope: EventEnvelope[JobCompleted], uow: UnitOfWork) -> None:
+        done = envelope.payload
+        await _move_job(uow, done.status, result_uri=done.result_uri, sku_count=done.sku_count,
+                        total_pages=done.total_pages)
+
+    async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
+        bound = envelope.payload
+        await _page_done(uow, bound.page, bound.result.status, bound.total_pages)
+
+    async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
+        failed = envelope.payload
+        await _page_done(uow, failed.page, "DEAD_LETTER", failed.total_pages)
+
+    return [(JOB_ROUTED, on_routed), (JOB_FAILED, on_failed), (JOB_COMPLETED, on_completed),
+            (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed)]
+
+
+definition = ServiceDefinition(
+    name="gateway", default_port=8000, metadata=metadata, tables=platform,
+    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions, routes=routes,
+)

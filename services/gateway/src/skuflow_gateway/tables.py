@@ -1,0 +1,34 @@
+"""The gateway's read model: jobs as users see them, and per-page progress rows."""
+
+import sqlalchemy as sa
+
+from skuflow_platform.tables import platform_tables
+
+metadata = sa.MetaData(schema="gateway")
+platform = platform_tables(metadata)
+
+jobs = sa.Table(
+    "jobs", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("merchant_id", sa.Text, nullable=False, index=True),
+    sa.Column("uploaded_by", sa.Text, nullable=False),
+    sa.Column("filename", sa.Text, nullable=False),
+    sa.Column("file_hash", sa.Text, nullable=False),
+    sa.Column("file_uri", sa.Text, nullable=False),
+    sa.Column("size_bytes", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("route", sa.Text),
+    sa.Column("degrade_reason", sa.Text),
+    sa.Column("total_pages", sa.Integer),
+    sa.Column("result_uri", sa.Text),
+    sa.Column("sku_count", sa.Integer),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+job_pages = sa.Table(
+    "job_pages", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("status", sa.Text, nullable=False),
+)

@@ -1,0 +1,1 @@
+"""Output service: aggregates page results, delivers SKUs downstream and completes jobs."""

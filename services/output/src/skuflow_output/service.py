@@ -1,0 +1,109 @@
+"""Output service wiring: page results in, sku.delivered per new SKU, job.completed when all pages are in."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered
+from skuflow_contracts.results import JobSummary, PageResult
+from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
+from skuflow_output.domain.completion import assemble, failed_page, is_complete, job_status, valid_sku_count
+from skuflow_output.export import write_result
+from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.storage import SCHEME
+
+
+async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
+    """Create the job row on first sight and lock it, so page events of one job apply one by one."""
+    known = {k: v for k, v in facts.items() if v is not None}
+    await uow.conn.execute(pg_insert(jobs).values(
+        job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, status="PROCESSING", **known,
+    ).on_conflict_do_update(index_elements=[jobs.c.job_id], set_=known or {"status": jobs.c.status}))
+    return (await uow.conn.execute(
+        sa.select(jobs).where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).one()
+
+
+async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
+    """One sku.delivered per valid SKU, ever: sku_id is the idempotency key of the import."""
+    bound = {b.sku_id: b.image_id for b in result.bindings if b.image_id}
+    images = {image.image_id: image for image in result.images}
+    for sku in result.skus:
+        if sku.validity != "valid":
+            continue
+        new = await uow.conn.execute(pg_insert(deliveries).values(
+            job_id=uow.envelope.job_id, sku_id=sku.sku_id, page=result.page,
+        ).on_conflict_do_nothing().returning(deliveries.c.sku_id))
+        if new.first() is not None:
+            linked = [images[bound[sku.sku_id]]] if sku.sku_id in bound else []
+            await uow.emit(SkuDelivered(page=result.page, file_hash=file_hash, sku=sku, images=linked))
+
+
+def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+    async def complete_if_done(uow: UnitOfWork, job: sa.Row) -> None:
+        rows = (await uow.conn.execute(
+            sa.select(page_results.c.result).where(page_results.c.job_id == job.job_id))).all()
+        if not is_complete(job.total_pages, len(rows)):
+            return
+        pages = [PageResult.model_validate(row.result) for row in rows]
+        status = job_status(pages)
+        if status == job.status:
+            return
+        summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
+                             status=status, total_pages=job.total_pages,
+                             config_version=job.config_version or "")
+        document = assemble(summary, pages)
+        key = f"results/{job.job_id}"
+        await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
+        result_uri = f"{SCHEME}{key}/result.json"
+        failed = [p.page for p in pages if p.status == "DEAD_LETTER"]
+        sku_count = valid_sku_count(document)
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
+            status=status, result_uri=result_uri, sku_count=sku_count, completed_at=sa.func.now()))
+        await uow.transition("job", job.job_id, job.status, status, detail={"failed_pages": failed})
+        await uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
+                                    total_pages=job.total_pages, failed_pages=failed))
+
+    async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
+        job = await _lock_job(uow, file_hash=work.file_hash, route=work.route,
+                              config_version=work.config_version, total_pages=work.total_pages)
+        stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
+                                              result=work.result.model_dump(mode="json"))
+        # A first result, a page recovered from the DLQ, or a human review replaces what was there.
+        replaceable = None if isinstance(work, PageReviewed) else page_results.c.status == "DEAD_LETTER"
+        await uow.conn.execute(stmt.on_conflict_do_update(
+            index_elements=[page_results.c.job_id, page_results.c.page],
+            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None},
+            where=replaceable))
+        await _deliver(uow, work.file_hash, work.result)
+        await complete_if_done(uow, job)
+
+    async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
+        await record_result(uow, envelope.payload)
+
+    async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
+        await record_result(uow, envelope.payload)
+
+    async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
+        failure = envelope.payload
+        job = await _lock_job(uow, total_pages=failure.total_pages)
+        await uow.conn.execute(pg_insert(page_results).values(
+            job_id=job.job_id, page=failure.page, status="DEAD_LETTER",
+            result=failed_page(failure.page).model_dump(mode="json"), error=failure.error,
+        ).on_conflict_do_nothing())
+        await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
+        await complete_if_done(uow, job)
+
+    return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed)]
+
+
+definition = ServiceDefinition(
+    name="output", default_port=8007, metadata=metadata, tables=platform,
+    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions,
+)

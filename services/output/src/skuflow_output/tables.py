@@ -1,0 +1,40 @@
+"""The output schema: job completion, page results and delivered SKUs (import dedup by sku_id)."""
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+from skuflow_platform.tables import platform_tables
+
+metadata = sa.MetaData(schema="output")
+platform = platform_tables(metadata)
+
+jobs = sa.Table(
+    "jobs", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("file_hash", sa.Text),
+    sa.Column("route", sa.Text),
+    sa.Column("config_version", sa.Text),
+    sa.Column("total_pages", sa.Integer),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("result_uri", sa.Text),
+    sa.Column("sku_count", sa.Integer),
+    sa.Column("completed_at", sa.DateTime(timezone=True)),
+)
+
+page_results = sa.Table(
+    "page_results", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("result", JSONB, nullable=False),
+    sa.Column("error", sa.Text),
+)
+
+deliveries = sa.Table(
+    "deliveries", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("sku_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, nullable=False),
+    sa.Column("delivered_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
