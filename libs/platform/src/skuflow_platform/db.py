@@ -40,6 +40,7 @@ def migrate(url: str, schema: str, versions_dir: Path) -> None:
     """Bring ``schema`` to the newest revision in ``versions_dir`` (idempotent; safe to race)."""
     config = Config()
     config.set_main_option("script_location", str(ALEMBIC_ENV))
+    config.set_main_option("path_separator", "os")
     config.set_main_option("version_locations", str(versions_dir))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["schema"] = schema

@@ -1,0 +1,56 @@
+# skuflow developer commands. `make demo` and `make test` are all a fresh machine needs.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PACKAGES := libs/contracts libs/platform services/gateway services/evaluator services/parser \
+            services/classifier services/extractor services/binder services/collab services/output cli
+STAMP := $(VENV)/.installed
+DEMO_PDF := .run/demo/catalog.pdf
+
+.PHONY: setup infra-up infra-down up down status demo test test-fast bench lint schemas clean
+
+setup: $(STAMP) ## create .venv and install every package (editable) plus dev tools
+
+$(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q $(addprefix -e ,$(PACKAGES)) -r requirements-dev.txt
+	@touch $@
+
+infra-up: setup ## install (if missing) and start PostgreSQL and Kafka, create topics
+	bash scripts/infra start
+
+infra-down: down ## stop the services, Kafka and PostgreSQL
+	bash scripts/infra stop
+
+up: infra-up ## start the eight services as local processes (logs in .run/services/)
+	$(VENV)/bin/skuflow-services up
+
+down: ## stop the services
+	@if [ -x $(VENV)/bin/skuflow-services ]; then $(VENV)/bin/skuflow-services down; fi
+
+status:
+	bash scripts/infra status || true
+	$(VENV)/bin/skuflow-services status
+
+demo: up ## run a generated catalog through the running services and print where the result is
+	$(VENV)/bin/skuflow sample-catalog --out $(DEMO_PDF) --pages 8
+	$(VENV)/bin/skuflow submit $(DEMO_PDF)
+
+test: infra-up ## every test: unit, contract, adapters on real Postgres/Kafka, end to end
+	$(PY) -m pytest
+
+test-fast: setup ## only the tests that need no Kafka or Postgres
+	$(PY) -m pytest -m "not infra"
+
+bench: infra-up ## performance figures (pages/s in-process and through Kafka)
+	$(PY) -m skuflow_cli.bench
+
+lint:
+	$(VENV)/bin/ruff check .
+
+schemas: setup ## export JSON schemas and the AsyncAPI document to schemas/
+	$(PY) -m skuflow_contracts export-schemas --out schemas
+
+clean: down
+	rm -rf .run/services .run/demo .run/storage

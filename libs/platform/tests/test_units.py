@@ -1,0 +1,88 @@
+"""Runtime pieces that need no Kafka or Postgres: storage, auth, logs, and the DLQ path in FastStream."""
+
+import json
+import logging
+
+import pytest
+from faststream.kafka import KafkaBroker, TestKafkaBroker
+
+from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_platform.auth import AuthError, bearer_principal, mint_token, verify_token
+from skuflow_platform.consumer import EventConsumer, consumer_group
+from skuflow_platform.deadletter import DeadLetters
+from skuflow_platform.logs import JsonFormatter, log_context
+from skuflow_platform.storage import LocalStorage, StorageError
+
+SECRET = "a-test-secret-that-is-long-enough-for-hs256"
+
+
+def test_storage_round_trips_and_refuses_paths_outside_its_root(tmp_path):
+    storage = LocalStorage(tmp_path)
+    uri = storage.put("jobs/1/pages/0001/ir.json", b"{}")
+    assert uri == "local://jobs/1/pages/0001/ir.json"
+    assert storage.get(uri) == b"{}"
+    assert storage.path(uri) == tmp_path.resolve() / "jobs/1/pages/0001/ir.json"
+    for bad in ("local://../etc/passwd", "local:///etc/passwd", "file:///etc/passwd", "local://a/../../b"):
+        with pytest.raises(StorageError):
+            storage.get(bad)
+    with pytest.raises(StorageError, match="nothing stored"):
+        storage.get("local://jobs/2/source.pdf")
+
+
+def test_a_token_names_its_merchant():
+    token = mint_token(user_id="u1", merchant_id="m1", secret=SECRET)
+    principal = bearer_principal(f"Bearer {token}", SECRET)
+    assert (principal.user_id, principal.merchant_id, principal.roles) == ("u1", "m1", ("merchant",))
+
+
+@pytest.mark.parametrize("header, message", [
+    (None, "missing Authorization"),
+    ("Basic abc", "Bearer <token>"),
+    ("Bearer not.a.jwt", "invalid token"),
+])
+def test_bad_authorization_headers_are_refused(header, message):
+    with pytest.raises(AuthError, match=message):
+        bearer_principal(header, SECRET)
+
+
+def test_forged_and_expired_tokens_are_refused():
+    forged = mint_token(user_id="u1", merchant_id="m1", secret="another-secret-that-is-also-long-enough")
+    with pytest.raises(AuthError, match="invalid token"):
+        verify_token(forged, SECRET)
+    expired = mint_token(user_id="u1", merchant_id="m1", secret=SECRET, ttl_seconds=-10)
+    with pytest.raises(AuthError, match="expired"):
+        verify_token(expired, SECRET)
+
+
+def test_log_lines_are_json_with_the_message_context():
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "page done", None, None)
+    with log_context(job_id="j1", page=3, event_id=None):
+        line = json.loads(JsonFormatter("parser").format(record))
+    assert line["msg"] == "page done" and line["service"] == "parser"
+    assert (line["job_id"], line["page"]) == ("j1", 3) and "event_id" not in line
+
+
+def test_each_service_topic_pair_has_its_own_consumer_group():
+    assert consumer_group("gateway", PAGE_PARSED) == "skuflow-gateway.page.parsed.v1"
+
+
+async def test_a_malformed_message_reaches_the_dlq_through_faststream():
+    """FastStream's in-memory TestKafkaBroker: the subscriber wiring, no broker and no database."""
+    broker = KafkaBroker()
+    consumer = EventConsumer(service="unit", db=None, tables=None, relay=None,
+                             dead_letters=DeadLetters(broker, "unit"), retries=0, backoff_seconds=0)
+    handled = []
+
+    async def handler(envelope, uow):
+        handled.append(envelope)
+
+    consumer.subscribe(broker, PAGE_PARSED, handler)
+    dead = []
+
+    @broker.subscriber(PAGE_PARSED.dlq)
+    async def capture(body: bytes) -> None:
+        dead.append(body)
+
+    async with TestKafkaBroker(broker) as test_broker:
+        await test_broker.publish(b"definitely not json", topic=PAGE_PARSED.name, key=b"job-x")
+    assert dead == [b"definitely not json"] and handled == []
