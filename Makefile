@@ -43,8 +43,8 @@ test: infra-up ## every test: unit, contract, adapters on real Postgres/Kafka, e
 test-fast: setup ## only the tests that need no Kafka or Postgres
 	$(PY) -m pytest -m "not infra"
 
-bench: infra-up ## performance figures (pages/s in-process and through Kafka)
-	$(PY) -m skuflow_cli.bench
+bench: up ## performance figures: pages/s in-process and through the running services
+	$(PY) -m skuflow_cli.bench --gateway http://127.0.0.1:8000
 
 lint:
 	$(VENV)/bin/ruff check .

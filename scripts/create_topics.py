@@ -77,7 +77,7 @@ async def _warm_group_coordinator(admin: AIOKafkaAdminClient, deadline: float) -
             return
         except KafkaError as exc:
             if time.monotonic() >= deadline:
-                raise SystemExit(f"infra: ERROR: group coordinator not available: {exc!r}")
+                raise SystemExit(f"infra: ERROR: group coordinator not available: {exc!r}") from exc
             await asyncio.sleep(0.5)
 
 

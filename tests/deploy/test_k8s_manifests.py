@@ -103,7 +103,7 @@ def test_namespace_config_secret_and_storage(by_kind):
     _one(by_kind, "Namespace", "skuflow")
 
     config = _one(by_kind, "ConfigMap", CONFIGMAP)["data"]
-    assert CONFIG_KEYS <= set(config), f"ConfigMap lacks {CONFIG_KEYS - set(config)}"
+    assert set(config) >= CONFIG_KEYS, f"ConfigMap lacks {CONFIG_KEYS - set(config)}"
     assert not SECRET_KEYS & set(config), "secrets must not be in the ConfigMap"
     assert config["SKUFLOW_STORAGE_ROOT"] == "/data/storage"
     # skuflow_platform binds 127.0.0.1 by default: probes and Services could not reach the pod.
@@ -111,7 +111,7 @@ def test_namespace_config_secret_and_storage(by_kind):
 
     secret = _one(by_kind, "Secret", SECRET)
     values = secret.get("stringData") or secret.get("data") or {}
-    assert SECRET_KEYS <= set(values), f"Secret lacks {SECRET_KEYS - set(values)}"
+    assert set(values) >= SECRET_KEYS, f"Secret lacks {SECRET_KEYS - set(values)}"
 
     pvc = _one(by_kind, "PersistentVolumeClaim", "skuflow-storage")
     assert pvc["spec"]["accessModes"] == ["ReadWriteMany"]
@@ -162,7 +162,8 @@ def test_deployment(by_kind, name):
 
     mounts = {m["name"]: m["mountPath"] for m in container.get("volumeMounts", [])}
     volumes = {v["name"]: v for v in template["spec"].get("volumes", [])}
-    storage = [n for n, v in volumes.items() if v.get("persistentVolumeClaim", {}).get("claimName") == "skuflow-storage"]
+    storage = [n for n, v in volumes.items()
+               if v.get("persistentVolumeClaim", {}).get("claimName") == "skuflow-storage"]
     assert len(storage) == 1 and mounts.get(storage[0]) == "/data/storage", f"{name}: shared storage not mounted"
 
 

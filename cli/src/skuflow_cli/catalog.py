@@ -84,7 +84,8 @@ def _grid_page(page: pymupdf.Page, rng: random.Random, serial: int, number: int)
             box = pymupdf.Rect(x, y, x + 220, y + 200)
             page.insert_image(box, stream=_picture(rng), keep_proportion=False)
             sku.image_bbox = [round(v, 2) for v in box]
-            text = f"品名：{sku.product_name}\n型号：{sku.model}\n规格：{sku.size}\n材质：{sku.material}\n价格：¥{sku.price}"
+            text = "\n".join((f"品名：{sku.product_name}", f"型号：{sku.model}", f"规格：{sku.size}",
+                              f"材质：{sku.material}", f"价格：¥{sku.price}"))
             page.insert_textbox(pymupdf.Rect(x, y + 208, x + 220, y + 300), text, fontname=FONT, fontsize=10)
             truth.skus.append(sku)
     return truth

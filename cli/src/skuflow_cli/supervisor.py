@@ -7,6 +7,7 @@ file under the run directory; ``up`` waits until every service answers /readyz.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import subprocess
@@ -91,10 +92,8 @@ class Supervisor:
 
 def _reap(pid: int) -> None:
     """Collect a child that has exited so it does not linger as a zombie that still 'exists'."""
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 def _tail(path: Path, lines: int = 20) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 CURRENCY = r"(?:¥|￥|RMB|CNY|\$|US\$|USD)"
-PRICE = re.compile(rf"{CURRENCY}\s*(\d{{1,7}}(?:[.,]\d{{1,2}})?)|(\d{{1,7}}(?:\.\d{{1,2}})?)\s*(?:元|RMB|CNY|USD)")
+AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,7}(?:\.\d{1,2})?"
+PRICE = re.compile(rf"{CURRENCY}\s*({AMOUNT})|({AMOUNT})\s*(?:元|RMB|CNY|USD)")
 MODEL_CODE = re.compile(r"\b[A-Z]{1,5}[-_]?\d{2,6}[A-Z0-9-]*\b")
 
 LABELS: dict[str, tuple[str, ...]] = {
@@ -24,7 +25,7 @@ LABELLED_VALUE = re.compile(
 
 def attribute_for_label(label: str) -> str | None:
     """Map a label or table header ('型号', 'Model', 'Unit Price') to an attribute name."""
-    return _LABEL_TO_ATTRIBUTE.get(label.strip().strip(":：").lower())
+    return _LABEL_TO_ATTRIBUTE.get(label.strip().strip(":：.").strip().lower())
 
 
 def labelled_value(line: str) -> tuple[str, str] | None:

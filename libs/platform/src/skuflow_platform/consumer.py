@@ -71,7 +71,7 @@ class UnitOfWork:
 Handler = Callable[[EventEnvelope, UnitOfWork], Awaitable[None]]
 
 
-async def claim_event(conn: AsyncConnection, inbox: sa.Table, event_id, topic: str) -> bool:  # noqa: ANN001
+async def claim_event(conn: AsyncConnection, inbox: sa.Table, event_id, topic: str) -> bool:
     """True the first time an event id is seen; False for a redelivery."""
     inserted = await conn.execute(
         pg_insert(inbox).values(event_id=event_id, topic=topic)
@@ -128,7 +128,7 @@ class EventConsumer:
             started = time.perf_counter()
             try:
                 outcome = await self._attempt(topic, envelope, handler)
-            except Exception as exc:  # noqa: BLE001 - every failure is retried or dead-lettered
+            except Exception as exc:
                 retryable = not isinstance(exc, PermanentError | ContractViolation)
                 log.warning("handler failed", exc_info=True,
                             extra={"fields": {"attempt": attempts, "retryable": retryable}})

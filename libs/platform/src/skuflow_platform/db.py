@@ -29,7 +29,7 @@ class Database:
             async with self.engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
             return True
-        except Exception:  # noqa: BLE001 - readiness reports, it does not raise
+        except Exception:
             return False
 
     async def close(self) -> None:

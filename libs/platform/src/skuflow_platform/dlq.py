@@ -37,7 +37,7 @@ async def dead_letters(bootstrap: str, topic: str, *, group: str | None) -> tupl
     return consumer, await _drain(consumer)
 
 
-def describe(record) -> dict:  # noqa: ANN001 - aiokafka ConsumerRecord
+def describe(record) -> dict:
     headers = {k: v.decode("utf-8", "replace") for k, v in record.headers}
     return {"offset": record.offset, "partition": record.partition,
             "key": record.key.decode("utf-8", "replace") if record.key else None,

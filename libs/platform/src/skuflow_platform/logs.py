@@ -10,13 +10,13 @@ import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-_context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("log_context", default={})
+_context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("log_context")
 
 
 @contextlib.contextmanager
 def log_context(**fields: object) -> Iterator[None]:
     """Add fields (job_id, page, event_id, …) to every log line written inside the block."""
-    token = _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
+    token = _context.set({**_context.get({}), **{k: v for k, v in fields.items() if v is not None}})
     try:
         yield
     finally:
@@ -35,7 +35,7 @@ class JsonFormatter(logging.Formatter):
             "service": self.service,
             "logger": record.name,
             "msg": record.getMessage(),
-            **_context.get(),
+            **_context.get({}),
         }
         extra = getattr(record, "fields", None)
         if isinstance(extra, dict):

@@ -8,6 +8,7 @@ by ``event_id`` in their inbox.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import sqlalchemy as sa
@@ -61,15 +62,13 @@ class OutboxRelay:
                 relayed = await self.relay_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - broker/db hiccup: keep the rows, try again later
+            except Exception:
                 log.exception("outbox relay pass failed; will retry")
                 relayed = 0
             if relayed < self.batch_size:
                 self._wake.clear()
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=self.poll_seconds)
-                except TimeoutError:
-                    pass
 
     async def relay_once(self) -> int:
         """Publish one batch; rows are locked so two replicas never send the same row at once."""

@@ -8,6 +8,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 
 
+UNPUBLISHED_INDEX = "ix_outbox_unpublished"
+
+
 @dataclass(frozen=True)
 class PlatformTables:
     processed_events: sa.Table
@@ -50,12 +53,14 @@ def _columns() -> dict[str, list[sa.Column]]:
 
 def platform_tables(metadata: sa.MetaData) -> PlatformTables:
     """Declare the platform tables in a service's metadata (its schema)."""
-    return PlatformTables(**{name: sa.Table(name, metadata, *cols) for name, cols in _columns().items()})
+    tables = PlatformTables(**{name: sa.Table(name, metadata, *cols) for name, cols in _columns().items()})
+    sa.Index(UNPUBLISHED_INDEX, tables.outbox.c.id, postgresql_where=tables.outbox.c.published_at.is_(None))
+    return tables
 
 
-def create_platform_tables(op, schema: str) -> None:  # noqa: ANN001 - alembic's op proxy
+def create_platform_tables(op, schema: str) -> None:
     """Used by each service's first migration."""
     for name, cols in _columns().items():
         op.create_table(name, *cols, schema=schema)
-    op.create_index("ix_outbox_unpublished", "outbox", ["id"], schema=schema,
+    op.create_index(UNPUBLISHED_INDEX, "outbox", ["id"], schema=schema,
                     postgresql_where=sa.text("published_at IS NULL"))

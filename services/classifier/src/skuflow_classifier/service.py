@@ -16,7 +16,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition
 
 
-def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+def subscriptions(ctx: ServiceContext):
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))

@@ -16,7 +16,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition
 
 
-def subscriptions(_: ServiceContext):  # noqa: ANN201
+def subscriptions(_: ServiceContext):
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
         spec = task_for(bound.result)

@@ -16,7 +16,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition
 
 
-def subscriptions(_: ServiceContext):  # noqa: ANN201
+def subscriptions(_: ServiceContext):
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload
         key = (evaluations.c.file_hash == job.file_hash) & (evaluations.c.config_version == job.config_version)

@@ -16,7 +16,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition
 
 
-def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+def subscriptions(ctx: ServiceContext):
     async def on_page_classified(envelope: EventEnvelope[PageClassified], uow: UnitOfWork) -> None:
         classified = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))

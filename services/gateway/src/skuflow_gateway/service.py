@@ -37,7 +37,7 @@ async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int |
                                .values(total_pages=total_pages))
 
 
-def subscriptions(_: ServiceContext):  # noqa: ANN201
+def subscriptions(_: ServiceContext):
     async def on_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         await _move_job(uow, "PROCESSING", route=envelope.payload.route)
 

@@ -45,7 +45,7 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
             await uow.emit(SkuDelivered(page=result.page, file_hash=file_hash, sku=sku, images=linked))
 
 
-def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+def subscriptions(ctx: ServiceContext):
     async def complete_if_done(uow: UnitOfWork, job: sa.Row) -> None:
         rows = (await uow.conn.execute(
             sa.select(page_results.c.result).where(page_results.c.job_id == job.job_id))).all()

@@ -17,7 +17,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition
 
 
-def subscriptions(ctx: ServiceContext):  # noqa: ANN201
+def subscriptions(ctx: ServiceContext):
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
         pdf = ctx.storage.get(routed.file_uri)

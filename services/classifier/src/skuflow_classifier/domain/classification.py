@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
 from skuflow_contracts.results import ImageRole, Layout, PageClassification, PageType
+from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
 
 PAGE_TYPE_MIN_CONFIDENCE = 0.7
 DECORATION_AREA_SHARE = 0.01  # images smaller than 1% of the page are logos or ornaments

@@ -128,7 +128,7 @@ def extract_blocks(page: ParsedPage, classification: PageClassification) -> list
     drafts = []
     for cluster in _product_clusters(product_blocks):
         lines = [line for block in cluster for line in block.lines]
-        if any(labelled_value(line.text) for line in lines) or any(MODEL_CODE.search(l.text) for l in lines):
+        if any(labelled_value(line.text) for line in lines) or any(MODEL_CODE.search(line.text) for line in lines):
             drafts.append(_draft_from_lines(lines))
     return drafts
 

@@ -17,7 +17,7 @@ def open_document(data: bytes) -> pymupdf.Document:
     """Open a PDF or raise UnreadableDocument with the reason a merchant would be told."""
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
-    except Exception as exc:  # noqa: BLE001 - MuPDF raises several types for broken files
+    except Exception as exc:
         raise UnreadableDocument("corrupt_pdf", f"the file is not a readable PDF ({exc})") from exc
     if doc.needs_pass:
         raise UnreadableDocument("security:encrypted_pdf",
@@ -27,7 +27,7 @@ def open_document(data: bytes) -> pymupdf.Document:
     return doc
 
 
-def _round_box(rect) -> tuple[float, float, float, float]:  # noqa: ANN001 - pymupdf Rect or tuple
+def _round_box(rect) -> tuple[float, float, float, float]:
     x0, y0, x1, y1 = rect
     return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
 
@@ -75,7 +75,7 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str) -> PageParse:
             content, ext, w, h = _image_bytes(doc, xref)
             ident = image_id(file_hash, number, len(images) + 1)
             images.append(ImageRegion(image_id=ident, bbox=_round_box(rect), width_px=w, height_px=h,
-                                      content_hash=hashlib.md5(content).hexdigest(), ext=ext))  # noqa: S324 - BR-28 dedup key
+                                      content_hash=hashlib.md5(content).hexdigest(), ext=ext))
             data[ident] = content
     parsed = ParsedPage(page=number, width=width, height=height, rotation=page.rotation,
                         parser_backend="pymupdf", text_blocks=blocks, images=images,

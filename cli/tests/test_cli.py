@@ -1,0 +1,58 @@
+"""`skuflow extract` composes the same cores in one process and writes the same result.json."""
+
+import json
+
+import pytest
+
+from skuflow_cli.catalog import generate_catalog
+from skuflow_cli.main import main
+
+
+def test_extract_writes_a_result_that_matches_the_generated_truth(tmp_path, capsys):
+    pdf = tmp_path / "catalog.pdf"
+    truth = generate_catalog(pdf, pages=5, seed=2)
+    assert main(["extract", str(pdf), "--out", str(tmp_path / "out")]) == 0
+    assert "5 pages, 28 SKUs, status FULL_IMPORTED" in capsys.readouterr().out
+    result = json.loads((tmp_path / "out" / "result.json").read_text())
+    assert result["schema_version"] == 1 and result["job"]["route"] == "AUTO"
+    for page, expected in zip(result["pages"], truth, strict=True):
+        assert (page["page_type"], page["layout"]) == (expected.page_type, expected.layout)
+        predicted = {s["attributes"]["model"]: s for s in page["skus"]}
+        assert set(predicted) == {s.model for s in expected.skus}
+        for sku in expected.skus:
+            got = predicted[sku.model]["attributes"]
+            assert (got["product_name"], got["price"], got["size"], got["material"]) == (
+                sku.product_name, sku.price, sku.size, sku.material)
+        images = {i["image_id"]: i["bbox"] for i in page["images"]}
+        bound = {b["sku_id"]: images[b["image_id"]] for b in page["bindings"] if b["image_id"]}
+        for sku in expected.skus:
+            if sku.image_bbox:
+                assert bound[predicted[sku.model]["sku_id"]] == pytest.approx(sku.image_bbox, abs=0.5)
+    assert all((tmp_path / "out" / i["path"]).is_file()
+               for p in result["pages"] for i in p["images"] if i["path"])
+
+
+def test_the_same_pdf_always_gets_the_same_ids(tmp_path):
+    pdf = tmp_path / "catalog.pdf"
+    generate_catalog(pdf, pages=3)
+    for out in ("a", "b"):
+        assert main(["extract", str(pdf), "--out", str(tmp_path / out)]) == 0
+    ids = [[s["sku_id"] for p in json.loads((tmp_path / o / "result.json").read_text())["pages"]
+            for s in p["skus"]] for o in ("a", "b")]
+    assert ids[0] == ids[1] and len(set(ids[0])) == len(ids[0])
+
+
+def test_unreadable_and_missing_files_get_a_clear_message_and_exit_code(tmp_path, capsys):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"not a pdf")
+    assert main(["extract", str(broken), "--out", str(tmp_path / "out")]) == 3
+    assert "not a readable PDF" in capsys.readouterr().err
+    assert main(["extract", str(tmp_path / "missing.pdf"), "--out", str(tmp_path / "out")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_sample_catalog_writes_the_pdf_and_its_truth(tmp_path):
+    assert main(["sample-catalog", "--out", str(tmp_path / "c.pdf"), "--pages", "4"]) == 0
+    truth = json.loads((tmp_path / "c.truth.json").read_text())
+    assert [p["page_type"] for p in truth["pages"]] == ["D", "C", "A", "C"]
+    assert sum(len(p["skus"]) for p in truth["pages"]) == 18

@@ -1,0 +1,36 @@
+"""Upload checks and the user-facing status map of seed-001b §2.2."""
+
+import pytest
+
+from skuflow_gateway.domain.jobs import UploadLimits, UploadRejected, advances, check_upload, user_status
+
+LIMITS = UploadLimits(max_bytes=1000)
+
+
+@pytest.mark.parametrize("head, size, status", [
+    (b"", 0, 400), (b"%PDF-1.7", 1001, 413), (b"GIF89a", 10, 415), (b"\x00" * 2000 + b"%PDF-", 2005, 413),
+])
+def test_bad_uploads_are_rejected_with_the_right_status(head, size, status):
+    with pytest.raises(UploadRejected) as caught:
+        check_upload(head, size, LIMITS)
+    assert caught.value.status_code == status
+
+
+def test_a_pdf_header_after_a_little_junk_is_accepted():
+    check_upload(b"\r\n%PDF-1.4 ...", 500, LIMITS)
+
+
+@pytest.mark.parametrize("internal, shown", [
+    ("EVALUATING", "processing"), ("PARTIAL_IMPORTED", "partial_success"), ("FULL_IMPORTED", "completed"),
+    ("DEGRADED_HUMAN", "needs_manual"), ("REJECTED", "failed"), ("CANCELLED", "failed"),
+    ("SOMETHING_NEW", "processing"),
+])
+def test_internal_statuses_map_to_five_user_statuses(internal, shown):
+    assert user_status(internal) == shown
+
+
+def test_a_late_event_never_moves_a_finished_job_back():
+    assert advances("EVALUATING", "PROCESSING")
+    assert not advances("FULL_IMPORTED", "PROCESSING")
+    assert advances("PARTIAL_FAILED", "FULL_IMPORTED")  # a replayed page completed the job
+    assert not advances("PROCESSING", "PROCESSING")
