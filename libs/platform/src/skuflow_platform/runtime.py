@@ -32,6 +32,7 @@ from skuflow_platform.tables import PlatformTables
 from skuflow_platform.tracing import configure_tracing
 
 log = logging.getLogger(__name__)
+Subscriptions = list[tuple[Topic, Handler]]
 
 
 @dataclass
@@ -54,7 +55,7 @@ class ServiceDefinition:
     metadata: sa.MetaData
     tables: PlatformTables
     versions_dir: Path
-    subscriptions: Callable[[ServiceContext], list[tuple[Topic, Handler]]]
+    subscriptions: Callable[[ServiceContext], Subscriptions]
     routes: Callable[[ServiceContext], APIRouter] | None = None
 
     @property

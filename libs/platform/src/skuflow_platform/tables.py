@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 
-
 UNPUBLISHED_INDEX = "ix_outbox_unpublished"
 
 

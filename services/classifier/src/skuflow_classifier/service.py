@@ -13,10 +13,10 @@ from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def subscriptions(ctx: ServiceContext):
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))

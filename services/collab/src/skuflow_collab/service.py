@@ -13,10 +13,10 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, TaskCreated
 from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def subscriptions(_: ServiceContext):
+def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
         spec = task_for(bound.result)

@@ -13,10 +13,10 @@ from skuflow_contracts.topics import JOB_CREATED
 from skuflow_evaluator.domain.routing import RoutingDecision, decide_route
 from skuflow_evaluator.tables import evaluations, metadata, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def subscriptions(_: ServiceContext):
+def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload
         key = (evaluations.c.file_hash == job.file_hash) & (evaluations.c.config_version == job.config_version)

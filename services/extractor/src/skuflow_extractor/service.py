@@ -13,10 +13,10 @@ from skuflow_contracts.topics import PAGE_CLASSIFIED
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.tables import metadata, platform, skus
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def subscriptions(ctx: ServiceContext):
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_classified(envelope: EventEnvelope[PageClassified], uow: UnitOfWork) -> None:
         classified = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))

@@ -14,7 +14,7 @@ from skuflow_gateway.api import routes
 from skuflow_gateway.domain.jobs import advances
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
 async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
@@ -37,7 +37,7 @@ async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int |
                                .values(total_pages=total_pages))
 
 
-def subscriptions(_: ServiceContext):
+def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         await _move_job(uow, "PROCESSING", route=envelope.payload.route)
 

@@ -16,7 +16,7 @@ from skuflow_output.domain.completion import assemble, failed_page, is_complete,
 from skuflow_output.export import write_result
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.storage import SCHEME
 
 
@@ -45,7 +45,7 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
             await uow.emit(SkuDelivered(page=result.page, file_hash=file_hash, sku=sku, images=linked))
 
 
-def subscriptions(ctx: ServiceContext):
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def complete_if_done(uow: UnitOfWork, job: sa.Row) -> None:
         rows = (await uow.conn.execute(
             sa.select(page_results.c.result).where(page_results.c.job_id == job.job_id))).all()

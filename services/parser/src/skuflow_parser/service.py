@@ -14,10 +14,10 @@ from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_parser.tables import metadata, parsed_pages, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition
+from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def subscriptions(ctx: ServiceContext):
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
         pdf = ctx.storage.get(routed.file_uri)
