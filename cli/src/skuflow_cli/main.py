@@ -86,6 +86,37 @@ def _submit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval(args: argparse.Namespace) -> int:
+    """Score a golden set; through the services with ``--via kafka`` (the report is then stored)."""
+    import asyncio
+
+    from skuflow_cli.evaluation.golden import GoldenSetError
+    from skuflow_cli.evaluation.report import summary_table
+    from skuflow_cli.evaluation.runner import evaluate, run_in_process, run_via_services
+    from skuflow_cli.evaluation.store import store_report
+
+    settings = PlatformSettings()
+    if args.via == "kafka":
+        def run(documents):
+            return asyncio.run(run_via_services(documents, gateway=args.gateway, secret=settings.jwt_secret,
+                                                concurrency=args.concurrency))
+    else:
+        run = run_in_process
+    try:
+        report = evaluate(args.golden_dir, run, args.via)
+    except GoldenSetError as exc:
+        print(f"skuflow eval: {exc}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, ensure_ascii=False, indent=2))
+    print(summary_table(report))
+    if args.via == "kafka":
+        report_id = store_report(settings.database_url, report, config_version=settings.config_version)
+        print(f"stored as evaluation.eval_reports id {report_id}")
+    print(f"report: {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skuflow", description="PDF catalogs to image-bound SKU data")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -110,6 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("--user", default="demo-user")
     submit.add_argument("--timeout", type=float, default=300)
     submit.set_defaults(run=_submit)
+    evaluation = sub.add_parser("eval", help="score a golden set (GOLDEN_FORMAT §3) and write a report")
+    evaluation.add_argument("golden_dir", type=Path)
+    evaluation.add_argument("--out", type=Path, required=True, help="report.json to write")
+    evaluation.add_argument("--via", choices=["in-process", "kafka"], default="in-process")
+    evaluation.add_argument("--gateway", default="http://127.0.0.1:8000")
+    evaluation.add_argument("--concurrency", type=int, default=4, help="documents in flight with --via kafka")
+    evaluation.set_defaults(run=_eval)
     return parser
 
 

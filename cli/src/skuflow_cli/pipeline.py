@@ -31,16 +31,19 @@ def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str
     return results
 
 
-def extract_file(pdf_path: Path, out_dir: Path) -> tuple[ResultDocument, Path]:
-    """Process one PDF and write ``out_dir/result.json`` with its images under ``out_dir/images``."""
-    pdf = pdf_path.read_bytes()
+def run_pipeline(pdf: bytes, storage: LocalStorage) -> ResultDocument:
+    """Route, parse, classify, extract and bind every page; images stay in ``storage``."""
     file_hash = sha256_hex(pdf)
     job_id = f"local-{file_hash[:12]}"
-    route = decide_route().route
+    pages = process_pages(pdf, file_hash, storage, job_id)
+    summary = JobSummary(job_id=job_id, file_hash=file_hash, route=decide_route().route,
+                         status=job_status(pages), total_pages=len(pages), config_version=CONFIG_VERSION)
+    return assemble(summary, pages)
+
+
+def extract_file(pdf_path: Path, out_dir: Path) -> tuple[ResultDocument, Path]:
+    """Process one PDF and write ``out_dir/result.json`` with its images under ``out_dir/images``."""
     with tempfile.TemporaryDirectory(prefix="skuflow-") as scratch:
         storage = LocalStorage(Path(scratch))
-        pages = process_pages(pdf, file_hash, storage, job_id)
-        summary = JobSummary(job_id=job_id, file_hash=file_hash, route=route, status=job_status(pages),
-                             total_pages=len(pages), config_version=CONFIG_VERSION)
-        document = assemble(summary, pages)
+        document = run_pipeline(pdf_path.read_bytes(), storage)
         return document, write_result(document, storage.get, out_dir)
