@@ -12,7 +12,7 @@ from aiokafka import AIOKafkaProducer
 
 from skuflow_cli.catalog import generate_catalog
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_CREATED, PAGE_CLASSIFIED, PAGE_PARSED, SKU_DELIVERED
-from skuflow_platform.testing import end_offsets, read_since
+from skuflow_platform.topic_reader import end_offsets, read_since
 from skuflow_platform.tracing import trace_id_of
 
 pytestmark = pytest.mark.e2e

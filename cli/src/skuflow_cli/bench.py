@@ -1,75 +1,165 @@
-"""``make bench``: throughput of the same generated 50-page catalog in-process and through Kafka.
+"""``make bench``: every performance figure of skuflow, each next to its baseline from the same run.
 
-Figures, not assertions. Each is printed as a table row and as a ``BENCH {json}`` line, next to
-its baseline from the same run (bare PyMuPDF text+image extraction for the in-process pipeline).
+Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
+- in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog);
+- through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
+  10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
+  ``occurred_at``), and the peak RSS of every service process.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pymupdf
 
 from skuflow_cli.catalog import generate_catalog
-from skuflow_cli.main import main as cli_main
+from skuflow_cli.evaluation.golden import GoldenDocument
+from skuflow_cli.evaluation.runner import run_via_services
 from skuflow_cli.pipeline import extract_file
+from skuflow_cli.supervisor import SERVICES, Supervisor
+from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
+from skuflow_parser.pipeline import parse_and_store
+from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.storage import LocalStorage, sha256_hex
+from skuflow_platform.topic_reader import end_offsets, read_since
 
 
-def bare_pymupdf(pdf: Path) -> float:
-    """Baseline: what PyMuPDF alone needs to read every page's text dict and image bytes."""
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    value: float
+    unit: str
+    note: str = ""
+
+
+def _timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def bare_pymupdf(pdf: Path) -> None:
+    """Baseline: what PyMuPDF alone needs to read every page's text dict and image bytes."""
     with pymupdf.open(pdf) as doc:
         for page in doc:
             page.get_text("dict")
             for xref, *_ in page.get_images(full=True):
                 doc.extract_image(xref)
-    return time.perf_counter() - started
 
 
-def in_process(pdf: Path, out: Path) -> float:
-    started = time.perf_counter()
-    extract_file(pdf, out)
-    return time.perf_counter() - started
+def in_process_figures(pdf: Path, pages: int, scratch: Path) -> list[Figure]:
+    base = pages / _timed(lambda: bare_pymupdf(pdf))
+    data = pdf.read_bytes()
+    parser = pages / _timed(lambda: parse_and_store(data, job_id="bench", file_hash=sha256_hex(data),
+                                                    storage=LocalStorage(scratch / "parser")))
+    whole = pages / _timed(lambda: extract_file(pdf, scratch / "out"))
+    return [Figure("pymupdf_bare_pages_per_s", base, "pages/s", "baseline"),
+            Figure("parser_pages_per_s", parser, "pages/s", f"{parser / base:.2f}x of bare PyMuPDF"),
+            Figure("extract_in_process_pages_per_s", whole, "pages/s", f"{whole / base:.2f}x of bare PyMuPDF"),
+            ]
 
 
-def through_kafka(pdf: Path, gateway: str) -> float | None:
-    started = time.perf_counter()
-    code = cli_main(["submit", str(pdf), "--gateway", gateway, "--timeout", "600"])
-    return time.perf_counter() - started if code == 0 else None
+def _documents(directory: Path, count: int, pages: int) -> list[GoldenDocument]:
+    documents = []
+    for index in range(count):
+        pdf = directory / f"doc-{count}-{index}.pdf"
+        generate_catalog(pdf, pages=pages, seed=1000 * count + index)
+        documents.append(GoldenDocument(pdf.stem, pdf, {"pages": []}))
+    return documents
+
+
+def _latencies(bootstrap: str, parsed_since: dict, bound_since: dict, job_ids: set[str], pages: int) -> list[float]:
+    """Seconds from each page's page.parsed to its page.bound, read back from the topics."""
+    def stamps(since: dict) -> dict[tuple[str, int], datetime]:
+        records = asyncio.run(read_since(bootstrap, since, expect=pages, timeout=30))
+        events = [json.loads(r.value) for r in records]
+        return {(e["job_id"], e["payload"]["page"]): datetime.fromisoformat(e["occurred_at"])
+                for e in events if e["job_id"] in job_ids}
+
+    parsed, bound = stamps(parsed_since), stamps(bound_since)
+    return [(bound[key] - parsed[key]).total_seconds() for key in parsed if key in bound]
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def service_figures(pdf: Path, pages: int, scratch: Path, gateway: str, local_rate: float) -> list[Figure]:
+    settings = PlatformSettings()
+    single = GoldenDocument(pdf.stem, pdf, {"pages": []})
+    seconds = _timed(lambda: asyncio.run(run_via_services([single], gateway=gateway, secret=settings.jwt_secret)))
+    rate = pages / seconds
+    figures = [Figure("kafka_pipeline_pages_per_s", rate, "pages/s",
+                      f"{rate / local_rate:.2f}x of in-process (upload to job completed)")]
+    for concurrent in (1, 4, 16):
+        documents = _documents(scratch, concurrent, pages=10)
+        parsed_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_PARSED.name))
+        bound_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_BOUND.name))
+        started = time.perf_counter()
+        outcomes = asyncio.run(run_via_services(documents, gateway=gateway, secret=settings.jwt_secret,
+                                                concurrency=concurrent))
+        wall = time.perf_counter() - started
+        failed = [o.error for o in outcomes if o.error]
+        if failed:
+            raise RuntimeError(f"{len(failed)} bench document(s) failed: {failed[0]}")
+        job_ids = {o.result["job"]["job_id"] for o in outcomes}
+        latencies = _latencies(settings.kafka_bootstrap, parsed_since, bound_since, job_ids, 10 * concurrent)
+        figures += [
+            Figure(f"kafka_{concurrent}doc_pages_per_s", 10 * concurrent / wall, "pages/s",
+                   f"{concurrent} x 10-page documents in flight"),
+            Figure(f"kafka_{concurrent}doc_page_latency_p50", statistics.median(latencies), "s",
+                   "page.parsed -> page.bound"),
+            Figure(f"kafka_{concurrent}doc_page_latency_p95", _percentile(latencies, 0.95), "s",
+                   "page.parsed -> page.bound"),
+        ]
+    return figures + rss_figures()
+
+
+def rss_figures() -> list[Figure]:
+    """Peak resident memory (VmHWM) of each running service process."""
+    supervisor = Supervisor(Path(".run") / "services", env={})
+    figures = []
+    for name in SERVICES:
+        pid = supervisor.pid(name)
+        if pid is None:
+            continue
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+        figures.append(Figure(f"peak_rss_{name}", peak_kb / 1024, "MiB", "VmHWM of the service process"))
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skuflow_cli.bench")
     parser.add_argument("--pages", type=int, default=50)
-    parser.add_argument("--gateway", default=None, help="running gateway URL; omit to skip the Kafka figure")
+    parser.add_argument("--gateway", default=None, help="running gateway URL; omit to skip the service figures")
     args = parser.parse_args(argv)
-    rows: list[tuple[str, float, str, str]] = []
-    with tempfile.TemporaryDirectory(prefix="skuflow-bench-") as scratch:
-        pdf = Path(scratch) / "catalog.pdf"
+    with tempfile.TemporaryDirectory(prefix="skuflow-bench-") as tmp:
+        scratch = Path(tmp)
+        pdf = scratch / "catalog.pdf"
         generate_catalog(pdf, pages=args.pages, seed=50)
-        base = args.pages / bare_pymupdf(pdf)
-        local = args.pages / in_process(pdf, Path(scratch) / "out")
-        rows += [("pymupdf_bare_pages_per_s", base, "pages/s", "baseline"),
-                 ("extract_in_process_pages_per_s", local, "pages/s", f"{local / base:.2f}x of bare PyMuPDF")]
+        figures = in_process_figures(pdf, args.pages, scratch)
         if args.gateway:
-            seconds = through_kafka(pdf, args.gateway)
-            if seconds is None:
-                print("bench: the Kafka pipeline did not complete", file=sys.stderr)
-                return 1
-            kafka = args.pages / seconds
-            rows.append(("kafka_pipeline_pages_per_s", kafka, "pages/s",
-                         f"{kafka / local:.2f}x of in-process (upload to job completed)"))
-    print(f"\n{'figure':<34} {'value':>10}  unit     vs baseline")
-    for name, value, unit, note in rows:
-        print(f"{name:<34} {value:>10.2f}  {unit:<8} {note}")
-    for name, value, unit, note in rows:
-        print("BENCH " + json.dumps({"name": name, "value": round(value, 3), "unit": unit, "note": note,
-                                     "pages": args.pages}))
+            figures += service_figures(pdf, args.pages, scratch, args.gateway, figures[-1].value)
+    print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
+    for figure in figures:
+        print(f"{figure.name:<36} {figure.value:>10.2f}  {figure.unit:<8} {figure.note}")
+    print("(OCR figures arrive with the OCR backend, issue #4.)")
+    for figure in figures:
+        print("BENCH " + json.dumps({"name": figure.name, "value": round(figure.value, 3), "unit": figure.unit,
+                                     "note": figure.note}))
     return 0
 
 

@@ -19,7 +19,7 @@ from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.dlq import list_dead_letters, replay
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.tables import platform_tables
-from skuflow_platform.testing import end_offsets, read_since
+from skuflow_platform.topic_reader import end_offsets, read_since
 from skuflow_platform.tracing import configure_tracing
 
 SCHEMA = "platform_test"

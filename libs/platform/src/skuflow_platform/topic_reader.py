@@ -1,4 +1,4 @@
-"""Test support: read what a test produced on the real broker, only after a remembered position."""
+"""Reading what was produced on a topic after a remembered position (tests, benchmarks, ops)."""
 
 import asyncio
 
