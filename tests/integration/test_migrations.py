@@ -5,25 +5,34 @@ them for queries; this test is what keeps the two copies honest.
 """
 
 import importlib
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from skuflow_cli.evaluation import store
 from skuflow_cli.supervisor import SERVICES
 from skuflow_platform.db import migrate
 
 
-@pytest.mark.parametrize("service", list(SERVICES))
-def test_migrations_match_the_declared_tables(database_url, service):
-    definition = importlib.import_module(f"skuflow_{service}.service").definition
-    migrate(database_url, definition.schema, definition.versions_dir)
-    migrate(database_url, definition.schema, definition.versions_dir)  # idempotent
+def schemas():
+    """(schema, metadata, migrations) of every service, and of the evaluation runner's reports."""
+    for service in SERVICES:
+        definition = importlib.import_module(f"skuflow_{service}.service").definition
+        yield pytest.param(definition.schema, definition.metadata, definition.versions_dir, id=service)
+    yield pytest.param("evaluation", store.metadata, Path(store.__file__).parent / "migrations", id="evaluation")
+
+
+@pytest.mark.parametrize("schema, metadata, versions_dir", schemas())
+def test_migrations_match_the_declared_tables(database_url, schema, metadata, versions_dir):
+    migrate(database_url, schema, versions_dir)
+    migrate(database_url, schema, versions_dir)  # idempotent
 
     def only_this_schema(name, type_, parent_names):
         if type_ == "schema":
-            return name == definition.schema
+            return name == schema
         return name != "alembic_version"
 
     engine = sa.create_engine(database_url)
@@ -31,7 +40,7 @@ def test_migrations_match_the_declared_tables(database_url, service):
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={
                 "include_schemas": True, "include_name": only_this_schema, "compare_server_default": False})
-            differences = compare_metadata(context, definition.metadata)
+            differences = compare_metadata(context, metadata)
     finally:
         engine.dispose()
     assert differences == []
