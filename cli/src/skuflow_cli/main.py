@@ -114,7 +114,26 @@ def _eval(args: argparse.Namespace) -> int:
         report_id = store_report(settings.database_url, report, config_version=settings.config_version)
         print(f"stored as evaluation.eval_reports id {report_id}")
     print(f"report: {args.out}")
-    return 0
+    return _check_baseline(report, args)
+
+
+def _check_baseline(report: dict, args: argparse.Namespace) -> int:
+    from skuflow_cli.evaluation.gate import gated_figures, regressions
+
+    if args.update_baseline and args.baseline is None:
+        print("skuflow eval: --update-baseline needs --baseline FILE", file=sys.stderr)
+        return 2
+    if args.update_baseline:
+        args.baseline.write_text(json.dumps(gated_figures(report), indent=2, sort_keys=True) + "\n")
+        print(f"baseline written: {args.baseline}")
+        return 0
+    if args.baseline is None:
+        return 0
+    found = regressions(report, json.loads(args.baseline.read_text()))
+    for line in found:
+        print(f"REGRESSION {line}", file=sys.stderr)
+    print(f"quality gate: {'FAILED' if found else 'passed'} against {args.baseline}")
+    return 1 if found else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--via", choices=["in-process", "kafka"], default="in-process")
     evaluation.add_argument("--gateway", default="http://127.0.0.1:8000")
     evaluation.add_argument("--concurrency", type=int, default=4, help="documents in flight with --via kafka")
+    evaluation.add_argument("--baseline", type=Path, default=None, help="fail if the report is worse than this")
+    evaluation.add_argument("--update-baseline", action="store_true", help="write the report's figures to --baseline")
     evaluation.set_defaults(run=_eval)
     return parser
 
