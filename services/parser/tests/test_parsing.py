@@ -3,8 +3,9 @@
 import pymupdf
 import pytest
 
-from skuflow_parser.backends.pymupdf_backend import open_document, parse_page
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.document import UnreadableDocument, text_coverage
+from skuflow_parser.pages import parse_page
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage
 
@@ -25,7 +26,7 @@ def _pdf_with_product() -> bytes:
 
 def test_text_lines_and_images_come_out_in_points_from_the_top_left():
     doc = open_document(_pdf_with_product())
-    parsed = parse_page(doc, 0, HASH)
+    parsed = parse_page(doc, 0, HASH, ImageCache())
     page = parsed.page
     assert (page.page, page.width, page.height, page.parser_backend) == (1, 595, 842, "pymupdf")
     [block] = page.text_blocks
@@ -34,12 +35,12 @@ def test_text_lines_and_images_come_out_in_points_from_the_top_left():
     [image] = page.images
     assert image.image_id == "img_01234567_p01_001"
     assert image.bbox == (60, 80, 260, 280) and (image.width_px, image.height_px) == (700, 650)
-    assert parsed.image_bytes[image.image_id].startswith(b"\x89PNG")
+    assert parsed.images[0].data.startswith(b"\x89PNG")
     assert 0 < page.text_coverage < 0.05
 
 
 def test_a_blank_page_has_no_blocks_and_no_coverage():
-    page = parse_page(open_document(_pdf_with_product()), 1, HASH).page
+    page = parse_page(open_document(_pdf_with_product()), 1, HASH, ImageCache()).page
     assert (page.text_blocks, page.images, page.text_coverage) == ([], [], 0.0)
 
 

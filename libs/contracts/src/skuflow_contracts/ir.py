@@ -15,6 +15,7 @@ from skuflow_contracts.envelope import Contract
 
 BBox = tuple[float, float, float, float]
 ParserBackend = Literal["pdfplumber", "pymupdf", "ocr"]
+PageParseStatus = Literal["ok", "failed"]
 
 
 class TextLine(Contract):
@@ -29,6 +30,7 @@ class TextBlock(Contract):
     lines: list[TextLine] = Field(default_factory=list)
     font_size: float = 0.0
     bold: bool = False
+    confidence: float | None = Field(default=None, description="OCR recognition confidence; None for a text layer")
 
 
 class ImageRegion(Contract):
@@ -39,6 +41,8 @@ class ImageRegion(Contract):
     content_hash: str
     uri: str | None = Field(default=None, description="claim-check URI of the extracted image")
     ext: str = "png"
+    is_fragmented: bool = Field(default=False, description="rasterized from several tiles forming one picture")
+    quality_warning: str | None = None
 
     @property
     def short_edge(self) -> int:
@@ -54,6 +58,10 @@ class ParsedPage(Contract):
     text_blocks: list[TextBlock] = Field(default_factory=list)
     images: list[ImageRegion] = Field(default_factory=list)
     text_coverage: float = 0.0
+    ocr_confidence: float | None = None
+    status: PageParseStatus = "ok"
+    failure_reason: str | None = None
+    features: dict[str, float] = Field(default_factory=dict)
 
     @property
     def raw_text(self) -> str:

@@ -12,7 +12,14 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered
 from skuflow_contracts.results import JobSummary, PageResult
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
-from skuflow_output.domain.completion import assemble, failed_page, is_complete, job_status, valid_sku_count
+from skuflow_output.domain.completion import (
+    FAILED_STATUSES,
+    assemble,
+    failed_page,
+    is_complete,
+    job_status,
+    valid_sku_count,
+)
 from skuflow_output.export import write_result
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
 from skuflow_platform.consumer import UnitOfWork
@@ -62,7 +69,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         key = f"results/{job.job_id}"
         await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
         result_uri = f"{SCHEME}{key}/result.json"
-        failed = [p.page for p in pages if p.status == "DEAD_LETTER"]
+        failed = [p.page for p in pages if p.status in FAILED_STATUSES]
         sku_count = valid_sku_count(document)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
             status=status, result_uri=result_uri, sku_count=sku_count, completed_at=sa.func.now()))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends.pymupdf_backend import open_document, parse_page
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.pages import PageParse, ParserConfig, parse_page
 from skuflow_platform.storage import LocalStorage, sha256_hex
 
 
@@ -16,22 +17,25 @@ class StoredPage:
     ir_hash: str
 
 
-def parse_and_store(pdf: bytes, *, job_id: str, file_hash: str, storage: LocalStorage) -> list[StoredPage]:
-    """Every page as IR in storage; keys are deterministic, so a re-run overwrites, never duplicates."""
+def store_page(parsed: PageParse, *, job_id: str, storage: LocalStorage) -> StoredPage:
+    """Images first, then the IR that points at them; keys are deterministic (re-runs overwrite)."""
+    prefix = f"jobs/{job_id}/pages/{parsed.page.page:04d}"
+    images = []
+    for placed in parsed.images:
+        region = placed.region
+        uri = storage.put(f"{prefix}/images/{region.image_id}.{region.ext}", placed.data) if placed.data else None
+        images.append(region.model_copy(update={"uri": uri}))
+    page = parsed.page.model_copy(update={"images": images})
+    body = page.model_dump_json().encode()
+    return StoredPage(page, storage.put(f"{prefix}/ir.json", body), sha256_hex(body))
+
+
+def parse_and_store(pdf: bytes, *, job_id: str, file_hash: str, storage: LocalStorage,
+                    config: ParserConfig | None = None) -> list[StoredPage]:
     doc = open_document(pdf)
-    stored: list[StoredPage] = []
+    cache = ImageCache()
     try:
-        for index in range(doc.page_count):
-            parsed = parse_page(doc, index, file_hash)
-            prefix = f"jobs/{job_id}/pages/{parsed.page.page:04d}"
-            images = [
-                image.model_copy(update={"uri": storage.put(f"{prefix}/images/{image.image_id}.{image.ext}",
-                                                            parsed.image_bytes[image.image_id])})
-                for image in parsed.page.images
-            ]
-            page = parsed.page.model_copy(update={"images": images})
-            body = page.model_dump_json().encode()
-            stored.append(StoredPage(page, storage.put(f"{prefix}/ir.json", body), sha256_hex(body)))
+        return [store_page(parse_page(doc, index, file_hash, cache, config), job_id=job_id, storage=storage)
+                for index in range(doc.page_count)]
     finally:
         doc.close()
-    return stored

@@ -13,6 +13,7 @@ from skuflow_contracts.results import (
     Validation,
 )
 
+PARSE_FAILED = "AI_FAILED"
 MIN_SHORT_EDGE = 640  # INV-03: below this an image is flagged, not blocked (tolerant mode, T78)
 
 
@@ -27,7 +28,7 @@ def image_records(page: ParsedPage, classification: PageClassification) -> list[
             image_id=image.image_id, bbox=image.bbox,
             role=classification.image_roles.get(image.image_id, "PRODUCT_MAIN"),
             short_edge=image.short_edge, is_duplicate=duplicate,
-            quality_warning="low_resolution" if image.short_edge < MIN_SHORT_EDGE else None,
+            quality_warning=image.quality_warning or ("low_resolution" if image.short_edge < MIN_SHORT_EDGE else None),
             source_uri=image.uri,
         ))
     return records
@@ -40,6 +41,11 @@ def validate(skus: list[SkuRecord]) -> Validation:
 
 def bind_page(page: ParsedPage, classification: PageClassification, skus: list[SkuRecord],
               method: ExtractionMethod | None) -> PageResult:
+    if page.status == "failed":
+        return PageResult(page=page.page, status=PARSE_FAILED, page_type=None, layout=None, needs_review=True,
+                          parser_backend=page.parser_backend, extraction_method=None,
+                          validation=Validation(triggered_rules=[f"parse_failed:{page.failure_reason}"],
+                                                has_errors=True))
     images = image_records(page, classification)
     bindings = [bind_sku(sku, images, classification.layout) for sku in skus if sku.validity == "valid"]
     validation = validate(skus)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
 
 FAILED = "DEAD_LETTER"
+FAILED_STATUSES = {FAILED, "AI_FAILED"}
 
 
 def failed_page(page: int) -> PageResult:
@@ -17,7 +18,7 @@ def failed_page(page: int) -> PageResult:
 
 
 def job_status(pages: list[PageResult]) -> str:
-    if any(p.status == FAILED for p in pages):
+    if any(p.status in FAILED_STATUSES for p in pages):
         return "PARTIAL_FAILED"
     if any(p.needs_review for p in pages):
         return "PARTIAL_IMPORTED"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from skuflow_contracts.ir import BBox, ParsedPage
+from skuflow_contracts.ir import BBox
 
 
 class UnreadableDocument(Exception):
@@ -14,14 +12,6 @@ class UnreadableDocument(Exception):
         super().__init__(message)
         self.reason = reason
         self.message = message
-
-
-@dataclass
-class PageParse:
-    """A parsed page plus the bytes of its images, which the adapter stores by claim-check."""
-
-    page: ParsedPage
-    image_bytes: dict[str, bytes] = field(default_factory=dict)
 
 
 def text_coverage(boxes: list[BBox], width: float, height: float) -> float:

@@ -1,0 +1,66 @@
+"""When a page's text layer can be trusted, and when the page must be OCR'd instead.
+
+The seed accepts a backend when ``text_coverage > 0.1`` with coverage = len(raw_text) / page
+area; in points that needs ~50,000 characters on an A4 page, so no catalog page would ever pass.
+Here coverage is the share of the page covered by text boxes (reported in the IR), and a text
+layer is accepted when it is not garbled and either has enough characters or covers more than
+the threshold. Chinese PDFs often carry a broken ToUnicode map: the text then extracts as a mix
+of scripts, control and unassigned code points, which ``garbled_share`` measures.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+TEXT_COVERAGE_THRESHOLD = 0.1
+MIN_TEXT_CHARS = 20
+MAX_GARBLED_SHARE = 0.2
+MIN_PICTURE_SHARE = 0.3  # a sparse page is worth OCR only if pictures (a scan) cover this much of it
+EXTRA_PLAUSIBLE = set("¥￥€£°±×÷·•–—‘’“”…、。，：；！？（）【】《》「」〔〕％＃＆＊＋－／＜＝＞＠＼＾＿｀｜～")
+
+
+@dataclass(frozen=True)
+class TextLayerRule:
+    coverage_threshold: float = TEXT_COVERAGE_THRESHOLD
+    min_chars: int = MIN_TEXT_CHARS
+    max_garbled_share: float = MAX_GARBLED_SHARE
+    min_picture_share: float = MIN_PICTURE_SHARE
+
+
+@cache
+def _is_plausible(char: str) -> bool:
+    """Characters a Chinese or English catalog is written in (GB2312 covers common CJK)."""
+    if char.isascii():
+        return char.isprintable()
+    if char in EXTRA_PLAUSIBLE or unicodedata.category(char) == "Zs":
+        return True
+    try:
+        char.encode("gb2312")
+    except UnicodeEncodeError:
+        return "LATIN" in unicodedata.name(char, "")
+    return True
+
+
+def garbled_share(text: str) -> float:
+    """Share of non-space characters that no catalog would contain."""
+    chars = [c for c in text if not c.isspace()]
+    if not chars:
+        return 0.0
+    return sum(1 for c in chars if not _is_plausible(c)) / len(chars)
+
+
+def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayerRule = TextLayerRule()) -> str | None:
+    """None when the text layer is usable; otherwise why the page must be OCR'd.
+
+    A sparse page without a large picture (a cover, a blank page) has nothing more to read, so it
+    keeps its text layer.
+    """
+    chars = sum(1 for c in text if not c.isspace())
+    if chars and garbled_share(text) > rule.max_garbled_share:
+        return "garbled_text_layer"
+    sparse = chars < rule.min_chars and coverage <= rule.coverage_threshold
+    if sparse and picture_share >= rule.min_picture_share:
+        return "no_text_layer" if chars == 0 else "sparse_text_layer"
+    return None

@@ -1,0 +1,85 @@
+"""One page through the backend chain: PyMuPDF's text layer, then OCR when that layer is unusable.
+
+A failing backend is logged and counted and the next one tried; a page no backend can read comes
+out with ``status="failed"`` and the reason, so the job goes on without it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from skuflow_contracts.ir import ParsedPage, TextBlock
+from skuflow_parser.backends import ocr_backend
+from skuflow_parser.backends.pymupdf_backend import ImageCache, PlacedImage, page_images, text_blocks
+from skuflow_parser.domain.document import text_coverage
+from skuflow_parser.domain.features import page_features
+from skuflow_parser.domain.images import picture_share
+from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
+from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ParserConfig:
+    text_layer: TextLayerRule = field(default_factory=TextLayerRule)
+    ocr_enabled: bool = True
+    ocr_dpi: int = ocr_backend.DEFAULT_DPI
+
+
+@dataclass
+class PageParse:
+    """A parsed page plus the bytes of its images, which the caller stores by claim-check."""
+
+    page: ParsedPage
+    images: list[PlacedImage] = field(default_factory=list)
+
+
+def _failed(page: pymupdf.Page, reason: str) -> PageParse:
+    return PageParse(ParsedPage(page=page.number + 1, width=page.rect.width, height=page.rect.height,
+                                rotation=page.rotation, parser_backend="pymupdf", status="failed",
+                                failure_reason=reason))
+
+
+def _ocr(page: pymupdf.Page, config: ParserConfig) -> ocr_backend.OcrPage | None:
+    try:
+        return ocr_backend.ocr_page(page, dpi=config.ocr_dpi)
+    except Exception:  # counted and logged; the text layer (if any) is kept
+        PARSER_FAILURES.labels("ocr").inc()
+        log.exception("ocr backend failed", extra={"fields": {"page": page.number + 1}})
+        return None
+
+
+def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCache,
+               config: ParserConfig | None = None) -> PageParse:
+    config = config or ParserConfig()
+    page = doc[index]
+    try:
+        blocks: list[TextBlock] = text_blocks(page)
+        images = page_images(doc, page, file_hash, cache)
+    except Exception as exc:  # a damaged page must not stop the document
+        PARSER_FAILURES.labels("pymupdf").inc()
+        log.exception("pymupdf backend failed", extra={"fields": {"page": index + 1}})
+        return _failed(page, f"unreadable_page: {type(exc).__name__}: {exc}"[:500])
+    width, height = page.rect.width, page.rect.height
+    picture_boxes = [placed.region.bbox for placed in images]
+    coverage = text_coverage([b.bbox for b in blocks], width, height)
+    backend, confidence = "pymupdf", None
+    reason = ocr_reason("\n".join(b.text for b in blocks), coverage, picture_share(picture_boxes, width, height),
+                        config.text_layer)
+    if reason and config.ocr_enabled:
+        OCR_FALLBACKS.labels(reason).inc()
+        ocr = _ocr(page, config)
+        if ocr is not None:
+            blocks, backend, confidence = ocr.blocks, "ocr", ocr.confidence
+            coverage = text_coverage([b.bbox for b in blocks], width, height)
+    PARSER_USED.labels(backend).inc()
+    parsed = ParsedPage(
+        page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
+        text_blocks=blocks, images=[placed.region for placed in images], text_coverage=coverage,
+        ocr_confidence=confidence, features=page_features(blocks, picture_boxes, images, width, height, backend),
+    )
+    return PageParse(parsed, images)

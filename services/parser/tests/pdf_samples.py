@@ -1,0 +1,72 @@
+"""PDFs with the hard cases of real catalogs, built in the tests (nothing binary is committed)."""
+
+import pymupdf
+
+PRODUCT_TEXT = "品名：不锈钢保温杯\n型号：SF-0012\n规格：500ml\n价格：¥35.00"
+PAGE = pymupdf.Rect(0, 0, 595, 842)
+
+
+def picture(width: int = 700, height: int = 650, colorspace=pymupdf.csRGB, alpha: bool = False) -> pymupdf.Pixmap:
+    pix = pymupdf.Pixmap(colorspace, pymupdf.IRect(0, 0, width, height), alpha)
+    pix.set_rect(pix.irect, (40,) * pix.n)
+    pix.set_rect(pymupdf.IRect(width // 4, height // 4, width // 2, height // 2), (200,) * pix.n)
+    return pix
+
+
+def born_digital(text: str = PRODUCT_TEXT, fontsize: float = 14) -> pymupdf.Document:
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), text, fontname="china-s", fontsize=fontsize)
+    page.insert_image(pymupdf.Rect(60, 420, 300, 640), pixmap=picture(), keep_proportion=False)
+    return doc
+
+
+def scanned(text: str = PRODUCT_TEXT, dpi: int = 150) -> bytes:
+    """A born-digital page rendered to a JPEG and put back as the page's only content."""
+    source = born_digital(text)
+    image = source[0].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=75)
+    doc = pymupdf.open()
+    doc.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
+    return doc.tobytes()
+
+
+def garbled(text: str = PRODUCT_TEXT) -> bytes:
+    """Text in an embedded CJK font whose ToUnicode map is removed: it extracts as nonsense."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)
+    page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), text, fontname="F0", fontsize=14)
+    doc = pymupdf.open(stream=doc.tobytes())
+    for xref in range(1, doc.xref_length()):
+        if "/ToUnicode" in (doc.xref_object(xref) or ""):
+            doc.xref_set_key(xref, "ToUnicode", "null")
+    return doc.tobytes()
+
+
+def rotated() -> bytes:
+    doc = born_digital()
+    doc[0].set_rotation(90)
+    return doc.tobytes()
+
+
+def fragmented(tiles: int = 4) -> bytes:
+    """One 240×240 pt picture inserted as tiles × tiles separate images."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    size = 240 / tiles
+    for row in range(tiles):
+        for col in range(tiles):
+            box = pymupdf.Rect(100 + col * size, 200 + row * size, 100 + (col + 1) * size, 200 + (row + 1) * size)
+            page.insert_image(box, pixmap=picture(60, 60), keep_proportion=False)
+    page.insert_text((100, 480), "型号：SF-0099 价格：¥10.00 品名：拼接图片测试", fontname="china-s", fontsize=11)
+    return doc.tobytes()
+
+
+def special_images() -> bytes:
+    """A CMYK picture and one with an alpha channel."""
+    doc = born_digital()
+    page = doc[0]
+    page.insert_image(pymupdf.Rect(320, 420, 540, 640), pixmap=picture(colorspace=pymupdf.csCMYK),
+                      keep_proportion=False)
+    page.insert_image(pymupdf.Rect(320, 660, 540, 800), pixmap=picture(400, 300, alpha=True), keep_proportion=False)
+    return doc.tobytes()
