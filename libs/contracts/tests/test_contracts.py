@@ -32,6 +32,8 @@ def sample(payload_model):
                   parser_backend="pymupdf", extraction_method="two_stage", skus=[sku])
     samples.update({
         "PageParsed": dict(work, parser_backend="pymupdf"),
+        "PageParseRequested": dict(page=1, total_pages=2, file_uri="local://f.pdf", file_hash=HASH, route="AUTO",
+                                   config_version="v1"),
         "PageClassified": dict(work, classification=classification),
         "PageExtracted": dict(work, classification=classification, extraction_method="two_stage", skus=[sku]),
         "PageBound": dict(work, result=result),

@@ -65,6 +65,18 @@ class PageWork(Contract):
         return event(**{name: getattr(self, name) for name in PageWork.model_fields}, **fields)
 
 
+class PageParseRequested(Contract):
+    """The parser's own work item: one page of a routed document, keyed by job and page so the
+    pages of one job spread over partitions and parser replicas."""
+
+    page: int = Field(ge=1)
+    total_pages: int = Field(ge=1)
+    file_uri: str
+    file_hash: Sha256
+    route: Route
+    config_version: str
+
+
 class PageParsed(PageWork):
     parser_backend: ParserBackend
 

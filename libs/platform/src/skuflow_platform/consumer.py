@@ -53,11 +53,11 @@ class UnitOfWork:
     tables: PlatformTables
     producer: str
 
-    async def emit(self, payload: BaseModel) -> EventEnvelope:
+    async def emit(self, payload: BaseModel, *, key: str | None = None) -> EventEnvelope:
         return await add_to_outbox(
             self.conn, self.tables.outbox, payload, job_id=self.envelope.job_id,
             merchant_id=self.envelope.merchant_id, producer=self.producer,
-            traceparent=current_traceparent(),
+            traceparent=current_traceparent(), key=key,
         )
 
     async def transition(self, entity: str, entity_id: str, from_status: str | None, to_status: str,

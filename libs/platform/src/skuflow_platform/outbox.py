@@ -25,11 +25,13 @@ log = logging.getLogger(__name__)
 
 
 async def add_to_outbox(conn: AsyncConnection, outbox: sa.Table, payload: BaseModel, *, job_id: str,
-                        merchant_id: str, producer: str, traceparent: str | None) -> EventEnvelope:
+                        merchant_id: str, producer: str, traceparent: str | None,
+                        key: str | None = None) -> EventEnvelope:
+    """``key`` defaults to the job id, which keeps a job's events in order on one partition."""
     spec, envelope = envelope_for(payload, job_id=job_id, merchant_id=merchant_id, producer=producer,
                                   traceparent=traceparent)
     await conn.execute(outbox.insert().values(
-        event_id=envelope.event_id, topic=spec.topic.name, message_key=job_id,
+        event_id=envelope.event_id, topic=spec.topic.name, message_key=key or job_id,
         body=encode(envelope), traceparent=traceparent,
     ))
     return envelope

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -46,6 +46,7 @@ class ServiceContext:
     broker: KafkaBroker
     tables: PlatformTables
     relay: OutboxRelay
+    on_shutdown: list[Callable[[], None]] = field(default_factory=list)
 
 
 @dataclass
@@ -100,6 +101,8 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
             await ctx.relay.stop()
             await ctx.broker.stop()
             await ctx.db.close()
+            for cleanup in ctx.on_shutdown:
+                cleanup()
             log.info("service stopped")
 
     app = FastAPI(title=f"skuflow {definition.name}", lifespan=lifespan)

@@ -1,4 +1,9 @@
-"""Parser service wiring: job.routed → page.parsed (one per page), or job.failed."""
+"""Parser service wiring.
+
+job.routed → the document is opened once (unreadable → job.failed) and one page.parse-requested
+per page is published, keyed by job and page so pages spread over partitions and replicas;
+page.parse-requested → that page is parsed in a worker process and page.parsed (keyed by job) follows.
+"""
 
 from __future__ import annotations
 
@@ -8,40 +13,76 @@ from pathlib import Path
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobFailed, JobRouted, PageParsed
-from skuflow_contracts.topics import JOB_ROUTED
+from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParseRequested
+from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
+from skuflow_parser.backends.pymupdf_backend import open_document
 from skuflow_parser.domain.document import UnreadableDocument
-from skuflow_parser.pipeline import parse_and_store
+from skuflow_parser.domain.text_layer import TextLayerRule
+from skuflow_parser.pages import PageParse, ParserConfig
+from skuflow_parser.pipeline import store_page
+from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import metadata, parsed_pages, platform
+from skuflow_parser.workers import PagePool, PageTimeout
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
+def _page_count(pdf: bytes) -> int:
+    doc = open_document(pdf)
+    try:
+        return doc.page_count
+    finally:
+        doc.close()
+
+
+def _timed_out(request: PageParseRequested, reason: str) -> PageParse:
+    return PageParse(ParsedPage(page=request.page, width=1, height=1, parser_backend="pymupdf", status="failed",
+                                failure_reason=reason))
+
+
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    settings = ParserSettings()
+    config = ParserConfig(text_layer=TextLayerRule(coverage_threshold=settings.text_coverage_threshold,
+                                                   min_chars=settings.min_text_chars),
+                          ocr_enabled=settings.ocr_enabled, ocr_dpi=settings.ocr_dpi)
+    pool = PagePool(workers=settings.parser_workers, max_tasks_per_child=settings.parser_max_tasks_per_child,
+                    page_budget_seconds=settings.parser_page_budget_seconds, config=config)
+    ctx.on_shutdown.append(pool.close)
+
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
-        pdf = ctx.storage.get(routed.file_uri)
         try:
-            pages = await asyncio.to_thread(parse_and_store, pdf, job_id=envelope.job_id,
-                                            file_hash=routed.file_hash, storage=ctx.storage)
+            total = await asyncio.to_thread(_page_count, ctx.storage.get(routed.file_uri))
         except UnreadableDocument as exc:
             await uow.emit(JobFailed(stage="parser", reason=exc.reason, message=exc.message))
             await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", exc.reason)
             return
-        for stored in pages:
-            page = stored.page
-            await uow.conn.execute(pg_insert(parsed_pages).values(
-                job_id=envelope.job_id, page=page.page, ir_uri=stored.ir_uri, ir_hash=stored.ir_hash,
-                parser_backend=page.parser_backend, text_coverage=page.text_coverage,
-                image_count=len(page.images),
-            ).on_conflict_do_nothing())
-            await uow.emit(PageParsed(
-                page=page.page, total_pages=len(pages), file_hash=routed.file_hash, route=routed.route,
-                config_version=routed.config_version, ir_uri=stored.ir_uri,
-                parser_backend=page.parser_backend,
-            ))
+        for page in range(1, total + 1):
+            await uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
+                                              file_hash=routed.file_hash, route=routed.route,
+                                              config_version=routed.config_version),
+                           key=f"{envelope.job_id}/{page}")
 
-    return [(JOB_ROUTED, on_job_routed)]
+    async def on_parse_requested(envelope: EventEnvelope[PageParseRequested], uow: UnitOfWork) -> None:
+        request = envelope.payload
+        try:
+            parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
+        except PageTimeout as exc:
+            parsed = _timed_out(request, f"page_timeout: {exc}")
+        stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
+        page = stored.page
+        await uow.conn.execute(pg_insert(parsed_pages).values(
+            job_id=envelope.job_id, page=page.page, ir_uri=stored.ir_uri, ir_hash=stored.ir_hash,
+            parser_backend=page.parser_backend, text_coverage=page.text_coverage, image_count=len(page.images),
+        ).on_conflict_do_nothing())
+        await uow.transition("page", f"{envelope.job_id}/{page.page}", "PENDING",
+                             "AI_QUEUED" if page.status == "ok" else "AI_FAILED", page.failure_reason)
+        await uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
+                                  route=request.route, config_version=request.config_version,
+                                  ir_uri=stored.ir_uri, parser_backend=page.parser_backend))
+
+    return [(JOB_ROUTED, on_job_routed), (PAGE_PARSE_REQUESTED, on_parse_requested)]
 
 
 definition = ServiceDefinition(

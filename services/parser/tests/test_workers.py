@@ -1,0 +1,28 @@
+"""The worker pool: pages parse in another process, and a page over its budget is abandoned."""
+
+import asyncio
+
+import pytest
+from pdf_samples import born_digital
+
+from skuflow_parser.pages import ParserConfig
+from skuflow_parser.workers import PagePool, PageTimeout
+
+HASH = "12345678" * 8
+
+
+def test_a_page_is_parsed_in_a_worker_and_an_overrun_page_times_out_without_breaking_the_pool(tmp_path):
+    pdf = tmp_path / "c.pdf"
+    born_digital().save(pdf)
+    pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=60,
+                    config=ParserConfig(ocr_enabled=False))
+    try:
+        parsed = asyncio.run(pool.parse(str(pdf), 0, HASH))
+        assert "SF-0012" in parsed.page.raw_text and parsed.images[0].data
+        pool.page_budget_seconds = 0.0001
+        with pytest.raises(PageTimeout, match="page 1 took longer"):
+            asyncio.run(pool.parse(str(pdf), 0, HASH))
+        pool.page_budget_seconds = 60
+        assert asyncio.run(pool.parse(str(pdf), 0, HASH)).page.status == "ok"
+    finally:
+        pool.close()
