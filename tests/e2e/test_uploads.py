@@ -56,9 +56,17 @@ def _encrypted_pdf() -> bytes:
     return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
 
 
+def _scripted_pdf() -> bytes:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "catalog with a script")
+    doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<</S/JavaScript/JS(app.alert(1))>>")
+    return doc.tobytes()
+
+
 @pytest.mark.parametrize("data, reason_text", [
     (b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref", "no pages"),
     (_encrypted_pdf(), "encrypted"),
+    (_scripted_pdf(), "unsafe script content"),
 ])
 def test_unreadable_pdfs_fail_the_job_with_a_reason(pipeline, data, reason_text):
     response = post(pipeline, data)

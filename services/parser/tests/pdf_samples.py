@@ -70,3 +70,9 @@ def special_images() -> bytes:
                       keep_proportion=False)
     page.insert_image(pymupdf.Rect(320, 660, 540, 800), pixmap=picture(400, 300, alpha=True), keep_proportion=False)
     return doc.tobytes()
+
+
+def with_javascript() -> bytes:
+    doc = born_digital()
+    doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<</S/JavaScript/JS(app.alert(1))>>")
+    return doc.tobytes()

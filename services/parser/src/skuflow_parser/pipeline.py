@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pymupdf
+
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.backends.pymupdf_backend import ImageCache, document_facts, open_document
+from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.domain.security import SecurityLimits, rejection
 from skuflow_parser.pages import PageParse, ParserConfig, parse_page
 from skuflow_platform.storage import LocalStorage, sha256_hex
 
@@ -30,9 +34,20 @@ def store_page(parsed: PageParse, *, job_id: str, storage: LocalStorage) -> Stor
     return StoredPage(page, storage.put(f"{prefix}/ir.json", body), sha256_hex(body))
 
 
+def open_checked(pdf: bytes, limits: SecurityLimits | None = None) -> pymupdf.Document:
+    """Open a PDF that passes the security check, or raise UnreadableDocument saying why not."""
+    limits = limits or SecurityLimits()
+    doc = open_document(pdf)
+    refused = rejection(document_facts(doc, limits), limits)
+    if refused:
+        doc.close()
+        raise UnreadableDocument(*refused)
+    return doc
+
+
 def parse_and_store(pdf: bytes, *, job_id: str, file_hash: str, storage: LocalStorage,
                     config: ParserConfig | None = None) -> list[StoredPage]:
-    doc = open_document(pdf)
+    doc = open_checked(pdf)
     cache = ImageCache()
     try:
         return [store_page(parse_page(doc, index, file_hash, cache, config), job_id=job_id, storage=storage)

@@ -16,11 +16,11 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParseRequested
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
-from skuflow_parser.backends.pymupdf_backend import open_document
 from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.domain.text_layer import TextLayerRule
 from skuflow_parser.pages import PageParse, ParserConfig
-from skuflow_parser.pipeline import store_page
+from skuflow_parser.pipeline import open_checked, store_page
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import metadata, parsed_pages, platform
 from skuflow_parser.workers import PagePool, PageTimeout
@@ -28,8 +28,8 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
-def _page_count(pdf: bytes) -> int:
-    doc = open_document(pdf)
+def _checked_page_count(pdf: bytes, limits: SecurityLimits) -> int:
+    doc = open_checked(pdf, limits)
     try:
         return doc.page_count
     finally:
@@ -49,11 +49,12 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     pool = PagePool(workers=settings.parser_workers, max_tasks_per_child=settings.parser_max_tasks_per_child,
                     page_budget_seconds=settings.parser_page_budget_seconds, config=config)
     ctx.on_shutdown.append(pool.close)
+    limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
 
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
         try:
-            total = await asyncio.to_thread(_page_count, ctx.storage.get(routed.file_uri))
+            total = await asyncio.to_thread(_checked_page_count, ctx.storage.get(routed.file_uri), limits)
         except UnreadableDocument as exc:
             await uow.emit(JobFailed(stage="parser", reason=exc.reason, message=exc.message))
             await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", exc.reason)

@@ -2,6 +2,7 @@
 
 from pydantic_settings import SettingsConfigDict
 
+from skuflow_parser.domain.security import MAX_OBJECT_COUNT, MAX_PAGES
 from skuflow_parser.domain.text_layer import MIN_TEXT_CHARS, TEXT_COVERAGE_THRESHOLD
 from skuflow_platform.settings import PlatformSettings
 
@@ -16,3 +17,5 @@ class ParserSettings(PlatformSettings):
     ocr_dpi: int = 200
     text_coverage_threshold: float = TEXT_COVERAGE_THRESHOLD
     min_text_chars: int = MIN_TEXT_CHARS
+    max_pages: int = MAX_PAGES
+    max_pdf_objects: int = MAX_OBJECT_COUNT

@@ -27,6 +27,8 @@ USER_ERROR_MESSAGES = {
     "security:javascript_embedded": "PDF contains unsafe script content; please regenerate it with 'Print to PDF'",
     "corrupt_pdf": "The file could not be read as a PDF; please re-export it and upload again",
     "empty_pdf": "The PDF has no pages",
+    "page_count_exceeded": "The PDF has too many pages; please split it and upload the parts",
+    "security:object_count_exceeded": "The PDF is abnormally complex and was refused as a possible PDF bomb",
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -17,6 +18,7 @@ from skuflow_contracts.ids import image_id
 from skuflow_contracts.ir import BBox, ImageRegion, TextBlock, TextLine
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.images import tile_groups, union
+from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
 
 BOLD_FLAG = 16
 RASTERIZE_TIMEOUT_S = 30
@@ -35,6 +37,17 @@ def open_document(data: bytes) -> pymupdf.Document:
     if doc.page_count == 0:
         raise UnreadableDocument("empty_pdf", "the PDF has no pages")
     return doc
+
+
+JAVASCRIPT = re.compile(r"/(JavaScript|JS)\b")
+
+
+def document_facts(doc: pymupdf.Document, limits: SecurityLimits) -> DocumentFacts:
+    """What the security check needs; objects are only scanned when their number is within limits."""
+    objects = doc.xref_length() - 1
+    scripted = objects <= limits.max_objects and any(
+        JAVASCRIPT.search(doc.xref_object(xref, compressed=True) or "") for xref in range(1, objects + 1))
+    return DocumentFacts(page_count=doc.page_count, object_count=objects, has_javascript=scripted)
 
 
 @dataclass
