@@ -16,6 +16,7 @@ from skuflow_contracts.envelope import Contract
 BBox = tuple[float, float, float, float]
 ParserBackend = Literal["pdfplumber", "pymupdf", "ocr"]
 PageParseStatus = Literal["ok", "failed"]
+MIN_SEARCH_SHORT_EDGE = 640
 
 
 class TextLine(Contract):
@@ -42,11 +43,17 @@ class ImageRegion(Contract):
     uri: str | None = Field(default=None, description="claim-check URI of the extracted image")
     ext: str = "png"
     is_fragmented: bool = Field(default=False, description="rasterized from several tiles forming one picture")
+    perceptual_hash: str | None = Field(default=None, description="64-bit dHash (hex) for near-duplicate search")
     quality_warning: str | None = None
 
     @property
     def short_edge(self) -> int:
         return min(self.width_px, self.height_px)
+
+    @property
+    def search_eligible(self) -> bool:
+        """INV-03: only images with a short edge of at least 640 px feed image search."""
+        return self.short_edge >= MIN_SEARCH_SHORT_EDGE
 
 
 class ParsedPage(Contract):

@@ -14,7 +14,6 @@ from skuflow_contracts.results import (
 )
 
 PARSE_FAILED = "AI_FAILED"
-MIN_SHORT_EDGE = 640  # INV-03: below this an image is flagged, not blocked (tolerant mode, T78)
 
 
 def image_records(page: ParsedPage, classification: PageClassification) -> list[ImageRecord]:
@@ -28,7 +27,8 @@ def image_records(page: ParsedPage, classification: PageClassification) -> list[
             image_id=image.image_id, bbox=image.bbox,
             role=classification.image_roles.get(image.image_id, "PRODUCT_MAIN"),
             short_edge=image.short_edge, is_duplicate=duplicate,
-            quality_warning=image.quality_warning or ("low_resolution" if image.short_edge < MIN_SHORT_EDGE else None),
+            # INV-03 tolerant mode (T78): a small image is flagged, never blocked.
+            quality_warning=image.quality_warning or (None if image.search_eligible else "low_resolution"),
             source_uri=image.uri,
         ))
     return records

@@ -16,6 +16,7 @@ import pymupdf
 
 from skuflow_contracts.ids import image_id
 from skuflow_contracts.ir import BBox, ImageRegion, TextBlock, TextLine
+from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.images import tile_groups, union
 from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
@@ -57,6 +58,7 @@ class EmbeddedImage:
     width: int
     height: int
     md5: str
+    perceptual_hash: str | None
 
 
 @dataclass
@@ -68,7 +70,7 @@ class ImageCache:
     def get(self, doc: pymupdf.Document, xref: int) -> EmbeddedImage:
         if xref not in self.by_xref:
             data, ext, width, height = _image_bytes(doc, xref)
-            self.by_xref[xref] = EmbeddedImage(data, ext, width, height, hashlib.md5(data).hexdigest())
+            self.by_xref[xref] = EmbeddedImage(data, ext, width, height, hashlib.md5(data).hexdigest(), dhash(data))
         return self.by_xref[xref]
 
 
@@ -144,10 +146,12 @@ def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache
         placed.append(PlacedImage(ImageRegion(image_id=ident, bbox=box, width_px=width, height_px=height,
                                               content_hash=md5, ext=ext, **extra), data))
 
+    def add_embedded(box: BBox, image: EmbeddedImage) -> None:
+        add(box, image.data, image.ext, image.width, image.height, image.md5, perceptual_hash=image.perceptual_hash)
+
     for index, (xref, box) in enumerate(placements):
         if index not in in_group:
-            image = cache.get(doc, xref)
-            add(box, image.data, image.ext, image.width, image.height, image.md5)
+            add_embedded(box, cache.get(doc, xref))
     for group in fragmented:
         box = union([placements[i][1] for i in group])
         data = _rasterize(page, box)
@@ -156,5 +160,6 @@ def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache
         if data is None:
             add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning="rasterize_timeout")
         else:
-            add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True)
+            add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True,
+                perceptual_hash=dhash(data))
     return placed
