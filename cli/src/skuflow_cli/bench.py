@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -29,6 +30,9 @@ from skuflow_cli.evaluation.runner import run_via_services
 from skuflow_cli.pipeline import extract_file
 from skuflow_cli.supervisor import SERVICES, Supervisor
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
+from skuflow_parser.backends import ocr_backend
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.pages import parse_page
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -68,6 +72,60 @@ def in_process_figures(pdf: Path, pages: int, scratch: Path) -> list[Figure]:
             Figure("parser_pages_per_s", parser, "pages/s", f"{parser / base:.2f}x of bare PyMuPDF"),
             Figure("extract_in_process_pages_per_s", whole, "pages/s", f"{whole / base:.2f}x of bare PyMuPDF"),
             ]
+
+
+def scanned_copy(pdf: Path, out: Path, pages: int, dpi: int = 150) -> Path:
+    """The first ``pages`` pages rendered to JPEG and put back as image-only pages (a scan)."""
+    scan = pymupdf.open()
+    with pymupdf.open(pdf) as source:
+        for page in list(source)[:pages]:
+            image = page.get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=80)
+            scan.new_page(width=page.rect.width, height=page.rect.height).insert_image(page.rect, stream=image)
+    scan.save(out)
+    return out
+
+
+def ocr_figures(pdf: Path, scratch: Path, pages: int = 3) -> list[Figure]:
+    scan = scanned_copy(pdf, scratch / "scan.pdf", pages)
+    ocr_backend.warm_up()
+    doc = open_document(scan.read_bytes())
+    cache = ImageCache()
+    seconds = _timed(lambda: [parse_page(doc, i, "0" * 64, cache) for i in range(pages)]) / pages
+    backends = {parse_page(doc, 0, "0" * 64, cache).page.parser_backend}
+    return [Figure("ocr_seconds_per_scanned_page", seconds, "s", f"A4 at 150 dpi, backend {backends.pop()}")]
+
+
+def _parse_reporting_rss(pdf: str, every: int, queue: multiprocessing.Queue) -> None:
+    """Child process: parse the document, reporting resident memory every ``every`` pages."""
+    import resource
+
+    doc = open_document(Path(pdf).read_bytes())
+    cache = ImageCache()
+    samples = []
+    for index in range(doc.page_count):
+        parse_page(doc, index, "0" * 64, cache)
+        if (index + 1) % every == 0:
+            rss = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
+                       if line.startswith("VmRSS:"))
+            samples.append(rss / 1024)
+    queue.put((samples, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def parser_rss_figures(pdf: Path, scratch: Path, copies: int = 6) -> list[Figure]:
+    """The 50-page catalog six times over: a 300-page document, parsed in a child process."""
+    big = scratch / "big.pdf"
+    with pymupdf.open() as joined, pymupdf.open(pdf) as source:
+        for _ in range(copies):
+            joined.insert_pdf(source)
+        joined.save(big)
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_parse_reporting_rss, args=(str(big), 50, queue))
+    child.start()
+    samples, peak = queue.get()
+    child.join()
+    return [Figure("parser_worker_peak_rss_300_pages", peak, "MiB",
+                   "RSS every 50 pages: " + ", ".join(f"{s:.0f}" for s in samples))]
 
 
 def _documents(directory: Path, count: int, pages: int) -> list[GoldenDocument]:
@@ -151,12 +209,12 @@ def main(argv: list[str] | None = None) -> int:
         pdf = scratch / "catalog.pdf"
         generate_catalog(pdf, pages=args.pages, seed=50)
         figures = in_process_figures(pdf, args.pages, scratch)
+        figures += ocr_figures(pdf, scratch) + parser_rss_figures(pdf, scratch)
         if args.gateway:
             figures += service_figures(pdf, args.pages, scratch, args.gateway, figures[-1].value)
     print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
     for figure in figures:
         print(f"{figure.name:<36} {figure.value:>10.2f}  {figure.unit:<8} {figure.note}")
-    print("(OCR figures arrive with the OCR backend, issue #4.)")
     for figure in figures:
         print("BENCH " + json.dumps({"name": figure.name, "value": round(figure.value, 3), "unit": figure.unit,
                                      "note": figure.note}))
