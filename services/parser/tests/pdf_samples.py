@@ -76,3 +76,16 @@ def with_javascript() -> bytes:
     doc = born_digital()
     doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<</S/JavaScript/JS(app.alert(1))>>")
     return doc.tobytes()
+
+
+def price_table(rows: int = 6, top: float = 100) -> pymupdf.Document:
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    columns = (("Model", 50), ("Name", 150), ("Size", 300), ("Price", 450))
+    for label, x in columns:
+        page.insert_text((x, top), label, fontname="helv", fontsize=11)
+    for index in range(rows):
+        values = (f"AB-{100 + index}", f"Steel mug {index}", f"{300 + index}ml", f"${4 + index}.50")
+        for (_, x), value in zip(columns, values, strict=True):
+            page.insert_text((x, top + 24 * (index + 1)), value, fontname="helv", fontsize=10)
+    return doc

@@ -56,6 +56,22 @@ class ImageRegion(Contract):
         return self.short_edge >= MIN_SEARCH_SHORT_EDGE
 
 
+class TableCell(Contract):
+    row: int
+    col: int
+    bbox: BBox
+    text: str
+
+
+class TableBlock(Contract):
+    table_id: int
+    bbox: BBox
+    rows: list[list[str]]
+    cells: list[TableCell] = Field(default_factory=list)
+    header_rows: int = 0
+    is_cross_page: bool = Field(default=False, description="hint: the table may continue on the next page")
+
+
 class ParsedPage(Contract):
     page: int = Field(ge=1)
     width: float = Field(gt=0)
@@ -64,6 +80,7 @@ class ParsedPage(Contract):
     parser_backend: ParserBackend
     text_blocks: list[TextBlock] = Field(default_factory=list)
     images: list[ImageRegion] = Field(default_factory=list)
+    tables: list[TableBlock] = Field(default_factory=list)
     text_coverage: float = 0.0
     ocr_confidence: float | None = None
     status: PageParseStatus = "ok"

@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from skuflow_contracts.ir import ParsedPage, TextBlock
+from skuflow_contracts.ir import ParsedPage, TableBlock, TextBlock
 from skuflow_parser.backends import ocr_backend
+from skuflow_parser.backends.pdfplumber_backend import TableReader
 from skuflow_parser.backends.pymupdf_backend import ImageCache, PlacedImage, page_images, text_blocks
 from skuflow_parser.domain.document import text_coverage
 from skuflow_parser.domain.features import page_features
 from skuflow_parser.domain.images import picture_share
+from skuflow_parser.domain.tables import looks_tabular
 from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
@@ -53,8 +55,20 @@ def _ocr(page: pymupdf.Page, config: ParserConfig) -> ocr_backend.OcrPage | None
         return None
 
 
+def _tables(reader: TableReader | None, page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
+    """Table structure from pdfplumber, only for upright pages whose lines look tabular."""
+    if reader is None or page.rotation or not looks_tabular([line for b in blocks for line in b.lines]):
+        return []
+    try:
+        return reader.tables(page.number)
+    except Exception:  # counted and logged; the text lines still carry the table's content
+        PARSER_FAILURES.labels("pdfplumber").inc()
+        log.exception("pdfplumber backend failed", extra={"fields": {"page": page.number + 1}})
+        return []
+
+
 def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCache,
-               config: ParserConfig | None = None) -> PageParse:
+               config: ParserConfig | None = None, tables: TableReader | None = None) -> PageParse:
     config = config or ParserConfig()
     page = doc[index]
     try:
@@ -77,9 +91,12 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
             blocks, backend, confidence = ocr.blocks, "ocr", ocr.confidence
             coverage = text_coverage([b.bbox for b in blocks], width, height)
     PARSER_USED.labels(backend).inc()
+    found_tables = _tables(tables, page, blocks) if backend == "pymupdf" else []
+    features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
-        text_blocks=blocks, images=[placed.region for placed in images], text_coverage=coverage,
-        ocr_confidence=confidence, features=page_features(blocks, picture_boxes, images, width, height, backend),
+        text_blocks=blocks, images=[placed.region for placed in images], tables=found_tables,
+        text_coverage=coverage, ocr_confidence=confidence,
+        features={**features, "table_count": float(len(found_tables))},
     )
     return PageParse(parsed, images)

@@ -13,11 +13,12 @@ from collections import OrderedDict
 import pymupdf
 
 from skuflow_parser.backends import ocr_backend
+from skuflow_parser.backends.pdfplumber_backend import TableReader
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.pages import PageParse, ParserConfig, parse_page
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
-_documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
+_documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache, TableReader]] = OrderedDict()
 
 
 class PageTimeout(Exception):
@@ -29,19 +30,22 @@ def _start_worker(ocr_enabled: bool) -> None:
         ocr_backend.warm_up()
 
 
-def _document(path: str) -> tuple[pymupdf.Document, ImageCache]:
+def _document(path: str) -> tuple[pymupdf.Document, ImageCache, TableReader]:
     if path not in _documents:
         with open(path, "rb") as handle:
-            _documents[path] = (open_document(handle.read()), ImageCache())
+            data = handle.read()
+        _documents[path] = (open_document(data), ImageCache(), TableReader(data))
         while len(_documents) > OPEN_DOCUMENTS:
-            _documents.popitem(last=False)[1][0].close()
+            doc, _, tables = _documents.popitem(last=False)[1]
+            tables.close()
+            doc.close()
     _documents.move_to_end(path)
     return _documents[path]
 
 
 def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserConfig) -> PageParse:
-    doc, cache = _document(pdf_path)
-    return parse_page(doc, index, file_hash, cache, config)
+    doc, cache, tables = _document(pdf_path)
+    return parse_page(doc, index, file_hash, cache, config, tables)
 
 
 class PagePool:

@@ -1,0 +1,51 @@
+"""When a page holds a table worth asking the (slow) table backend about, and how to read its rows."""
+
+from __future__ import annotations
+
+from skuflow_contracts.ir import TextLine
+from skuflow_contracts.vocabulary import attribute_for_label
+
+ROW_TOLERANCE = 4.0
+MIN_CELLS, MIN_ROWS = 3, 3
+CROSS_PAGE_MARGIN = 0.1  # a table ending in the bottom 10% of the page may continue overleaf
+
+
+def looks_tabular(lines: list[TextLine]) -> bool:
+    """At least three text rows of at least three cells each: pdfplumber is worth its time here."""
+    centres = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines)
+    rows, current, last = 0, 0, None
+    for centre in centres:
+        if last is not None and centre - last <= ROW_TOLERANCE:
+            current += 1
+        else:
+            rows += current >= MIN_CELLS
+            current = 1
+        last = centre
+    rows += current >= MIN_CELLS
+    return rows >= MIN_ROWS
+
+
+def header_rows(rows: list[list[str]]) -> int:
+    """1 when the first row is made of attribute labels (型号, Price, …), else 0."""
+    if not rows:
+        return 0
+    return int(sum(1 for cell in rows[0] if cell and attribute_for_label(cell)) >= 2)
+
+
+def continues_overleaf(bottom: float, page_height: float) -> bool:
+    return bottom >= page_height * (1 - CROSS_PAGE_MARGIN)
+
+
+def merge_headless_columns(rows: list[list[str]]) -> tuple[list[list[str]], list[list[int]]]:
+    """Under a header row, a column without a header is the overflow of its left neighbour
+    ("Steel mug | 0"): join it back. Returns the rows and, per kept column, the source columns."""
+    if not rows or not header_rows(rows) or not rows[0] or not rows[0][0]:
+        return rows, [[col] for col in range(len(rows[0]) if rows else 0)]
+    groups: list[list[int]] = []
+    for col, label in enumerate(rows[0]):
+        if label or not groups:
+            groups.append([col])
+        else:
+            groups[-1].append(col)
+    merged = [[" ".join(row[c] for c in group if c < len(row) and row[c]) for group in groups] for row in rows]
+    return merged, groups
