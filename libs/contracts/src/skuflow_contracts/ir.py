@@ -19,9 +19,24 @@ PageParseStatus = Literal["ok", "failed"]
 MIN_SEARCH_SHORT_EDGE = 640
 
 
+BlockType = Literal["paragraph", "heading", "list_item", "caption"]
+
+
+class TextSpan(Contract):
+    """A run of one font; ``char_boxes`` has one box per character of ``text`` (text layers only)."""
+
+    bbox: BBox
+    text: str
+    font: str = ""
+    size: float = 0.0
+    bold: bool = False
+    char_boxes: list[BBox] = Field(default_factory=list)
+
+
 class TextLine(Contract):
     bbox: BBox
     text: str
+    spans: list[TextSpan] = Field(default_factory=list)
 
 
 class TextBlock(Contract):
@@ -32,6 +47,7 @@ class TextBlock(Contract):
     font_size: float = 0.0
     bold: bool = False
     confidence: float | None = Field(default=None, description="OCR recognition confidence; None for a text layer")
+    block_type: BlockType = "paragraph"
 
 
 class ImageRegion(Contract):
@@ -81,6 +97,7 @@ class ParsedPage(Contract):
     text_blocks: list[TextBlock] = Field(default_factory=list)
     images: list[ImageRegion] = Field(default_factory=list)
     tables: list[TableBlock] = Field(default_factory=list)
+    reading_order: list[int] = Field(default_factory=list, description="block_ids in reading order")
     text_coverage: float = 0.0
     ocr_confidence: float | None = None
     status: PageParseStatus = "ok"

@@ -18,6 +18,7 @@ from skuflow_parser.backends.pymupdf_backend import ImageCache, PlacedImage, pag
 from skuflow_parser.domain.document import text_coverage
 from skuflow_parser.domain.features import page_features
 from skuflow_parser.domain.images import picture_share
+from skuflow_parser.domain.layout import reading_order, with_block_types
 from skuflow_parser.domain.tables import looks_tabular
 from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
@@ -91,11 +92,13 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
             blocks, backend, confidence = ocr.blocks, "ocr", ocr.confidence
             coverage = text_coverage([b.bbox for b in blocks], width, height)
     PARSER_USED.labels(backend).inc()
+    blocks = with_block_types(blocks, picture_boxes)
     found_tables = _tables(tables, page, blocks) if backend == "pymupdf" else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
         text_blocks=blocks, images=[placed.region for placed in images], tables=found_tables,
+        reading_order=reading_order(blocks, width),
         text_coverage=coverage, ocr_confidence=confidence,
         features={**features, "table_count": float(len(found_tables))},
     )

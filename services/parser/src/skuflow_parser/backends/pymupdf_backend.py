@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from skuflow_contracts.ids import image_id
-from skuflow_contracts.ir import BBox, ImageRegion, TextBlock, TextLine
+from skuflow_contracts.ir import BBox, ImageRegion, TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.images import tile_groups, union
@@ -92,18 +92,28 @@ def _displayed(rect, matrix: pymupdf.Matrix) -> BBox:  # a Rect or a 4-tuple
     return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
 
 
+def _span(raw: dict, matrix: pymupdf.Matrix) -> TextSpan:
+    chars = raw["chars"]
+    return TextSpan(bbox=_displayed(raw["bbox"], matrix), text="".join(c["c"] for c in chars), font=raw["font"],
+                    size=round(raw["size"], 2), bold=bool(raw["flags"] & BOLD_FLAG),
+                    char_boxes=[_displayed(c["bbox"], matrix) for c in chars])
+
+
 def text_blocks(page: pymupdf.Page) -> list[TextBlock]:
+    """Blocks → lines → spans → character boxes (``rawdict`` costs no more than ``dict``)."""
     matrix = page.rotation_matrix
     blocks: list[TextBlock] = []
-    for raw in page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
-        lines, sizes, bold = [], [], False
+    for raw in page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
+        lines: list[TextLine] = []
+        spans: list[TextSpan] = []
         for line in raw.get("lines", []):
-            text = "".join(span["text"] for span in line["spans"]).strip()
+            line_spans = [_span(span, matrix) for span in line["spans"]]
+            text = "".join(span.text for span in line_spans).strip()
             if text:
-                lines.append(TextLine(bbox=_displayed(line["bbox"], matrix), text=text))
-            for span in line["spans"]:
-                sizes.append(span["size"])
-                bold = bold or bool(span["flags"] & BOLD_FLAG)
+                lines.append(TextLine(bbox=_displayed(line["bbox"], matrix), text=text, spans=line_spans))
+            spans += line_spans
+        sizes = [span.size for span in spans]
+        bold = any(span.bold for span in spans)
         if lines:
             blocks.append(TextBlock(block_id=len(blocks), bbox=_displayed(raw["bbox"], matrix),
                                     text="\n".join(line.text for line in lines), lines=lines,
