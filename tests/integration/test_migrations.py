@@ -25,7 +25,7 @@ def schemas():
     yield pytest.param("evaluation", store.metadata, Path(store.__file__).parent / "migrations", id="evaluation")
 
 
-@pytest.mark.parametrize("schema, metadata, versions_dir", schemas())
+@pytest.mark.parametrize("schema, metadata, versions_dir", list(schemas()))
 def test_migrations_match_the_declared_tables(database_url, schema, metadata, versions_dir):
     migrate(database_url, schema, versions_dir)
     migrate(database_url, schema, versions_dir)  # idempotent
