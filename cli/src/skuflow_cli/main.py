@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 
+from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_platform.auth import mint_token
 from skuflow_platform.settings import PlatformSettings
 
@@ -160,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("--user", default="demo-user")
     submit.add_argument("--timeout", type=float, default=300)
     submit.set_defaults(run=_submit)
+    golden = sub.add_parser("golden", help="golden sets: labelled catalogs with exact truth")
+    golden_sub = golden.add_subparsers(dest="golden_command", required=True)
+    add_generate_arguments(golden_sub.add_parser("generate", help="write a generated golden set"))
     evaluation = sub.add_parser("eval", help="score a golden set (GOLDEN_FORMAT §3) and write a report")
     evaluation.add_argument("golden_dir", type=Path)
     evaluation.add_argument("--out", type=Path, required=True, help="report.json to write")
