@@ -209,9 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         pdf = scratch / "catalog.pdf"
         generate_catalog(pdf, pages=args.pages, seed=50)
         figures = in_process_figures(pdf, args.pages, scratch)
+        local_rate = figures[-1].value  # the whole in-process pipeline
         figures += ocr_figures(pdf, scratch) + parser_rss_figures(pdf, scratch)
         if args.gateway:
-            figures += service_figures(pdf, args.pages, scratch, args.gateway, figures[-1].value)
+            figures += service_figures(pdf, args.pages, scratch, args.gateway, local_rate)
     print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
     for figure in figures:
         print(f"{figure.name:<36} {figure.value:>10.2f}  {figure.unit:<8} {figure.note}")
