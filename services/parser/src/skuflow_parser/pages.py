@@ -41,10 +41,10 @@ class PageParse:
     images: list[PlacedImage] = field(default_factory=list)
 
 
-def _failed(page: pymupdf.Page, reason: str) -> PageParse:
-    return PageParse(ParsedPage(page=page.number + 1, width=page.rect.width, height=page.rect.height,
-                                rotation=page.rotation, parser_backend="pymupdf", status="failed",
-                                failure_reason=reason))
+def failed_parse(number: int, reason: str, *, width: float = 1, height: float = 1, rotation: int = 0) -> PageParse:
+    """A page no backend could read: it still travels on, with its reason, so the job completes."""
+    return PageParse(ParsedPage(page=number, width=width, height=height, rotation=rotation,
+                                parser_backend="pymupdf", status="failed", failure_reason=reason))
 
 
 def _ocr(page: pymupdf.Page, config: ParserConfig) -> ocr_backend.OcrPage | None:
@@ -78,7 +78,8 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     except Exception as exc:  # a damaged page must not stop the document
         PARSER_FAILURES.labels("pymupdf").inc()
         log.exception("pymupdf backend failed", extra={"fields": {"page": index + 1}})
-        return _failed(page, f"unreadable_page: {type(exc).__name__}: {exc}"[:500])
+        return failed_parse(index + 1, f"unreadable_page: {type(exc).__name__}: {exc}"[:500],
+                            width=page.rect.width, height=page.rect.height, rotation=page.rotation)
     width, height = page.rect.width, page.rect.height
     picture_boxes = [placed.region.bbox for placed in images]
     coverage = text_coverage([b.bbox for b in blocks], width, height)

@@ -14,12 +14,11 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParseRequested
-from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.domain.text_layer import TextLayerRule
-from skuflow_parser.pages import PageParse, ParserConfig
+from skuflow_parser.pages import ParserConfig, failed_parse
 from skuflow_parser.pipeline import open_checked, store_page
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import metadata, parsed_pages, platform
@@ -34,11 +33,6 @@ def _checked_page_count(pdf: bytes, limits: SecurityLimits) -> int:
         return doc.page_count
     finally:
         doc.close()
-
-
-def _timed_out(request: PageParseRequested, reason: str) -> PageParse:
-    return PageParse(ParsedPage(page=request.page, width=1, height=1, parser_backend="pymupdf", status="failed",
-                                failure_reason=reason))
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
@@ -70,7 +64,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         try:
             parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
         except PageTimeout as exc:
-            parsed = _timed_out(request, f"page_timeout: {exc}")
+            parsed = failed_parse(request.page, f"page_timeout: {exc}")
         stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
         page = stored.page
         await uow.conn.execute(pg_insert(parsed_pages).values(

@@ -43,6 +43,6 @@ def tile_groups(boxes: list[BBox]) -> list[list[int]]:
 
 
 def picture_share(boxes: list[BBox], width: float, height: float) -> float:
-    """Share of the page covered by pictures (overlaps counted once by the union's bound)."""
+    """Share of the page covered by pictures: their areas summed (overlaps count twice), capped at 1."""
     covered = sum(area(b) for b in boxes)
     return min(1.0, covered / (width * height)) if width and height else 0.0
