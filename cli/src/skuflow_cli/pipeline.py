@@ -9,8 +9,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
 from skuflow_classifier.domain.classification import classify_page
+from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
 from skuflow_evaluator.domain.routing import decide_route
 from skuflow_extractor.domain.extraction import extract_page
@@ -23,11 +25,17 @@ CONFIG_VERSION = "v1"
 
 
 def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str) -> list[PageResult]:
+    """Pages in order, so each page sees the previous page's table header and the job's logos."""
+    profile = profile_for(CONFIG_VERSION)
+    seen = SeenImages()
+    previous_table = None
     results = []
     for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
-        classification = classify_page(stored.page)
-        extraction = extract_page(stored.page, classification, file_hash)
-        results.append(bind_page(stored.page, classification, extraction.skus, extraction.method))
+        classification = classify_page(stored.page, profile)
+        extraction = extract_page(stored.page, classification, file_hash, profile, previous_table)
+        previous_table = extraction.table
+        results.append(bind_page(stored.page, classification, extraction.skus, extraction.method, profile, seen,
+                                 extraction.fallback_reason))
     return results
 
 

@@ -88,6 +88,7 @@ class PageClassified(PageWork):
 class PageExtracted(PageWork):
     classification: PageClassification
     extraction_method: ExtractionMethod | None
+    fallback_reason: str | None = None
     skus: list[SkuRecord]
 
 

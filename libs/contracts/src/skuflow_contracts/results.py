@@ -14,6 +14,7 @@ Layout = Literal["L1", "L2", "L3", "L4"]
 Route = Literal["AUTO", "HYBRID", "HUMAN_ALL"]
 ImageRole = Literal["PRODUCT_MAIN", "DETAIL", "SCENE", "SIZE_CHART", "LOGO", "DECORATION"]
 ExtractionMethod = Literal["table_rule", "two_stage", "single_stage", "final_fallback"]
+SkuStatus = Literal["IMPORT_READY", "REJECTED", "PENDING_CONFIRMATION"]
 ATTRIBUTE_NAMES = ("model", "product_name", "size", "material", "color", "price")
 
 
@@ -34,6 +35,13 @@ class SkuRecord(Contract):
     source_bbox: BBox
     confidence: float = Field(ge=0, le=1)
     quality_warning: str | None = None
+    status: SkuStatus = "IMPORT_READY"
+    attribute_source: dict[str, str] = Field(
+        default_factory=dict, description="attributes not printed on the SKU's own row or card: where they came "
+                                          "from (table_caption, variant_card, inherited_header)")
+    variant_group: str | None = Field(default=None, description="SKUs of one card that share its photo")
+    origin: Literal["table_row", "card", "line"] | None = Field(
+        default=None, description="what the SKU was read from: a table row, a product card or a single line")
 
 
 class ImageRecord(Contract):
@@ -74,6 +82,7 @@ class PageClassification(Contract):
     image_roles: dict[str, ImageRole] = Field(default_factory=dict)
     needs_review: bool = False
     reason: str = ""
+    detail: dict[str, object] = Field(default_factory=dict, description="features, scores and thresholds (NFR-13)")
 
 
 class PageResult(Contract):
@@ -84,6 +93,7 @@ class PageResult(Contract):
     needs_review: bool
     parser_backend: ParserBackend | None
     extraction_method: ExtractionMethod | None
+    fallback_reason: str | None = None
     skus: list[SkuRecord] = Field(default_factory=list)
     images: list[ImageRecord] = Field(default_factory=list)
     bindings: list[BindingRecord] = Field(default_factory=list)

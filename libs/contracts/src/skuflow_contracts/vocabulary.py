@@ -7,25 +7,30 @@ import re
 CURRENCY = r"(?:¥|￥|RMB|CNY|\$|US\$|USD)"
 AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,7}(?:\.\d{1,2})?"
 PRICE = re.compile(rf"{CURRENCY}\s*({AMOUNT})|({AMOUNT})\s*(?:元|RMB|CNY|USD)")
-MODEL_CODE = re.compile(r"\b[A-Z]{1,5}[-_]?\d{2,6}[A-Z0-9-]*\b")
+MODEL_CODE = re.compile(r"\b[A-Z]{1,5}[-_.]?\d{2,6}(?:-[A-Z0-9]{1,4})*\b")
 
 LABELS: dict[str, tuple[str, ...]] = {
-    "model": ("型号", "货号", "款号", "编号", "model", "item no", "item", "sku", "art no", "code"),
+    "model": ("型号", "货号", "款号", "编号", "model", "model no", "item no", "item", "sku", "art no", "code"),
     "product_name": ("品名", "名称", "产品名称", "商品名称", "name", "product", "product name", "description"),
     "size": ("规格", "尺寸", "尺码", "size", "dimensions", "spec"),
     "material": ("材质", "材料", "面料", "material"),
     "color": ("颜色", "色彩", "colour", "color"),
-    "price": ("价格", "单价", "售价", "零售价", "price", "unit price"),
+    "price": ("价格", "单价", "售价", "零售价", "price", "unit price", "retail price"),
+    "picture": ("图片", "图", "photo", "picture", "image"),
 }
 _LABEL_TO_ATTRIBUTE = {label: attr for attr, labels in LABELS.items() for label in labels}
-LABELLED_VALUE = re.compile(
-    r"^\s*(" + "|".join(sorted(map(re.escape, _LABEL_TO_ATTRIBUTE), key=len, reverse=True))
-    + r")\s*[:：]\s*(.+?)\s*$", re.IGNORECASE)
+_UNIT_HINT = re.compile(r"[(（][^)）]{0,8}[)）]")
+LABELLED_VALUE = re.compile(r"^\s*([^:：]{1,30}?)\s*[:：]\s*(.+?)\s*$")
 
 
 def attribute_for_label(label: str) -> str | None:
-    """Map a label or table header ('型号', 'Model', 'Unit Price') to an attribute name."""
-    return _LABEL_TO_ATTRIBUTE.get(label.strip().strip(":：.").strip().lower())
+    """Map a label or table header to an attribute name: '型号', 'Item No.', 'Unit Price (USD)',
+    '单价（元）' and bilingual '型号/Model' all work. 'picture' names a photo column (no attribute)."""
+    key = " ".join(_UNIT_HINT.sub("", label).replace(".", " ").lower().split()).strip(":： ")
+    if key in _LABEL_TO_ATTRIBUTE:
+        return _LABEL_TO_ATTRIBUTE[key]
+    parts = [_LABEL_TO_ATTRIBUTE.get(part.strip()) for part in key.split("/")] if "/" in key else []
+    return next((attr for attr in parts if attr), None)
 
 
 def labelled_value(line: str) -> tuple[str, str] | None:
@@ -33,7 +38,8 @@ def labelled_value(line: str) -> tuple[str, str] | None:
     match = LABELLED_VALUE.match(line)
     if not match:
         return None
-    return _LABEL_TO_ATTRIBUTE[match.group(1).lower()], match.group(2)
+    attribute = attribute_for_label(match.group(1))
+    return (attribute, match.group(2)) if attribute and attribute != "picture" else None
 
 
 def parse_price(text: str) -> str | None:
@@ -42,5 +48,4 @@ def parse_price(text: str) -> str | None:
     if not match:
         bare = re.fullmatch(r"\s*(\d{1,7}(?:\.\d{1,2})?)\s*", text)
         return bare.group(1) if bare else None
-    number = (match.group(1) or match.group(2)).replace(",", "")
-    return number
+    return (match.group(1) or match.group(2)).replace(",", "")

@@ -1,26 +1,43 @@
-"""Binder service wiring: page.extracted → page.bound."""
+"""Binder service wiring: page.extracted → page.bound, remembering the job's logos in its schema."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
-from skuflow_binder.tables import bindings, metadata, platform
+from skuflow_binder.tables import bindings, metadata, platform, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
 from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_EXTRACTED
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+
+
+async def _seen(uow: UnitOfWork) -> SeenImages:
+    rows = (await uow.conn.execute(sa.select(seen_images.c.content_hash, seen_images.c.perceptual_hash)
+                                   .where(seen_images.c.job_id == uow.envelope.job_id))).all()
+    return SeenImages({r.content_hash for r in rows}, {r.perceptual_hash for r in rows if r.perceptual_hash})
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_extracted(envelope: EventEnvelope[PageExtracted], uow: UnitOfWork) -> None:
         extracted = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(extracted.ir_uri))
-        result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method)
+        seen = await _seen(uow)
+        known = set(seen.hashes)
+        result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
+                           profile_for(extracted.config_version), seen, extracted.fallback_reason)
+        for image in page.images:
+            if image.content_hash in seen.hashes - known:
+                await uow.conn.execute(pg_insert(seen_images).values(
+                    job_id=envelope.job_id, content_hash=image.content_hash,
+                    perceptual_hash=image.perceptual_hash).on_conflict_do_nothing())
         for binding in result.bindings:
             await uow.conn.execute(pg_insert(bindings).values(
                 job_id=envelope.job_id, sku_id=binding.sku_id, page=extracted.page,

@@ -1,4 +1,4 @@
-"""The binder's schema: one binding decision per valid SKU."""
+"""The binder's schema: one binding decision per valid SKU, and the job's logos seen so far."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -18,4 +18,11 @@ bindings = sa.Table(
     sa.Column("is_ambiguous", sa.Boolean, nullable=False),
     sa.Column("method", sa.Text, nullable=False),
     sa.Column("candidates", JSONB, nullable=False),
+)
+
+seen_images = sa.Table(
+    "seen_images", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("content_hash", sa.Text, primary_key=True),
+    sa.Column("perceptual_hash", sa.Text),
 )

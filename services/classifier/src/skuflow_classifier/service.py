@@ -11,6 +11,7 @@ from skuflow_classifier.tables import metadata, page_classifications, platform
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
@@ -20,7 +21,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))
-        classification = classify_page(page)
+        classification = classify_page(page, profile_for(parsed.config_version))
         await uow.conn.execute(pg_insert(page_classifications).values(
             job_id=envelope.job_id, page=parsed.page, page_type=classification.page_type,
             confidence=classification.page_type_confidence, layout=classification.layout,

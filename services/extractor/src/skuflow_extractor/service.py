@@ -1,35 +1,90 @@
-"""Extractor service wiring: page.classified → page.extracted."""
+"""Extractor service wiring: page.classified → page.extracted, with cross-page tables.
+
+A page that may continue the previous page's table (it starts with product rows and no header)
+is not read before that page: it waits in ``deferred_pages`` and is read, in the same
+transaction, when the previous page's header is recorded, or when that page is announced as
+dead-lettered (``page.failed``), in which case it is read on its own.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import PageClassified, PageExtracted
+from skuflow_contracts.events import PageClassified, PageExtracted, PageFailed
 from skuflow_contracts.ir import ParsedPage
-from skuflow_contracts.topics import PAGE_CLASSIFIED
-from skuflow_extractor.domain.extraction import extract_page
-from skuflow_extractor.tables import metadata, platform, skus
+from skuflow_contracts.profile import profile_for
+from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
+from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
+from skuflow_extractor.domain.tables import TableHeader
+from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, skus
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+
+UNKNOWN = object()
+
+
+async def _previous_header(uow: UnitOfWork, page: int) -> TableHeader | object | None:
+    row = (await uow.conn.execute(sa.select(page_tables.c.header).where(
+        (page_tables.c.job_id == uow.envelope.job_id) & (page_tables.c.page == page - 1)))).first()
+    if row is None:
+        return UNKNOWN
+    return TableHeader.from_json(row.header) if row.header else None
+
+
+async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int) -> None:
+    """Read the page that was waiting for ``page``, if any."""
+    waiting = (await uow.conn.execute(deferred_pages.delete().where(
+        (deferred_pages.c.job_id == uow.envelope.job_id) & (deferred_pages.c.page == page + 1))
+        .returning(deferred_pages.c.event))).first()
+    if waiting is not None:
+        await _extract(uow, ctx, PageClassified.model_validate(waiting.event), wait=False)
+
+
+async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, *, wait: bool = True) -> None:
+    profile = profile_for(classified.config_version)
+    page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
+    previous: TableHeader | object | None = None
+    if needs_previous_page(page, classified.classification, profile):
+        previous = await _previous_header(uow, page.page)
+        if previous is UNKNOWN and wait:
+            await uow.conn.execute(pg_insert(deferred_pages).values(
+                job_id=uow.envelope.job_id, page=page.page, event=classified.model_dump(mode="json"),
+            ).on_conflict_do_nothing())
+            return
+    header = previous if isinstance(previous, TableHeader) else None
+    extraction = extract_page(page, classified.classification, classified.file_hash, profile, header)
+    recorded = await uow.conn.execute(pg_insert(page_tables).values(
+        job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
+        header=extraction.table.to_json() if extraction.table else None,
+    ).on_conflict_do_nothing().returning(page_tables.c.page))
+    if recorded.first() is None:
+        return  # already extracted (a redelivery racing a release)
+    for sku in extraction.skus:
+        await uow.conn.execute(pg_insert(skus).values(
+            sku_id=sku.sku_id, job_id=uow.envelope.job_id, page=page.page, validity=sku.validity,
+            extraction_method=extraction.method, record=sku.model_dump(mode="json"),
+        ).on_conflict_do_nothing())
+    await uow.emit(classified.advance(
+        PageExtracted, classification=classified.classification, extraction_method=extraction.method,
+        fallback_reason=extraction.fallback_reason, skus=extraction.skus))
+    await _release_next(uow, ctx, page.page)
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_classified(envelope: EventEnvelope[PageClassified], uow: UnitOfWork) -> None:
-        classified = envelope.payload
-        page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
-        extraction = extract_page(page, classified.classification, classified.file_hash)
-        for sku in extraction.skus:
-            await uow.conn.execute(pg_insert(skus).values(
-                sku_id=sku.sku_id, job_id=envelope.job_id, page=classified.page, validity=sku.validity,
-                extraction_method=extraction.method, record=sku.model_dump(mode="json"),
-            ).on_conflict_do_nothing())
-        await uow.emit(classified.advance(PageExtracted, classification=classified.classification,
-                                          extraction_method=extraction.method, skus=extraction.skus))
+        await _extract(uow, ctx, envelope.payload)
 
-    return [(PAGE_CLASSIFIED, on_page_classified)]
+    async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
+        failed = envelope.payload
+        await uow.conn.execute(pg_insert(page_tables).values(
+            job_id=envelope.job_id, page=failed.page, header=None).on_conflict_do_nothing())
+        await _release_next(uow, ctx, failed.page)
+
+    return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed)]
 
 
 definition = ServiceDefinition(

@@ -1,4 +1,5 @@
-"""The extractor's schema: the SKUs found on each page."""
+"""The extractor's schema: the SKUs found on each page, each page's table header (for the next
+page's continuation) and the pages waiting for their previous page."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -16,4 +17,20 @@ skus = sa.Table(
     sa.Column("validity", sa.Text, nullable=False),
     sa.Column("extraction_method", sa.Text, nullable=False),
     sa.Column("record", JSONB, nullable=False),
+)
+
+page_tables = sa.Table(
+    "page_tables", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("header", JSONB),
+    sa.Column("merged_from", sa.Integer),
+)
+
+deferred_pages = sa.Table(
+    "deferred_pages", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("event", JSONB, nullable=False),
+    sa.Column("deferred_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

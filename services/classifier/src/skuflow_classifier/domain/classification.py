@@ -1,21 +1,22 @@
-"""Page type (A table / B mixed / C image+text blocks / D no products) and layout (L1-L4).
+"""Page type (A table / B mixed / C image+text blocks / D no products), layout (L1-L4) and roles.
 
 Deterministic rules over the IR's geometry and text: no LLM needed. Every decision records its
-features and reason (NFR-13) so a reviewer can see why a page went where it did. Issue #5
-deepens these rules; the interface stays.
+features, the rule that fired and the thresholds used in ``detail`` (NFR-13), so a reviewer can
+see why a page went where it did. Thresholds come from the job's frozen profile.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
+from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
 from skuflow_contracts.results import ImageRole, Layout, PageClassification, PageType
 from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
 
-PAGE_TYPE_MIN_CONFIDENCE = 0.7
-DECORATION_AREA_SHARE = 0.01  # images smaller than 1% of the page are logos or ornaments
-MARGIN_SHARE = 0.08  # top/bottom bands where headers, footers and logos live
+PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
+ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
+DETAIL_SHARE = 0.6  # a picture this much smaller than a neighbouring product picture is its detail
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,11 @@ class PageFeatures:
     model_mentions: int
     price_mentions: int
     header_rows: int
+    table_rows: int
+    prose_lines: int
+    labelled_lines: int
     product_images: int
+    thumbnails: int
     text_blocks: int
     image_columns: int
 
@@ -32,32 +37,72 @@ def _area(box: BBox) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
-def image_role(image: ImageRegion, page: ParsedPage) -> ImageRole:
+def _gap(a: BBox, b: BBox) -> float:
+    return max(0.0, b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+def _product_text(page: ParsedPage) -> list[BBox]:
+    return [line.bbox for block in page.text_blocks for line in block.lines
+            if MODEL_CODE.search(line.text) or PRICE.search(line.text) or labelled_value(line.text)]
+
+
+def image_role(image: ImageRegion, page: ParsedPage, t: ClassificationThresholds,
+               anchors: list[BBox] | None = None) -> ImageRole:
+    """Margins hold logos; a picture with product text close by is a product's; the rest decorate."""
     share = _area(image.bbox) / (page.width * page.height)
-    in_margin = image.bbox[3] < page.height * MARGIN_SHARE or image.bbox[1] > page.height * (1 - MARGIN_SHARE)
-    if share < DECORATION_AREA_SHARE:
-        return "LOGO" if in_margin else "DECORATION"
+    margin = page.height * t.margin_share
+    in_margin = image.bbox[3] < margin or image.bbox[1] > page.height - margin
     if in_margin and share < 0.03:
         return "LOGO"
+    side = max(image.bbox[2] - image.bbox[0], image.bbox[3] - image.bbox[1])
+    anchored = any(_gap(image.bbox, box) <= side * ANCHOR_REACH for box in (anchors or []))
+    if share < t.decoration_area_share and not anchored:
+        return "DECORATION"
     return "PRODUCT_MAIN"
 
 
-def block_role(text: str, box: BBox, page: ParsedPage) -> str:
-    if box[3] < page.height * MARGIN_SHARE:
+def _details(page: ParsedPage, roles: dict[str, ImageRole]) -> None:
+    """A small picture beside a larger product picture (within its height) shows a detail of it."""
+    products = [img for img in page.images if roles[img.image_id] == "PRODUCT_MAIN"]
+    for img in products:
+        for other in products:
+            near = _gap(img.bbox, other.bbox) < (other.bbox[3] - other.bbox[1]) * 1.5
+            if other is not img and near and _area(img.bbox) < _area(other.bbox) * DETAIL_SHARE ** 2 \
+                    and other.bbox[1] <= img.bbox[1] and img.bbox[3] <= other.bbox[3] + 1:
+                roles[img.image_id] = "DETAIL"
+
+
+def block_role(text: str, box: BBox, page: ParsedPage, t: ClassificationThresholds) -> str:
+    margin = page.height * t.margin_share
+    if box[3] < margin:
         return "header"
-    if box[1] > page.height * (1 - MARGIN_SHARE):
+    if box[1] > page.height - margin:
         return "footer"
-    labelled = [labelled_value(line) for line in text.splitlines()]
-    if any(labelled):
+    lines = text.splitlines()
+    if any(labelled_value(line) for line in lines):
         return "product_block"
-    cells = text.splitlines()
-    if sum(1 for cell in cells if attribute_for_label(cell)) >= 2:
+    if sum(1 for cell in lines if attribute_for_label(cell)) >= 2:
         return "table_header"
     if MODEL_CODE.search(text) and PRICE.search(text):
         return "table_row"
     if PRICE.search(text):
         return "price"
     return "marketing"
+
+
+def _rows(page: ParsedPage) -> list[list[str]]:
+    lines = sorted((line for block in page.text_blocks for line in block.lines), key=lambda ln: ln.bbox[1])
+    rows: list[list] = []
+    for line in lines:
+        if rows and abs(line.bbox[1] - rows[-1][0].bbox[1]) < 4:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [[line.text for line in row] for row in rows]
+
+
+def _width(text: str) -> int:
+    return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
 
 
 def _columns(boxes: list[BBox], tolerance: float = 20.0) -> int:
@@ -68,14 +113,22 @@ def _columns(boxes: list[BBox], tolerance: float = 20.0) -> int:
     return len(lefts)
 
 
-def features_of(page: ParsedPage, roles: dict[int, str], image_roles: dict[str, ImageRole]) -> PageFeatures:
-    products = [img for img in page.images if image_roles[img.image_id] == "PRODUCT_MAIN"]
+def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeatures:
+    rows = _rows(page)
+    texts = [line.text for block in page.text_blocks for line in block.lines]
+    pictures = [img for img in page.images if image_roles[img.image_id] == "PRODUCT_MAIN"]
+    thumbnails = [img for img in pictures if (img.bbox[3] - img.bbox[1]) < 40]
+    products = [img for img in pictures if img not in thumbnails]
     return PageFeatures(
-        model_mentions=sum(len(MODEL_CODE.findall(b.text)) for b in page.text_blocks),
-        price_mentions=sum(len(PRICE.findall(b.text)) for b in page.text_blocks),
-        header_rows=sum(1 for r in roles.values() if r == "table_header"),
-        product_images=len(products),
-        text_blocks=len(page.text_blocks),
+        model_mentions=sum(len(MODEL_CODE.findall(text)) for text in texts),
+        price_mentions=sum(len(PRICE.findall(text)) for text in texts),
+        header_rows=sum(1 for row in rows if sum(1 for cell in row if attribute_for_label(cell)) >= 2),
+        table_rows=sum(1 for row in rows if len(row) >= 3 and MODEL_CODE.search(" ".join(row))
+                       and not any(labelled_value(cell) for cell in row)),
+        prose_lines=sum(1 for text in texts if _width(text) >= PROSE_WIDTH and not labelled_value(text)
+                        and not MODEL_CODE.search(text)),
+        labelled_lines=sum(1 for text in texts if labelled_value(text)),
+        product_images=len(products), thumbnails=len(thumbnails), text_blocks=len(page.text_blocks),
         image_columns=_columns([img.bbox for img in products]),
     )
 
@@ -85,15 +138,20 @@ def page_type_of(f: PageFeatures) -> tuple[PageType, float, str]:
         return "D", 0.95, "blank page"
     if f.model_mentions == 0 and f.price_mentions == 0:
         return "D", 0.8 if f.text_blocks else 0.6, "no model codes or prices"
-    if f.header_rows and f.product_images <= 1:
-        return "A", 0.9, "table header with product rows"
-    if f.product_images and f.model_mentions:
+    if f.labelled_lines == 0 and f.table_rows == 0 and f.model_mentions <= 2:
+        return "D", 0.7, "products mentioned in prose only"
+    if (f.header_rows or f.table_rows >= 3) and f.product_images <= 1 and f.labelled_lines <= 2:
+        return "A", 0.9, "table rows, no product pictures"
+    if f.prose_lines and (f.header_rows or f.table_rows) and f.labelled_lines:
+        return "B", 0.85, "marketing text, product blocks and a table"
+    if f.product_images and f.labelled_lines:
         ratio = f.product_images / max(f.model_mentions, 1)
-        if 0.5 <= ratio <= 2:
-            return "C", 0.85, "product images paired with product text"
-        return "B", 0.7, "images and product text in unequal numbers"
-    if f.model_mentions >= 3 and f.product_images == 0:
-        return "A", 0.75, "several model codes without images"
+        return ("C", 0.85, "product pictures with product text") if ratio >= 0.2 else \
+            ("B", 0.7, "far more products than pictures")
+    if f.labelled_lines and not f.product_images:
+        return "C", 0.72, "product blocks without extracted pictures (a scan)"
+    if f.model_mentions >= 3:
+        return "A", 0.75, "several model codes without pictures"
     return "B", 0.6, "product text without a clear structure"
 
 
@@ -110,14 +168,19 @@ def layout_of(f: PageFeatures, page_type: PageType) -> Layout | None:
     return "L1"
 
 
-def classify_page(page: ParsedPage) -> PageClassification:
-    image_roles = {img.image_id: image_role(img, page) for img in page.images}
-    roles = {b.block_id: block_role(b.text, b.bbox, page) for b in page.text_blocks}
-    features = features_of(page, roles, image_roles)
+def classify_page(page: ParsedPage, profile: ThresholdProfile) -> PageClassification:
+    t = profile.classification
+    anchors = _product_text(page)
+    image_roles = {img.image_id: image_role(img, page, t, anchors) for img in page.images}
+    _details(page, image_roles)
+    roles = {b.block_id: block_role(b.text, b.bbox, page, t) for b in page.text_blocks}
+    features = features_of(page, image_roles)
     page_type, confidence, reason = page_type_of(features)
     return PageClassification(
         page_type=page_type, page_type_confidence=confidence, layout=layout_of(features, page_type),
-        block_roles=roles, image_roles=image_roles,
-        needs_review=confidence < PAGE_TYPE_MIN_CONFIDENCE,
-        reason=f"{reason}; features={features.__dict__}",
+        block_roles=roles, image_roles=image_roles, needs_review=confidence < t.page_type_min_confidence,
+        reason=reason,
+        detail={"features": asdict(features), "rule": reason, "confidence": confidence,
+                "thresholds": {"page_type_min_confidence": t.page_type_min_confidence,
+                               "decoration_area_share": t.decoration_area_share, "margin_share": t.margin_share}},
     )

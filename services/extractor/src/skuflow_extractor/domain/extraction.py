@@ -1,174 +1,96 @@
-"""SKU extraction: table rules for A pages, two-stage for B/C, single-stage fallback.
+"""SKU extraction for one page: the seed's method ladder (seed-000 §4.3, §8), without an LLM.
 
-Ids are assigned after validity (INV-06) in reading order, so the same page always yields the
-same sku_ids: ``{file_hash[:8]}_p{page:02d}_{seq:03d}`` ordered by (top, left).
+A pages are read by table rules. B/C pages (and D pages classified with low confidence) go
+two-stage: tables and product cards are the SKU boundaries, then each is read for attributes.
+When two-stage finds nothing, or more than ``two_stage_invalid_threshold`` of what it finds is
+invalid, or raises, single stage reads every model code; when that finds nothing too, the page
+gets ``final_fallback``: no SKUs, review, and a full-page annotation task downstream.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from skuflow_contracts.ids import sku_id
-from skuflow_contracts.ir import BBox, ParsedPage, TextBlock, TextLine
-from skuflow_contracts.results import ExtractionMethod, PageClassification, SkuAttributes, SkuRecord
-from skuflow_contracts.vocabulary import MODEL_CODE, attribute_for_label, labelled_value, parse_price
+from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.profile import ThresholdProfile
+from skuflow_contracts.results import ExtractionMethod, PageClassification, SkuRecord
+from skuflow_extractor.domain.cards import extract_cards, extract_lines
+from skuflow_extractor.domain.drafts import SkuDraft
+from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
+from skuflow_extractor.domain.validity import records
+from skuflow_extractor.domain.words import Line, page_lines
 
-ROW_TOLERANCE = 4.0  # points: cells whose centres differ less than this share a table row
-READING_ORDER_BAND = 10.0  # points: SKUs whose tops differ less than this are on one line
-CONFIDENCE = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6}
-
-
-@dataclass
-class SkuDraft:
-    attributes: dict[str, str] = field(default_factory=dict)
-    boxes: list[BBox] = field(default_factory=list)
-
-    @property
-    def bbox(self) -> BBox:
-        return (min(b[0] for b in self.boxes), min(b[1] for b in self.boxes),
-                max(b[2] for b in self.boxes), max(b[3] for b in self.boxes))
+log = logging.getLogger("skuflow.extractor")
+CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
+                                             "final_fallback": 0.0}
+MARGIN_ROLES = ("header", "footer")
 
 
 @dataclass(frozen=True)
 class Extraction:
     method: ExtractionMethod | None
     skus: list[SkuRecord]
+    fallback_reason: str | None = None
+    table: TableHeader | None = None  # the header the page's last table was read with (for the next page)
+    merged_from: int | None = None  # the page whose table this page continues
 
 
-def is_valid(attrs: SkuAttributes) -> bool:
-    """INV-06: (model OR product_name) AND (size OR material OR color OR price)."""
-    return bool((attrs.model or attrs.product_name)
-                and (attrs.size or attrs.material or attrs.color or attrs.price))
+class PreviousPageUnknown(Exception):
+    """The page may continue a table from a page that has not been read yet: read it after that one."""
 
 
-def _centre_x(box: BBox) -> float:
-    return (box[0] + box[2]) / 2
+def reading_lines(page: ParsedPage, classification: PageClassification) -> list[Line]:
+    margins = {block for block, role in classification.block_roles.items() if role in MARGIN_ROLES}
+    return page_lines(page, margins)
 
 
-def _rows(lines: list[TextLine]) -> list[list[TextLine]]:
-    rows: list[list[TextLine]] = []
-    for line in sorted(lines, key=lambda item: (item.bbox[1] + item.bbox[3]) / 2):
-        centre = (line.bbox[1] + line.bbox[3]) / 2
-        if rows and abs(centre - (rows[-1][0].bbox[1] + rows[-1][0].bbox[3]) / 2) <= ROW_TOLERANCE:
-            rows[-1].append(line)
-        else:
-            rows.append([line])
-    return rows
+def needs_previous_page(page: ParsedPage, classification: PageClassification, profile: ThresholdProfile) -> bool:
+    """Could this page continue the previous page's table? Then it waits for that page (C1)."""
+    return (page.page > 1 and classification.page_type in ("A", "B")
+            and headerless_rows(reading_lines(page, classification), profile.extraction.row_tolerance))
 
 
-def _set(draft: SkuDraft, attribute: str, value: str) -> None:
-    value = value.strip()
-    if attribute == "price":
-        value = parse_price(value) or ""
-    if value and attribute not in draft.attributes:
-        draft.attributes[attribute] = value
+def _invalid_ratio(drafts: list[SkuDraft]) -> float:
+    return sum(1 for d in drafts if not d.has_identity) / len(drafts)
 
 
-def extract_table(page: ParsedPage) -> list[SkuDraft]:
-    """A pages: find the header row, map its cells to attributes, one row below it = one SKU."""
-    rows = _rows([line for block in page.text_blocks for line in block.lines])
-    for index, row in enumerate(rows):
-        columns = [(attribute_for_label(cell.text), _centre_x(cell.bbox)) for cell in row]
-        columns = [(attr, x) for attr, x in columns if attr]
-        if len(columns) < 2:
-            continue
-        drafts = []
-        for body_row in rows[index + 1:]:
-            draft = SkuDraft()
-            for cell in body_row:
-                attribute = min(columns, key=lambda col: abs(col[1] - _centre_x(cell.bbox)))[0]
-                _set(draft, attribute, cell.text)
-                draft.boxes.append(cell.bbox)
-            if draft.attributes.get("model") or draft.attributes.get("product_name"):
-                drafts.append(draft)
-        return drafts
-    return []
-
-
-def _product_clusters(blocks: list[TextBlock]) -> list[list[TextBlock]]:
-    """Stage 1: SKU boundaries. Blocks stacked closely in one column belong to one product."""
-    clusters: list[list[TextBlock]] = []
-    for block in sorted(blocks, key=lambda b: (b.bbox[0], b.bbox[1])):
-        for cluster in clusters:
-            last = cluster[-1].bbox
-            same_column = abs(block.bbox[0] - last[0]) < 15
-            close_below = 0 <= block.bbox[1] - last[3] < max(block.font_size, 6) * 1.2
-            if same_column and close_below:
-                cluster.append(block)
-                break
-        else:
-            clusters.append([block])
-    return clusters
-
-
-def _draft_from_lines(lines: list[TextLine]) -> SkuDraft:
-    """Stage 2: labelled values first; an unlabelled line may still be a name, code or price."""
-    draft = SkuDraft(boxes=[line.bbox for line in lines])
-    unlabelled = []
-    for line in lines:
-        found = labelled_value(line.text)
-        if found:
-            _set(draft, *found)
-        else:
-            unlabelled.append(line.text)
-    for text in unlabelled:
-        code = MODEL_CODE.search(text)
-        if code and "model" not in draft.attributes and code.group(0) == text.strip():
-            _set(draft, "model", code.group(0))
-        elif parse_price(text) and "price" not in draft.attributes and not code:
-            _set(draft, "price", text)
-        elif "product_name" not in draft.attributes:
-            _set(draft, "product_name", text)
-    return draft
-
-
-def extract_blocks(page: ParsedPage, classification: PageClassification) -> list[SkuDraft]:
-    product_blocks = [b for b in page.text_blocks
-                      if classification.block_roles.get(b.block_id) not in ("header", "footer")]
-    drafts = []
-    for cluster in _product_clusters(product_blocks):
-        lines = [line for block in cluster for line in block.lines]
-        if any(labelled_value(line.text) for line in lines) or any(MODEL_CODE.search(line.text) for line in lines):
-            drafts.append(_draft_from_lines(lines))
-    return drafts
-
-
-def extract_single_stage(page: ParsedPage) -> list[SkuDraft]:
-    """Fallback: every model code on the page is an SKU, with the text of its own line."""
-    drafts = []
-    for block in page.text_blocks:
-        for line in block.lines:
-            for code in MODEL_CODE.findall(line.text):
-                draft = SkuDraft(boxes=[line.bbox])
-                _set(draft, "model", code)
-                price = parse_price(line.text)
-                if price:
-                    _set(draft, "price", price)
-                drafts.append(draft)
-    return drafts
-
-
-def _records(drafts: list[SkuDraft], page: int, file_hash: str, method: ExtractionMethod) -> list[SkuRecord]:
-    ordered = sorted(drafts, key=lambda d: (round(d.bbox[1] / READING_ORDER_BAND), d.bbox[0]))
-    records = []
-    for seq, draft in enumerate(ordered, start=1):
-        attributes = SkuAttributes(**draft.attributes)
-        records.append(SkuRecord(
-            sku_id=sku_id(file_hash, page, seq), validity="valid" if is_valid(attributes) else "invalid",
-            attributes=attributes, source_bbox=draft.bbox, confidence=CONFIDENCE[method],
-        ))
-    return records
-
-
-def extract_page(page: ParsedPage, classification: PageClassification, file_hash: str) -> Extraction:
-    if classification.page_type == "D":
+def extract_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
+                 previous_table: TableHeader | None = None) -> Extraction:
+    """Extract one page. ``previous_table`` is the header the previous page's last table used."""
+    skipped = classification.page_type == "D" and not classification.needs_review
+    if skipped or page.status == "failed":
         return Extraction(None, [])
-    attempts: list[tuple[ExtractionMethod, list[SkuDraft]]] = []
-    if classification.page_type == "A":
-        attempts.append(("table_rule", extract_table(page)))
-    attempts.append(("two_stage", extract_blocks(page, classification)))
-    attempts.append(("single_stage", extract_single_stage(page)))
-    for method, drafts in attempts:
-        if drafts:
-            return Extraction(method, _records(drafts, page.page, file_hash, method))
-    return Extraction("final_fallback", [])
+    lines = reading_lines(page, classification)
+    tables = find_tables(lines, profile.extraction.row_tolerance, previous_table)
+    table_lines = {index for table in tables for index in table.lines}
+    last_table = max(tables, key=lambda t: t.bottom).header if tables else None
+    merged_from = page.page - 1 if any(t.inherited for t in tables) else None
+
+    def finish(method: ExtractionMethod, drafts: list[SkuDraft], reason: str | None) -> Extraction:
+        skus = records(drafts, page=page.page, file_hash=file_hash, confidence=CONFIDENCE[method],
+                       required_keys=profile.extraction.required_attribute_keys)
+        return Extraction(method, skus, reason, last_table, merged_from)
+
+    table_skus = [sku for table in tables for sku in table.skus]
+    if classification.page_type == "A" and table_skus:
+        return finish("table_rule", table_skus, None)
+    reason = "table_rule_empty" if classification.page_type == "A" else None
+    rest = [line for line in lines if line.index not in table_lines]
+    attempts: list[tuple[ExtractionMethod, Callable[[], list[SkuDraft]]]] = [
+        ("two_stage", lambda: table_skus + extract_cards(rest)), ("single_stage", lambda: extract_lines(lines))]
+    for method, attempt in attempts:
+        try:
+            drafts = attempt()
+        except Exception as exc:
+            log.exception("%s failed on page %s", method, page.page)
+            reason = f"exception:{type(exc).__name__}"
+            continue
+        if not drafts:
+            reason = f"{method}_empty"
+        elif method == "two_stage" and _invalid_ratio(drafts) > profile.extraction.two_stage_invalid_threshold:
+            reason = f"invalid_ratio={_invalid_ratio(drafts):.2f}"
+        else:
+            return finish(method, drafts, reason)
+    return Extraction("final_fallback", [], "all_extraction_failed", last_table, merged_from)

@@ -1,0 +1,102 @@
+"""Two-stage extraction of product cards (B/C pages), seed-000 §8.1, without an LLM.
+
+Stage 1 finds SKU boundaries: lines stacked in one column form a stack, and a stack splits into
+cards where a new title starts or an attribute label repeats. Stage 2 reads each card's
+attributes: labelled values, then a bare model code, a bare price and the title as the name.
+Labels this build does not know ('功率：20W') become custom attributes, which a person confirms.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skuflow_contracts.vocabulary import MODEL_CODE, labelled_value, parse_price
+from skuflow_extractor.domain.drafts import SkuDraft
+from skuflow_extractor.domain.words import Line
+
+ALIGN = 6.0  # points: left edges of one stack
+LEADING = 1.25  # a gap above a line larger than this many line heights starts a new stack
+TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
+CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$")
+
+
+def stacks(lines: list[Line]) -> list[list[Line]]:
+    """Lines left-aligned in one column with line spacing between them."""
+    found: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0])):
+        for stack in found:
+            last = stack[-1]
+            gap = line.bbox[1] - last.bbox[3]
+            if abs(line.bbox[0] - stack[0].bbox[0]) <= ALIGN and -1 <= gap <= LEADING * max(line.height, 4):
+                stack.append(line)
+                break
+        else:
+            found.append([line])
+    return found
+
+
+def boundaries(stack: list[Line]) -> list[list[Line]]:
+    """Stage 1: cut a stack into cards at a new title or at a label seen twice."""
+    cards: list[list[Line]] = []
+    labels: set[str] = set()
+    for line in stack:
+        found = labelled_value(line.text)
+        starts = not cards or (found is None and labels) or (found is not None and found[0] in labels)
+        if starts:
+            cards.append([])
+            labels = set()
+        cards[-1].append(line)
+        if found:
+            labels.add(found[0])
+    return cards
+
+
+def read_card(card: list[Line]) -> SkuDraft | None:
+    """Stage 2: a card's attributes; None when it names no product (a paragraph, a heading)."""
+    draft = SkuDraft(origin="card", boxes=[line.bbox for line in card])
+    unlabelled: list[Line] = []
+    for line in card:
+        found = labelled_value(line.text)
+        if found:
+            draft.set(*found)
+        else:
+            unlabelled.append(line)
+    coded = False
+    for line in unlabelled:
+        code = MODEL_CODE.fullmatch(line.text)
+        custom = CUSTOM_LABEL.match(line.text)
+        if code:
+            draft.set("model", code.group(0))
+            coded = True
+        elif parse_price(line.text):
+            draft.set("price", line.text)
+        elif custom and draft.attributes:
+            draft.custom.setdefault(custom.group(1).strip(), custom.group(2).strip())
+        elif line is card[0] and len(line.text) <= TITLE_MAX:
+            draft.set("product_name", line.text)
+    labelled = len(card) - len(unlabelled)
+    return draft if (labelled or coded) and draft.has_identity else None
+
+
+def extract_cards(lines: list[Line]) -> list[SkuDraft]:
+    drafts = []
+    for stack in stacks(lines):
+        for card in boundaries(stack):
+            draft = read_card(card)
+            if draft is not None:
+                drafts.append(draft)
+    return drafts
+
+
+def extract_lines(lines: list[Line]) -> list[SkuDraft]:
+    """Single stage (the fallback): every model code is an SKU, with the price on its own line."""
+    drafts = []
+    for line in lines:
+        for code in MODEL_CODE.findall(line.text):
+            draft = SkuDraft(origin="line", boxes=[line.bbox])
+            draft.set("model", code)
+            price = parse_price(line.text)
+            if price:
+                draft.set("price", price)
+            drafts.append(draft)
+    return drafts

@@ -1,0 +1,46 @@
+"""An SKU while it is being read, before validity and ids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from skuflow_contracts.ir import BBox
+from skuflow_contracts.vocabulary import LABELS, parse_price
+from skuflow_extractor.domain.words import union
+
+Origin = Literal["table_row", "card", "line"]
+STANDARD = tuple(name for name in LABELS if name != "picture")
+
+
+@dataclass
+class SkuDraft:
+    origin: Origin
+    attributes: dict[str, str] = field(default_factory=dict)
+    custom: dict[str, str] = field(default_factory=dict)
+    source: dict[str, str] = field(default_factory=dict)
+    boxes: list[BBox] = field(default_factory=list)
+    variant_group: str | None = None
+
+    @property
+    def bbox(self) -> BBox:
+        return union(self.boxes)
+
+    def set(self, attribute: str, value: str, source: str | None = None) -> None:
+        """Keep the first value printed for an attribute; prices as plain decimals."""
+        value = value.strip()
+        if attribute == "price":
+            value = parse_price(value) or ""
+        if not value or attribute in self.attributes:
+            return
+        self.attributes[attribute] = value
+        if source:
+            self.source[attribute] = source
+
+    def inherit(self, shared: dict[str, str], source: str) -> None:
+        for attribute, value in shared.items():
+            self.set(attribute, value, source)
+
+    @property
+    def has_identity(self) -> bool:
+        return bool(self.attributes.get("model") or self.attributes.get("product_name"))

@@ -1,0 +1,100 @@
+"""Words and visual rows: the units tables and cards are read from.
+
+A text line from PyMuPDF may hold several table cells when they sit close together
+('CB-26551-PK Pink'), so tables are read word by word, each word placed by its own box
+(from the character boxes, or spread over the line's box for OCR lines, which have none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skuflow_contracts.ir import BBox, ParsedPage, TextLine
+
+
+@dataclass(frozen=True)
+class Line:
+    """A text line with its place on the page; ``index`` identifies it across readers."""
+
+    index: int
+    text: str
+    bbox: BBox
+    size: float
+    heading: bool
+    words: tuple[Word, ...]
+
+    @property
+    def height(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    bbox: BBox
+    line: int
+
+
+def _char_boxes(line: TextLine) -> list[tuple[str, BBox]] | None:
+    chars = []
+    for span in line.spans:
+        if len(span.char_boxes) != len(span.text):
+            return None
+        chars += list(zip(span.text, span.char_boxes, strict=True))
+    return chars or None
+
+
+def _spread(line: TextLine) -> list[tuple[str, BBox]]:
+    """Character boxes estimated by spreading the line's box evenly (OCR lines)."""
+    x0, y0, x1, y1 = line.bbox
+    step = (x1 - x0) / max(len(line.text), 1)
+    return [(ch, (x0 + i * step, y0, x0 + (i + 1) * step, y1)) for i, ch in enumerate(line.text)]
+
+
+def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
+    """Whitespace-separated words, each with the union box of its characters."""
+    words: list[Word] = []
+    current: list[tuple[str, BBox]] = []
+    for ch, box in (_char_boxes(line) or _spread(line)) + [(" ", line.bbox)]:
+        if ch.isspace():
+            if current:
+                words.append(Word("".join(c for c, _ in current), (
+                    current[0][1][0], min(b[1] for _, b in current), current[-1][1][2],
+                    max(b[3] for _, b in current)), index))
+            current = []
+        else:
+            current.append((ch, box))
+    return tuple(words)
+
+
+def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
+    """Every line outside the skipped blocks (page headers and footers), in reading order."""
+    lines: list[Line] = []
+    for block in page.text_blocks:
+        if block.block_id in skip_blocks:
+            continue
+        for line in block.lines:
+            if not line.text.strip():
+                continue
+            size = max((s.size for s in line.spans), default=block.font_size) or block.font_size
+            lines.append(Line(len(lines), line.text.strip(), line.bbox, size, block.block_type == "heading",
+                              split_words(line, len(lines))))
+    return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+
+
+def rows_of(lines: list[Line], tolerance: float) -> list[list[Line]]:
+    """Lines whose vertical centres are within ``tolerance`` (or a third of their height) share a row."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2):
+        centre = (line.bbox[1] + line.bbox[3]) / 2
+        if rows:
+            anchor = rows[-1][0]
+            if abs(centre - (anchor.bbox[1] + anchor.bbox[3]) / 2) <= max(tolerance, anchor.height / 3):
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
+
+
+def union(boxes: list[BBox]) -> BBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
