@@ -20,7 +20,7 @@ from skuflow_extractor.domain.cards import extract_cards, extract_lines
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.validity import records
-from skuflow_extractor.domain.words import Line, page_lines
+from skuflow_extractor.domain.words import Line, page_lines, straighten, turn
 
 log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
@@ -62,13 +62,15 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     skipped = classification.page_type == "D" and not classification.needs_review
     if skipped or page.status == "failed":
         return Extraction(None, [])
-    lines = reading_lines(page, classification)
+    lines, skew = straighten(reading_lines(page, classification))
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table)
     table_lines = {index for table in tables for index in table.lines}
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
     merged_from = page.page - 1 if any(t.inherited for t in tables) else None
 
     def finish(method: ExtractionMethod, drafts: list[SkuDraft], reason: str | None) -> Extraction:
+        for draft in drafts:
+            draft.boxes = [turn(draft.bbox, -skew)] if skew else draft.boxes
         skus = records(drafts, page=page.page, file_hash=file_hash, confidence=CONFIDENCE[method],
                        required_keys=profile.extraction.required_attribute_keys)
         return Extraction(method, skus, reason, last_table, merged_from)
