@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 from pydantic_settings import SettingsConfigDict
 
 from skuflow_contracts.events import JobCreated
+from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway.domain.jobs import (
     ACTION_HINT,
     USER_ERROR_MESSAGES,
@@ -75,6 +76,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
             pdf = await read_upload(request, file)
         except UploadRejected as exc:
             raise HTTPException(exc.status_code, exc.message) from exc
+        try:
+            profile_for(ctx.settings.config_version)  # the job is frozen to this profile (INV-09)
+        except UnknownProfile as exc:
+            raise HTTPException(503, str(exc)) from exc
         job_id = str(uuid.uuid4())
         file_hash = sha256_hex(pdf)
         file_uri = ctx.storage.put(f"jobs/{job_id}/source.pdf", pdf)

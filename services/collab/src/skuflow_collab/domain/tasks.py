@@ -17,12 +17,14 @@ class TaskSpec:
 
 
 def task_for(result: PageResult) -> TaskSpec | None:
-    """None when the page needs no human; binding questions outrank general page reviews."""
+    """None when the page needs no human; a page nothing could be read from needs a person to
+    annotate it whole (seed-000 §8.2); binding questions outrank general page reviews."""
     if not result.needs_review:
         return None
+    if result.extraction_method == "final_fallback":
+        return TaskSpec("FULL_PAGE_ANNOTATION", PRIORITY_HIGH, result.fallback_reason or "all_extraction_failed")
     ambiguous = [b.sku_id for b in result.bindings if b.is_ambiguous]
     if ambiguous:
         return TaskSpec("BINDING_REVIEW", PRIORITY_HIGH, f"ambiguous image binding for {', '.join(ambiguous)}")
-    if result.validation.has_errors:
-        return TaskSpec("PAGE_REVIEW", PRIORITY_NORMAL, "; ".join(result.validation.triggered_rules))
-    return TaskSpec("PAGE_REVIEW", PRIORITY_NORMAL, "low classification confidence or no valid SKU")
+    reasons = result.validation.triggered_rules or ["low classification confidence"]
+    return TaskSpec("PAGE_REVIEW", PRIORITY_NORMAL, "; ".join(reasons))
