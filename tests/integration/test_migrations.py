@@ -18,11 +18,13 @@ from skuflow_platform.db import migrate
 
 
 def schemas():
-    """(schema, metadata, migrations) of every service, and of the evaluation runner's reports."""
+    """(schema, metadata, migrations) of every service, the evaluation runner's reports and the LLM adapter."""
     for service in SERVICES:
         definition = importlib.import_module(f"skuflow_{service}.service").definition
         yield pytest.param(definition.schema, definition.metadata, definition.versions_dir, id=service)
     yield pytest.param("evaluation", store.metadata, Path(store.__file__).parent / "migrations", id="evaluation")
+    llm = importlib.import_module("skuflow_llm.tables")
+    yield pytest.param(llm.SCHEMA, llm.metadata, Path(llm.__file__).parent / "migrations", id="llm")
 
 
 @pytest.mark.parametrize("schema, metadata, versions_dir", list(schemas()))

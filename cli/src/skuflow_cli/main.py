@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from skuflow_cli.golden.generator import add_generate_arguments
+from skuflow_cli.llm import add_llm_commands
 from skuflow_platform.auth import mint_token
 from skuflow_platform.settings import PlatformSettings
 
@@ -173,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--baseline", type=Path, default=None, help="fail if the report is worse than this")
     evaluation.add_argument("--update-baseline", action="store_true", help="write the report's figures to --baseline")
     evaluation.set_defaults(run=_eval)
+    add_llm_commands(sub.add_parser("llm", help="LLM providers: configuration and reachability"))
     return parser
 
 
