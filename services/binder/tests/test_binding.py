@@ -1,20 +1,13 @@
-"""Binding by layout-tiered distance, ambiguity to a human, image dedup and quality flags."""
+"""Binding by layout-tiered distance, conflict resolution, ambiguity to a human, variants, methods."""
 
 import pytest
+from binder_pages import THRESHOLDS, img, sku
 
-from skuflow_binder.domain.binding import bbox_distance, bind_sku, infer_method
-from skuflow_binder.domain.page import bind_page, image_records
-from skuflow_contracts.ir import ImageRegion, ParsedPage
-from skuflow_contracts.results import ImageRecord, PageClassification, SkuAttributes, SkuRecord
+from skuflow_binder.domain.binding import bbox_distance, bind_skus, infer_method
 
 
-def sku(box, sku_id="h_p01_001", validity="valid"):
-    return SkuRecord(sku_id=sku_id, validity=validity, attributes=SkuAttributes(model="X-1", price="1"),
-                     source_bbox=box, confidence=0.9)
-
-
-def img(image_id, box, role="PRODUCT_MAIN", duplicate=False):
-    return ImageRecord(image_id=image_id, bbox=box, role=role, short_edge=700, is_duplicate=duplicate)
+def bind(skus, images, layout="L1"):
+    return {b.sku_id: b for b in bind_skus(skus, images, layout, THRESHOLDS)}
 
 
 def test_distance_is_between_edges_and_zero_when_touching():
@@ -22,65 +15,91 @@ def test_distance_is_between_edges_and_zero_when_touching():
     assert bbox_distance((0, 0, 10, 10), (5, 5, 20, 20)) == 0.0
 
 
-def test_the_nearest_image_binds_with_confidence_one_minus_d_over_threshold():
-    binding = bind_sku(sku((40, 298, 260, 360)), [img("own", (40, 90, 260, 290)),
-                                                   img("right", (305, 90, 525, 290))], "L2")
+def test_the_nearest_image_binds_with_confidence_one_minus_d_over_the_layouts_threshold():
+    [binding] = bind([sku((40, 298, 260, 360))], [img("own", (40, 90, 260, 290))], "L2").values()
     assert (binding.image_id, binding.confidence, binding.method) == ("own", 0.92, "grid_alignment")
     assert not binding.is_ambiguous and binding.candidates == []
 
 
-def test_two_images_within_the_gap_leave_the_sku_unbound_with_top_candidates():
-    images = [img("a", (0, 100, 100, 200)), img("b", (220, 100, 320, 200)), img("c", (110, 0, 210, 60)),
-              img("d", (110, 260, 210, 300))]
-    binding = bind_sku(sku((110, 120, 210, 180)), images, "L1")
+@pytest.mark.parametrize("layout, bound, confidence", [
+    ("L1", True, 0.55), ("L3", True, 0.4), ("L2", True, 0.1), ("L4", False, 0.0), (None, True, 0.4)])
+def test_each_layout_has_its_own_distance_threshold(layout, bound, confidence):
+    [binding] = bind([sku((0, 0, 100, 10))], [img("pic", (0, 100, 100, 200))], layout).values()  # d = 90
+    assert (binding.image_id == "pic", binding.confidence) == (bound, confidence)
+    assert binding.method == ("none" if not bound else binding.method)
+
+
+def test_in_a_dense_grid_each_caption_binds_to_its_own_photo_not_the_one_below():
+    photos = [img(f"p{r}", (50, 20 + 110 * r, 250, 100 + 110 * r)) for r in range(3)]
+    captions = [sku((50, 102 + 110 * r, 250, 124 + 110 * r), n=r + 1) for r in range(3)]  # own photo 2 pt, next 6
+    bindings = bind(captions, photos, "L2")
+    assert {b.sku_id: b.image_id for b in bindings.values()} == {"h_p01_001": "p0", "h_p01_002": "p1",
+                                                                 "h_p01_003": "p2"}
+    assert not any(b.is_ambiguous for b in bindings.values())
+    assert bindings["h_p01_001"].confidence == 0.98  # the next photo (0.94) is within the gap but claimed
+
+
+def test_two_unclaimed_images_within_the_gap_leave_the_sku_unbound_with_its_top_candidates():
+    images = [img("left", (0, 100, 100, 200)), img("right", (220, 100, 320, 200)), img("top", (110, 0, 210, 60)),
+              img("bottom", (110, 260, 210, 300))]
+    [binding] = bind([sku((110, 120, 210, 180))], images).values()
     assert binding.image_id is None and binding.is_ambiguous
-    assert len(binding.candidates) == 3
-    assert binding.confidence == binding.candidates[0].confidence
+    assert [c.image_id for c in binding.candidates] == ["left", "right", "top"]
+    assert [c.confidence for c in binding.candidates] == [0.95, 0.95, 0.7]
+    assert binding.confidence == 0.95
 
 
-def test_images_beyond_the_layout_threshold_or_not_products_are_never_candidates():
-    far = bind_sku(sku((0, 0, 10, 10)), [img("far", (0, 100, 10, 110))], "L4")  # 90 > 80
-    assert (far.image_id, far.confidence, far.is_ambiguous) == (None, 0.0, False)
-    logo = bind_sku(sku((0, 0, 10, 10)), [img("logo", (0, 12, 10, 20), role="LOGO")], "L1")
-    assert logo.image_id is None
-    dup = bind_sku(sku((0, 0, 10, 10)), [img("dup", (0, 12, 10, 20), duplicate=True)], "L1")
-    assert dup.image_id is None
+def test_a_rival_further_than_the_gap_does_not_make_the_binding_ambiguous():
+    images = [img("near", (0, 20, 100, 100)), img("far", (0, 150, 100, 250))]  # confidences 0.9 and 0.65
+    [binding] = bind([sku((0, 0, 100, 0))], images).values()
+    assert (binding.image_id, binding.confidence, binding.is_ambiguous) == ("near", 0.9, False)
+
+
+def test_variants_of_one_group_share_one_image():
+    variants = [sku((300, 100 + 20 * n, 500, 115 + 20 * n), n=n, group="g1") for n in (1, 2, 3)]
+    other = sku((300, 600, 500, 615), n=4)
+    bindings = bind([*variants, other], [img("cup", (50, 100, 250, 300)), img("bowl", (50, 560, 250, 760))])
+    assert [bindings[f"h_p01_{n:03d}"].image_id for n in (1, 2, 3, 4)] == ["cup", "cup", "cup", "bowl"]
+
+
+def test_without_a_group_one_image_is_never_bound_to_two_skus():
+    twins = [sku((300, 100, 500, 115), n=1), sku((300, 120, 500, 135), n=2)]
+    bindings = bind(twins, [img("cup", (50, 100, 250, 300))])
+    assert [b.image_id for b in bindings.values()].count("cup") == 1
+    assert bindings["h_p01_002"].method == "none"
+
+
+@pytest.mark.parametrize("image", [img("logo", (0, 12, 10, 20), role="LOGO"),
+                                   img("detail", (0, 12, 10, 20), role="DETAIL"),
+                                   img("deco", (0, 12, 10, 20), role="DECORATION"),
+                                   img("dup", (0, 12, 10, 20), duplicate=True)])
+def test_duplicates_and_roles_other_than_product_main_are_never_bound(image):
+    [binding] = bind([sku((0, 0, 10, 10))], [image]).values()
+    assert (binding.image_id, binding.confidence, binding.method) == (None, 0.0, "none")
+
+
+def test_a_nearer_detail_does_not_take_the_product_pictures_place():
+    [binding] = bind([sku((0, 0, 100, 10))], [img("d", (0, 12, 50, 40), role="DETAIL"),
+                                                img("main", (0, 60, 100, 160))]).values()
+    assert binding.image_id == "main"
 
 
 @pytest.mark.parametrize("sku_box, image_box, layout, method", [
     ((0, 300, 100, 350), (0, 0, 100, 200), "L1", "vertical_stack"),
     ((300, 0, 400, 100), (0, 0, 100, 100), "L3", "reading_order"),
     ((150, 150, 200, 200), (0, 0, 100, 100), None, "spatial_proximity"),
+    ((300, 0, 400, 100), (0, 0, 100, 100), "L2", "grid_alignment"),
 ])
 def test_binding_method_follows_the_geometry(sku_box, image_box, layout, method):
     assert infer_method(sku_box, image_box, layout) == method
 
 
-def parsed_page(images):
-    return ParsedPage(page=1, width=595, height=842, parser_backend="pymupdf", images=images)
-
-
-def region(image_id, box, content_hash, px=700):
-    return ImageRegion(image_id=image_id, bbox=box, width_px=px, height_px=px, content_hash=content_hash,
-                       uri=f"local://{image_id}.png")
-
-
-def test_repeated_images_are_duplicates_and_small_ones_are_flagged_low_resolution():
-    page = parsed_page([region("i1", (0, 0, 50, 50), "same"), region("i2", (100, 0, 150, 50), "same"),
-                        region("i3", (0, 100, 50, 150), "other", px=300)])
-    classification = PageClassification(page_type="C", page_type_confidence=0.9, layout="L1")
-    records = image_records(page, classification)
-    assert [r.is_duplicate for r in records] == [False, True, False]
-    assert [r.quality_warning for r in records] == [None, None, "low_resolution"]
-
-
-def test_a_page_with_an_ambiguous_or_invalid_sku_needs_review():
-    images = [region("a", (0, 100, 100, 200), "a"), region("b", (220, 100, 320, 200), "b")]
-    classification = PageClassification(page_type="C", page_type_confidence=0.9, layout="L1")
-    ambiguous = bind_page(parsed_page(images), classification, [sku((110, 120, 210, 180))], "two_stage")
-    assert ambiguous.needs_review and ambiguous.status == "HUMAN_QUEUED"
-    invalid = bind_page(parsed_page([]), classification, [sku((0, 0, 1, 1), validity="invalid")], "two_stage")
-    assert invalid.validation.has_errors and invalid.validation.triggered_rules == ["INV-06:h_p01_001"]
-    assert invalid.bindings == [] and invalid.needs_review
-    clear = bind_page(parsed_page(images[:1]), classification, [sku((0, 210, 100, 260))], "two_stage")
-    assert not clear.needs_review and clear.status == "AI_COMPLETED" and clear.bindings[0].image_id == "a"
+@pytest.mark.parametrize("sku_box, image_box, layout, method", [
+    ((0, 210, 100, 250), (0, 0, 100, 200), "L1", "vertical_stack"),
+    ((110, 0, 230, 100), (0, 0, 100, 100), "L1", "reading_order"),
+    ((110, 110, 160, 160), (0, 0, 100, 100), "L1", "spatial_proximity"),
+    ((0, 102, 100, 130), (0, 0, 100, 100), "L2", "grid_alignment"),
+])
+def test_bindings_record_their_method(sku_box, image_box, layout, method):
+    [binding] = bind([sku(sku_box)], [img("pic", image_box)], layout).values()
+    assert (binding.image_id, binding.method) == ("pic", method)

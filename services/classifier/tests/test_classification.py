@@ -1,65 +1,111 @@
-"""Page type and layout rules on hand-built IR pages."""
+"""Page type (A/B/C/D), confidence and review, layout and the recorded detail, on hand-built IR pages."""
 
-from skuflow_classifier.domain.classification import classify_page, image_role
-from skuflow_contracts.ir import ImageRegion, ParsedPage, TextBlock, TextLine
+import pytest
+from classifier_pages import PROFILE, image, page, price_table, product_grid, row, stacked
 
-
-def block(i, box, *lines, size=10.0):
-    return TextBlock(block_id=i, bbox=box, text="\n".join(lines), font_size=size,
-                     lines=[TextLine(bbox=box, text=t) for t in lines])
-
-
-def image(i, box, px=700):
-    return ImageRegion(image_id=f"img_{i}", bbox=box, width_px=px, height_px=px, content_hash=str(i))
-
-
-def page(blocks=(), images=()):
-    return ParsedPage(page=1, width=595, height=842, parser_backend="pymupdf",
-                      text_blocks=list(blocks), images=list(images))
-
-
-def grid_page():
-    blocks, images = [], []
-    for row in range(2):
-        for col in range(2):
-            x, y = 40 + col * 265, 90 + row * 355
-            images.append(image(len(images), (x, y, x + 220, y + 200)))
-            blocks.append(block(len(blocks), (x, y + 208, x + 220, y + 260),
-                                f"品名：杯子{len(blocks)}", f"型号：SF-{len(blocks):04d}", "价格：¥12.50"))
-    return page(blocks, images)
+from skuflow_classifier.domain.classification import classify_page
+from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
 
 
 def test_a_grid_of_pictured_products_is_type_c_layout_l2():
-    result = classify_page(grid_page())
-    assert (result.page_type, result.layout, result.needs_review) == ("C", "L2", False)
+    result = classify_page(product_grid(), PROFILE)
+    assert (result.page_type, result.page_type_confidence, result.layout) == ("C", 0.85, "L2")
+    assert not result.needs_review
     assert set(result.block_roles.values()) == {"product_block"}
     assert set(result.image_roles.values()) == {"PRODUCT_MAIN"}
-    assert "product_images" in result.reason
 
 
-def test_a_price_table_is_type_a():
-    header = block(0, (50, 100, 520, 112), "型号", "品名", "规格", "价格")
-    rows = [block(i, (50, 110 + 26 * i, 520, 122 + 26 * i), f"SF-{i:04d}", "玻璃杯", "300ml", "¥8.00")
-            for i in range(1, 9)]
-    result = classify_page(page([header, *rows]))
-    assert result.page_type == "A" and result.layout == "L1"
-    assert result.block_roles[0] == "table_header" and result.block_roles[1] == "table_row"
+def test_a_price_table_without_pictures_is_type_a_layout_l1():
+    result = classify_page(page(price_table()), PROFILE)
+    assert (result.page_type, result.page_type_confidence, result.layout) == ("A", 0.9, "L1")
+    assert result.reason == "table rows, no product pictures"
 
 
-def test_a_cover_without_codes_or_prices_is_type_d_and_a_blank_page_too():
-    cover = classify_page(page([block(0, (60, 280, 400, 310), "2026 春季产品目录", size=28)]))
-    assert (cover.page_type, cover.layout) == ("D", None)
-    blank = classify_page(page())
-    assert blank.page_type == "D" and blank.page_type_confidence >= 0.7 and not blank.needs_review
+def test_a_long_table_is_layout_l4():
+    result = classify_page(page(price_table(rows=17, top=80)), PROFILE)
+    assert (result.page_type, result.layout) == ("A", "L4")
 
 
-def test_a_low_confidence_page_is_flagged_for_review_not_skipped():
-    lone_price = classify_page(page([block(0, (60, 300, 300, 320), "特价 ¥99 起")]))
-    assert lone_price.page_type_confidence < 0.7 and lone_price.needs_review
+def test_several_model_codes_without_structure_are_type_a_with_lower_confidence():
+    blocks = [stacked(i, 50, 100 + 40 * i, f"SF-{i:04d} ¥8") for i in range(3)]
+    result = classify_page(page(blocks), PROFILE)
+    assert (result.page_type, result.page_type_confidence) == ("A", 0.75)
+    assert result.reason == "several model codes without pictures"
 
 
-def test_small_images_in_the_margins_are_logos_and_elsewhere_decorations():
-    p = page()
-    assert image_role(image(1, (30, 20, 90, 40), px=60), p) == "LOGO"
-    assert image_role(image(2, (300, 400, 320, 420), px=20), p) == "DECORATION"
-    assert image_role(image(3, (40, 90, 260, 290)), p) == "PRODUCT_MAIN"
+def test_marketing_prose_product_blocks_and_a_table_make_type_b():
+    prose = stacked(0, 50, 90, "本系列产品采用优质材料精心打造，适合家庭、办公室和户外等多种场合使用。", width=500)
+    card = stacked(1, 50, 130, "品名：保温杯", "型号：SF-0100", "价格：¥59")
+    table = [row(10 + i, 300 + 26 * i, cells) for i, cells in enumerate(
+        [["型号", "品名", "规格", "价格"], ["SF-0001", "玻璃杯", "300ml", "¥8.00"]])]
+    result = classify_page(page([prose, card, *table]), PROFILE)
+    assert (result.page_type, result.page_type_confidence) == ("B", 0.85)
+    assert result.detail["features"]["prose_lines"] == 1
+
+
+def test_far_more_products_than_pictures_is_type_b():
+    cards = [stacked(i, 300, 100 + 60 * i, f"型号：SF-{i:04d}", "价格：¥9") for i in range(6)]
+    result = classify_page(page(cards, [image(0, (40, 100, 260, 320))]), PROFILE)
+    assert (result.page_type, result.page_type_confidence) == ("B", 0.7)
+    assert result.reason == "far more products than pictures"
+
+
+def test_product_blocks_without_pictures_are_type_c_a_scan():
+    cards = [stacked(i, 50, 100 + 80 * i, "品名：杯子", f"型号：SF-{i:04d}") for i in range(2)]
+    result = classify_page(page(cards), PROFILE)
+    assert (result.page_type, result.page_type_confidence, result.needs_review) == ("C", 0.72, False)
+
+
+def test_product_text_without_structure_is_low_confidence_b_and_goes_to_review():
+    result = classify_page(page([row(0, 300, ["SF-0001", "杯子", "300ml"])]), PROFILE)
+    assert (result.page_type, result.page_type_confidence) == ("B", 0.6)
+    assert result.needs_review
+
+
+@pytest.mark.parametrize("blocks, images, confidence, reason", [
+    ([], [], 0.95, "blank page"),
+    ([stacked(0, 60, 280, "2026 春季产品目录", size=28)], [], 0.8, "no model codes or prices"),
+    ([stacked(0, 60, 300, "新品 SF-0001 现已上市，欢迎垂询")], [], 0.7, "products mentioned in prose only"),
+])
+def test_pages_without_products_are_type_d_with_enough_confidence_to_skip(blocks, images, confidence, reason):
+    result = classify_page(page(blocks, images), PROFILE)
+    assert (result.page_type, result.page_type_confidence, result.reason) == ("D", confidence, reason)
+    assert result.layout is None and not result.needs_review
+
+
+def test_a_low_confidence_d_page_is_flagged_for_review_not_skipped():
+    result = classify_page(page(images=[image(0, (50, 100, 545, 700))]), PROFILE)
+    assert (result.page_type, result.page_type_confidence) == ("D", 0.6)
+    assert result.needs_review
+
+
+def test_the_review_threshold_comes_from_the_profile():
+    strict = ThresholdProfile(version="strict", classification=ClassificationThresholds(page_type_min_confidence=0.9))
+    result = classify_page(product_grid(), strict)
+    assert result.page_type_confidence == 0.85 and result.needs_review
+    assert result.detail["thresholds"]["page_type_min_confidence"] == 0.9
+
+
+def test_the_detail_records_features_rule_confidence_and_thresholds():
+    result = classify_page(product_grid(), PROFILE)
+    detail = result.detail
+    assert detail["rule"] == result.reason and detail["confidence"] == result.page_type_confidence
+    assert detail["features"]["product_images"] == 4 and detail["features"]["labelled_lines"] == 12
+    assert detail["features"]["image_columns"] == 2
+    assert detail["thresholds"] == {"page_type_min_confidence": 0.7, "decoration_area_share": 0.01,
+                                    "margin_share": 0.08}
+
+
+@pytest.mark.parametrize("xs, layout", [((40,), "L1"), ((40, 305), "L3")])
+def test_one_column_of_pictures_is_l1_two_columns_of_few_pictures_is_l3(xs, layout):
+    images = [image(i, (x, 100, x + 220, 320)) for i, x in enumerate(xs)]
+    cards = [stacked(i, x, 330, "品名：杯子", f"型号：SF-{i:04d}", "价格：¥9") for i, x in enumerate(xs)]
+    result = classify_page(page(cards, images), PROFILE)
+    assert (result.page_type, result.layout) == ("C", layout)
+
+
+def test_pictures_lower_than_40pt_are_thumbnails_not_product_pictures():
+    thumbs = [image(i, (50, 100 + 40 * i, 80, 130 + 40 * i)) for i in range(3)]
+    cards = [stacked(i, 90, 100 + 40 * i, f"型号：SF-{i:04d}", "价格：¥9") for i in range(3)]
+    features = classify_page(page(cards, thumbs), PROFILE).detail["features"]
+    assert (features["thumbnails"], features["product_images"]) == (3, 0)

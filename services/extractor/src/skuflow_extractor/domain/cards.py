@@ -41,7 +41,8 @@ def boundaries(stack: list[Line]) -> list[list[Line]]:
     labels: set[str] = set()
     for line in stack:
         found = labelled_value(line.text)
-        starts = not cards or (found is None and labels) or (found is not None and found[0] in labels)
+        title = found is None and labels and not CUSTOM_LABEL.match(line.text)
+        starts = not cards or title or (found is not None and found[0] in labels)
         if starts:
             cards.append([])
             labels = set()

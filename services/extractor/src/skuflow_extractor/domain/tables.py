@@ -168,7 +168,7 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
         if not skus:
             continue
         shared, caption = _shared_above(lines, row, used)
-        group = f"t{len(tables) + 1}" if shared else None
+        group = f"t{len(tables) + 1}" if "product_name" in shared else None
         for sku in skus:
             sku.inherit(shared, "variant_card" if group else "table_caption")
             sku.variant_group = group
@@ -190,6 +190,8 @@ def continuation(rows: list[list[Line]], previous: TableHeader | None, used: set
         if any(line.index in used for line in row) or not _is_product_row(row) or _aligned(row, previous) < 2:
             continue
         skus, body, bottom = _read_rows(rows, previous, row[0].bbox[1])
+        for sku in skus:
+            sku.source.update(dict.fromkeys(sku.attributes, "inherited_header"))
         return Table(previous, skus, body, True, bottom) if skus else None
     return None
 

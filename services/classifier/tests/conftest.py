@@ -1,0 +1,6 @@
+"""Lets the classifier tests import their IR page builders (``classifier_pages``) under importlib mode."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

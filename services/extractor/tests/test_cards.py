@@ -1,0 +1,69 @@
+"""Two-stage card reading (stacks, boundaries, attributes) and the single-stage line reader."""
+
+import pytest
+from extractor_pages import lines_of, stacked
+
+from skuflow_extractor.domain.cards import boundaries, extract_cards, extract_lines, read_card, stacks
+
+
+def texts(groups):
+    return [[ln.text for ln in group] for group in groups]
+
+
+def test_stacks_are_left_aligned_lines_with_line_spacing():
+    lines = lines_of(stacked(0, 40, 100, "a1", "a2"), stacked(1, 300, 100, "b1"), stacked(2, 40, 200, "c1"))
+    assert texts(stacks(lines)) == [["a1", "a2"], ["b1"], ["c1"]]
+
+
+def test_a_stack_is_cut_at_a_new_title_after_labels_and_at_a_repeated_label():
+    [stack] = stacks(lines_of(stacked(0, 40, 100, "陶瓷杯", "型号：SF-0011", "价格：¥20", "玻璃杯", "型号：SF-0010",
+                                      "型号：SF-0013", "材质：钢")))
+    assert texts(boundaries(stack)) == [["陶瓷杯", "型号：SF-0011", "价格：¥20"], ["玻璃杯", "型号：SF-0010"],
+                                        ["型号：SF-0013", "材质：钢"]]
+
+
+def card(*lines):
+    [stack] = stacks(lines_of(stacked(0, 40, 100, *lines)))
+    return stack
+
+
+def test_a_card_reads_labelled_values_and_its_title_as_the_name():
+    draft = read_card(card("玻璃杯", "型号：SF-0010", "颜色：透明", "价格：RMB 12"))
+    assert draft.attributes == {"product_name": "玻璃杯", "model": "SF-0010", "color": "透明", "price": "12"}
+    assert draft.origin == "card" and draft.bbox == (40, 100, 40 + 6 * 10, 154)
+
+
+def test_a_card_reads_a_bare_model_code_and_a_bare_price():
+    assert read_card(card("DB.392", "¥35")).attributes == {"model": "DB.392", "price": "35"}
+
+
+def test_a_card_keeps_the_first_value_of_an_attribute():
+    assert read_card(card("型号：SF-0001", "¥9", "价格：¥12")).attributes["price"] == "12"  # labelled first
+    assert read_card(card("SF-0001", "¥9", "¥12")).attributes["price"] == "9"
+
+
+def test_an_unknown_label_before_the_known_ones_is_a_custom_attribute():
+    draft = read_card(card("玻璃杯", "功率：20W", "型号：SF-0010"))
+    assert draft.custom == {"功率": "20W"} and draft.attributes["model"] == "SF-0010"
+
+
+def test_an_unknown_label_between_known_labels_stays_in_the_card():
+    [draft] = extract_cards(lines_of(stacked(0, 40, 100, "品名：玻璃杯", "型号：SF-0010", "功率：20W", "价格：¥20")))
+    assert draft.custom == {"功率": "20W"} and draft.attributes["price"] == "20"
+
+
+@pytest.mark.parametrize("lines", [("本店所有产品均可定制，欢迎来电。",), ("特价 ¥99",), ("颜色：透明", "价格：¥9")])
+def test_a_card_that_names_no_product_is_not_an_sku(lines):
+    assert read_card(card(*lines)) is None
+
+
+def test_a_long_first_line_is_prose_not_a_name():
+    draft = read_card(card("这是一段很长的介绍文字" * 4 + "。", "型号：SF-0001"))
+    assert draft.attributes == {"model": "SF-0001"}
+
+
+def test_single_stage_makes_every_model_code_an_sku_with_the_price_of_its_line():
+    drafts = extract_lines(lines_of(stacked(0, 40, 100, "新品 ZX-300 与 ZX-301 仅售 ¥59", "AB-120 欢迎选购")))
+    assert [d.attributes for d in drafts] == [{"model": "ZX-300", "price": "59"}, {"model": "ZX-301", "price": "59"},
+                                              {"model": "AB-120"}]
+    assert {d.origin for d in drafts} == {"line"}

@@ -1,0 +1,134 @@
+"""Table rules: header synonyms, columns by left edges, shared attributes, continuation of a table."""
+
+import pytest
+from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
+
+from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
+
+TOLERANCE = 4.0
+
+
+def tables_of(*blocks, previous=None):
+    return find_tables(lines_of(*blocks), TOLERANCE, previous)
+
+
+def models(found):
+    return [sku.attributes.get("model") for t in found for sku in t.skus]
+
+
+def test_one_body_row_is_one_sku_with_columns_mapped_from_the_header():
+    [found] = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]))
+    assert [sku.attributes for sku in found.skus] == [
+        {"model": "SF-0001", "product_name": "玻璃杯", "size": "100ml", "price": "1.50"},
+        {"model": "SF-0002", "product_name": "玻璃杯", "size": "200ml", "price": "2.50"}]
+    assert not found.inherited and {sku.origin for sku in found.skus} == {"table_row"}
+    assert [attr for attr, _ in found.header.columns] == ["model", "product_name", "size", "price"]
+
+
+@pytest.mark.parametrize("header", [
+    ["Item No.", "Description", "Size", "Unit Price (USD)"],
+    ["型号/Model", "品名/Name", "规格/Size", "单价（元）"],
+])
+def test_english_and_bilingual_headers_map_to_the_same_attributes(header):
+    [found] = tables_of(*table(0, 100, [header, ["AB-120", "Mug", "12oz", "$4.50"]]))
+    assert found.skus[0].attributes == {"model": "AB-120", "product_name": "Mug", "size": "12oz", "price": "4.50"}
+
+
+def test_a_picture_column_is_a_column_without_attribute():
+    [found] = tables_of(*table(0, 100, [["图片", "型号", "价格"], ["[img]", "SF-0001", "¥8"]], xs=(50, 140, 290)))
+    assert found.header.columns[0] == (None, 50.0)
+    assert found.skus[0].attributes == {"model": "SF-0001", "price": "8"}
+
+
+@pytest.mark.parametrize("header", [["型号", "备注", "说明"], ["型号", "货号", "编号"]])
+def test_a_row_needs_two_distinct_attribute_names_to_be_a_header(header):
+    assert tables_of(*table(0, 100, [header, ["SF-0001", "x", "y"]])) == []
+
+
+def test_cells_merged_into_one_line_are_split_by_their_words_left_edges():
+    rows = [cells(0, 100, ["型号", "颜色", "价格"], xs=(50, 122, 290)),
+            block(1, [spanned(50, 120, "CB-26551-PK Pink"), spanned(290, 120, "$4.50")])]
+    [found] = tables_of(*rows)
+    assert found.skus[0].attributes == {"model": "CB-26551-PK", "color": "Pink", "price": "4.50"}
+
+
+def test_a_wide_gap_or_a_row_that_names_no_product_ends_the_table():
+    gap = table(0, 100, [HEADER, *body_rows(1, 2)]) + table(10, 300, body_rows(3, 1))
+    assert models(tables_of(*gap)) == ["SF-0001", "SF-0002"]
+    note = table(0, 100, [HEADER, *body_rows(1, 1), ["以上价格均含税"], *body_rows(2, 1)])
+    assert models(tables_of(*note)) == ["SF-0001"]
+
+
+def test_two_headers_make_two_tables():
+    found = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]), *table(10, 400, [HEADER, *body_rows(5, 1)]))
+    assert models(found) == ["SF-0001", "SF-0002", "SF-0005"]
+
+
+def test_a_variant_card_above_a_header_is_shared_by_its_rows_as_one_variant_group():
+    title = stacked(20, 50, 46, "保温杯套装", "材质：不锈钢", "颜色：银色")
+    [found] = tables_of(title, *table(0, 100, [["型号", "规格", "价格"], ["SF-0001", "350ml", "¥59"],
+                                               ["SF-0002", "500ml", "¥69"]], xs=(50, 140, 290)))
+    assert [sku.attributes["product_name"] for sku in found.skus] == ["保温杯套装", "保温杯套装"]
+    assert {sku.variant_group for sku in found.skus} == {"t1"}
+    assert found.skus[0].source == {"product_name": "variant_card", "material": "variant_card",
+                                    "color": "variant_card"}
+
+
+def test_a_caption_above_a_header_is_shared_as_table_caption_without_a_variant_group():
+    caption = stacked(20, 50, 60, "材质：玻璃", "颜色：透明")
+    [found] = tables_of(caption, *table(0, 100, [HEADER, *body_rows(1, 2)]))
+    assert [sku.attributes["material"] for sku in found.skus] == ["玻璃", "玻璃"]
+    assert found.skus[0].source == {"material": "table_caption", "color": "table_caption"}
+    assert {sku.variant_group for sku in found.skus} == {None}
+
+
+def test_a_row_keeps_its_own_value_over_the_shared_one():
+    caption = stacked(20, 50, 74, "品名：套装")
+    [found] = tables_of(caption, *table(0, 100, [HEADER, *body_rows(1, 1)]))
+    assert found.skus[0].attributes["product_name"] == "玻璃杯" and "product_name" not in found.skus[0].source
+
+
+def test_labelled_lines_far_above_the_header_or_off_its_left_edge_are_not_shared():
+    far = stacked(20, 50, 20, "材质：玻璃")
+    aside = stacked(21, 200, 74, "颜色：透明")
+    [found] = tables_of(far, aside, *table(0, 100, [HEADER, *body_rows(1, 1)]))
+    assert found.skus[0].source == {} and found.skus[0].variant_group is None
+
+
+def previous_header():
+    [found] = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]))
+    return found.header
+
+
+def test_headerless_rows_under_the_previous_header_continue_its_table():
+    found = tables_of(*table(0, 60, body_rows(3, 2)), previous=previous_header())
+    assert [t.inherited for t in found] == [True]
+    assert found[0].skus[1].attributes == {"model": "SF-0004", "product_name": "玻璃杯", "size": "400ml",
+                                           "price": "4.50"}
+
+
+def test_a_continuation_comes_first_and_only_above_the_pages_own_header():
+    own = table(10, 300, [HEADER, *body_rows(7, 1)])
+    found = tables_of(*table(0, 60, body_rows(3, 1)), *own, previous=previous_header())
+    assert [t.inherited for t in found] == [True, False] and models(found) == ["SF-0003", "SF-0007"]
+    assert [t.inherited for t in tables_of(*own, previous=previous_header())] == [False]
+
+
+def test_rows_off_the_previous_headers_columns_do_not_continue_it():
+    shifted = table(0, 60, body_rows(3, 2), xs=(75, 175, 315, 455))
+    assert tables_of(*shifted, previous=previous_header()) == []
+
+
+def test_the_header_round_trips_through_json_and_has_a_stable_key():
+    header = previous_header()
+    assert TableHeader.from_json(header.to_json()) == header
+    assert header.key == previous_header().key and len(header.key) == 12
+    other = TableHeader((("model", 50.0), ("price", 140.0)), 300.0)
+    assert other.key != header.key
+
+
+def test_headerless_rows_are_detected_only_when_no_header_comes_first():
+    assert headerless_rows(lines_of(*table(0, 60, body_rows(3, 2))), TOLERANCE)
+    assert not headerless_rows(lines_of(*table(0, 60, [HEADER, *body_rows(3, 2)])), TOLERANCE)
+    assert not headerless_rows(lines_of(stacked(0, 50, 60, "型号：SF-0001", "价格：¥8")), TOLERANCE)
+    assert not headerless_rows(lines_of(stacked(0, 50, 60, "SF-0001")), TOLERANCE)  # one cell is no row

@@ -1,0 +1,55 @@
+"""Words placed by their own character boxes, visual rows and upright reading of skewed scans."""
+
+import math
+
+from extractor_pages import CHAR, block, lines_of, page, spanned, stacked
+
+from skuflow_contracts.ir import TextLine
+from skuflow_extractor.domain.words import page_lines, rows_of, split_words, straighten, turn, union
+
+
+def test_words_take_the_union_of_their_character_boxes():
+    words = split_words(spanned(100, 50, "CB-26551-PK  Pink"), index=7)
+    assert [w.text for w in words] == ["CB-26551-PK", "Pink"]
+    assert words[0].bbox == (100, 50, 100 + 11 * CHAR, 62)
+    assert words[1].bbox[0] == 100 + 13 * CHAR and {w.line for w in words} == {7}
+
+
+def test_ocr_lines_without_character_boxes_spread_the_line_box_evenly():
+    words = split_words(TextLine(bbox=(0, 0, 100, 10), text="ab cd"), index=0)
+    assert [(w.text, w.bbox[0], w.bbox[2]) for w in words] == [("ab", 0, 40), ("cd", 60, 100)]
+
+
+def test_page_lines_skip_margin_blocks_and_blank_lines_and_read_top_to_bottom():
+    blocks = [stacked(0, 50, 300, "lower"), stacked(1, 50, 20, "running header"),
+              block(2, [spanned(50, 100, "upper"), TextLine(bbox=(50, 120, 90, 130), text="  ")], "heading")]
+    lines = page_lines(page(*blocks), skip_blocks={1})
+    assert [ln.text for ln in lines] == ["upper", "lower"]
+    assert lines[0].heading and not lines[1].heading and lines[0].size == 10.0
+
+
+def test_rows_group_lines_by_vertical_centre_within_the_tolerance():
+    lines = lines_of(block(0, [spanned(300, 103, "b"), spanned(50, 100, "a"), spanned(50, 130, "c")]))
+    assert [[ln.text for ln in row] for row in rows_of(lines, tolerance=4.0)] == [["a", "b"], ["c"]]
+    assert len(rows_of(lines_of(block(0, [spanned(50, 100, "a"), spanned(300, 110, "b")])), 4.0)) == 2
+
+
+def test_a_skewed_scan_is_read_upright_and_a_straight_page_is_left_alone():
+    angle = 0.02
+    tilted = []
+    for r in range(3):
+        for c, x in enumerate((50, 200, 350)):
+            y = 100 + 30 * r + x * math.tan(angle)
+            tilted.append(spanned(x, y, f"r{r}c{c}"))
+    lines, turned = straighten(lines_of(block(0, tilted)))
+    assert math.isclose(turned, angle, rel_tol=0.05)
+    assert [[ln.text for ln in row] for row in rows_of(lines, 4.0)] == [
+        [f"r{r}c{c}" for c in range(3)] for r in range(3)]
+    straight = lines_of(stacked(0, 50, 100, "a", "b"))
+    assert straighten(straight) == (straight, 0.0)
+
+
+def test_turn_and_union():
+    assert union([(0, 5, 10, 10), (5, 0, 20, 8)]) == (0, 0, 20, 10)
+    box = turn(turn((10, 10, 20, 20), 0.1), -0.1)
+    assert box[0] < 10 and box[2] > 20  # an axis-aligned box around a turned box only grows
