@@ -72,20 +72,50 @@ def special_images() -> bytes:
     return doc.tobytes()
 
 
+def with_inline_images(*boxes: tuple[float, float, float, float], pixels: tuple[int, int] = (64, 48)) -> bytes:
+    """A page whose pictures are inline images (BI … ID … EI in its content stream, no xref), one per box."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((60, 80), "Inline pictures", fontname="helv", fontsize=11)
+    width, height = pixels
+    samples = b"".join(bytes((x * 4 % 256, y * 5 % 256, 128)) for y in range(height) for x in range(width))
+    content = b"".join(b"q %g 0 0 %g %g %g cm BI /W %d /H %d /CS /RGB /BPC 8 /F /AHx ID\n%s>\nEI Q\n"
+                       % (x1 - x0, y1 - y0, x0, PAGE.height - y1, width, height, samples.hex().encode())
+                       for x0, y0, x1, y1 in boxes)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + content)
+    return doc.tobytes()
+
+
+def with_decorations() -> bytes:
+    """The born-digital page plus an 8 pt embedded bullet and a 10 pt inline icon."""
+    doc = pymupdf.open(stream=with_inline_images((300, 100, 310, 110), pixels=(8, 8)))
+    doc[0].insert_image(pymupdf.Rect(60, 100, 68, 108), pixmap=picture(16, 16), keep_proportion=False)
+    doc[0].insert_image(pymupdf.Rect(60, 420, 300, 640), pixmap=picture(), keep_proportion=False)
+    return doc.tobytes()
+
+
 def with_javascript() -> bytes:
     doc = born_digital()
     doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<</S/JavaScript/JS(app.alert(1))>>")
     return doc.tobytes()
 
 
-def price_table(rows: int = 6, top: float = 100) -> pymupdf.Document:
+def price_table(rows: int = 6, top: float = 100, rotation: int = 0) -> pymupdf.Document:
+    """A text-aligned price table; on a page with /Rotate ``rotation`` whose text reads upright as displayed."""
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.set_rotation(rotation)
+
+    def write(x: float, y: float, text: str, size: float) -> None:  # (x, y) on the displayed page
+        page.insert_text(pymupdf.Point(x, y) * page.derotation_matrix, text, fontname="helv", fontsize=size,
+                         rotate=rotation)
+
     columns = (("Model", 50), ("Name", 150), ("Size", 300), ("Price", 450))
     for label, x in columns:
-        page.insert_text((x, top), label, fontname="helv", fontsize=11)
+        write(x, top, label, 11)
     for index in range(rows):
         values = (f"AB-{100 + index}", f"Steel mug {index}", f"{300 + index}ml", f"${4 + index}.50")
         for (_, x), value in zip(columns, values, strict=True):
-            page.insert_text((x, top + 24 * (index + 1)), value, fontname="helv", fontsize=10)
+            write(x, top + 24 * (index + 1), value, 10)
     return doc

@@ -1,11 +1,12 @@
 """Table structure from pdfplumber, asked only about pages that look tabular."""
 
+import pytest
 from pdf_samples import born_digital, price_table
 
-from skuflow_contracts.ir import TextLine
+from skuflow_contracts.ir import ParsedPage
 from skuflow_parser.backends.pdfplumber_backend import TableReader
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.domain.tables import continues_overleaf, looks_tabular
+from skuflow_parser.domain.tables import continues_overleaf, looks_tabular, reading_rotation
 from skuflow_parser.pages import parse_page
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage
@@ -39,8 +40,44 @@ def test_a_table_running_to_the_bottom_of_the_page_may_continue_overleaf():
 def test_pages_without_tabular_lines_never_reach_pdfplumber():
     page = parse_with_tables(born_digital().tobytes())
     assert page.tables == [] and page.features["table_count"] == 0.0
-    line = TextLine(bbox=(0, 0, 10, 10), text="x")
-    assert not looks_tabular([line])
+    assert not looks_tabular([(0, 0, 10, 10)])
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def assert_cells_sit_on_their_lines(page: ParsedPage) -> None:
+    """Each cell's box overlaps the box of the text line that holds its text (the same frame)."""
+    lines = [line for block in page.text_blocks for line in block.lines]
+    for cell in page.tables[0].cells:
+        holders = [line for line in lines if cell.text in line.text]
+        assert any(overlaps(cell.bbox, line.bbox) for line in holders), cell
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_a_table_on_a_rotated_page_reading_upright_comes_out_in_the_displayed_frame(rotation):
+    upright = parse_with_tables(price_table().tobytes()).tables[0]
+    page = parse_with_tables(price_table(rotation=rotation).tobytes())
+    assert page.rotation == rotation and reading_rotation(page.text_blocks[0].lines) == 0
+    [table] = page.tables
+    assert table.rows == upright.rows and table.header_rows == 1
+    assert table.bbox == pytest.approx(upright.bbox, abs=1)  # the same displayed layout on a turned page
+    assert_cells_sit_on_their_lines(page)
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_a_table_turned_sideways_by_the_page_rotation_is_read_along_its_text(rotation):
+    doc = price_table()
+    doc[0].set_rotation(rotation)
+    page = parse_with_tables(doc.tobytes())
+    assert reading_rotation(page.text_blocks[0].lines) == rotation
+    [table] = page.tables
+    assert table.rows[0] == ["Model", "Name", "Size", "Price"] and table.rows[1][0] == "AB-100"
+    assert_cells_sit_on_their_lines(page)
+    if rotation == 90:  # rows run right to left across the landscape page, columns top to bottom
+        model, price = (next(c for c in table.cells if c.text == text) for text in ("Model", "Price"))
+        assert model.bbox[1] < price.bbox[1] and model.bbox[0] > table.cells[-1].bbox[0]
 
 
 def test_the_whole_document_path_reads_tables_too(tmp_path):

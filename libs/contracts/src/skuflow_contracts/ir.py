@@ -96,6 +96,8 @@ class ParsedPage(Contract):
     parser_backend: ParserBackend
     text_blocks: list[TextBlock] = Field(default_factory=list)
     images: list[ImageRegion] = Field(default_factory=list)
+    decorations: list[BBox] = Field(default_factory=list,
+                                    description="boxes of images below the size floor: neither stored nor hashed")
     tables: list[TableBlock] = Field(default_factory=list)
     reading_order: list[int] = Field(default_factory=list, description="block_ids in reading order")
     text_coverage: float = 0.0
@@ -103,6 +105,8 @@ class ParsedPage(Contract):
     status: PageParseStatus = "ok"
     failure_reason: str | None = None
     features: dict[str, float] = Field(default_factory=dict)
+    screenshot_uri: str | None = Field(default=None, description="claim-check URI of a rendered page image, "
+                                       "only for pages a person or a later step will look at")
 
     @property
     def raw_text(self) -> str:

@@ -13,13 +13,18 @@ import pymupdf
 
 from skuflow_contracts.ir import ParsedPage, TableBlock, TextBlock
 from skuflow_parser.backends import ocr_backend
-from skuflow_parser.backends.pdfplumber_backend import TableReader
-from skuflow_parser.backends.pymupdf_backend import ImageCache, PlacedImage, page_images, text_blocks
+from skuflow_parser.backends.ocr_engines import OcrTuning
+from skuflow_parser.backends.pdfplumber_backend import TableReader, sideways_tables
+from skuflow_parser.backends.pymupdf_backend import ImageCache, displayed, text_blocks
+from skuflow_parser.backends.pymupdf_images import PlacedImage, page_images
+from skuflow_parser.backends.screenshot import DEFAULT_DPI as SCREENSHOT_DPI
+from skuflow_parser.backends.screenshot import screenshot
 from skuflow_parser.domain.document import text_coverage
 from skuflow_parser.domain.features import page_features
-from skuflow_parser.domain.images import picture_share
+from skuflow_parser.domain.images import DECORATION_MAX_SIDE, picture_share
 from skuflow_parser.domain.layout import reading_order, with_block_types
-from skuflow_parser.domain.tables import looks_tabular
+from skuflow_parser.domain.screenshots import ScreenshotPolicy, wants_screenshot
+from skuflow_parser.domain.tables import looks_tabular, reading_rotation
 from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
@@ -31,14 +36,19 @@ class ParserConfig:
     text_layer: TextLayerRule = field(default_factory=TextLayerRule)
     ocr_enabled: bool = True
     ocr_dpi: int = ocr_backend.DEFAULT_DPI
+    ocr: OcrTuning = field(default_factory=OcrTuning)
+    decoration_floor: float = DECORATION_MAX_SIDE
+    screenshots: ScreenshotPolicy = "needed"
+    screenshot_dpi: int = SCREENSHOT_DPI
 
 
 @dataclass
 class PageParse:
-    """A parsed page plus the bytes of its images, which the caller stores by claim-check."""
+    """A parsed page plus the bytes of its images and screenshot, which the caller stores by claim-check."""
 
     page: ParsedPage
     images: list[PlacedImage] = field(default_factory=list)
+    screenshot: bytes | None = None
 
 
 def failed_parse(number: int, reason: str, *, width: float = 1, height: float = 1, rotation: int = 0) -> PageParse:
@@ -49,19 +59,36 @@ def failed_parse(number: int, reason: str, *, width: float = 1, height: float = 
 
 def _ocr(page: pymupdf.Page, config: ParserConfig) -> ocr_backend.OcrPage | None:
     try:
-        return ocr_backend.ocr_page(page, dpi=config.ocr_dpi)
+        return ocr_backend.ocr_page(page, dpi=config.ocr_dpi, tuning=config.ocr)
     except Exception:  # counted and logged; the text layer (if any) is kept
         PARSER_FAILURES.labels("ocr").inc()
         log.exception("ocr backend failed", extra={"fields": {"page": page.number + 1}})
         return None
 
 
+def _screenshot(page: pymupdf.Page, config: ParserConfig) -> bytes | None:
+    try:
+        return screenshot(page, config.screenshot_dpi)
+    except Exception:  # counted and logged; the page's IR does not depend on its picture
+        PARSER_FAILURES.labels("screenshot").inc()
+        log.exception("page screenshot failed", extra={"fields": {"page": page.number + 1}})
+        return None
+
+
 def _tables(reader: TableReader | None, page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
-    """Table structure from pdfplumber, only for upright pages whose lines look tabular."""
-    if reader is None or page.rotation or not looks_tabular([line for b in blocks for line in b.lines]):
+    """Table structure from pdfplumber, only for pages whose lines look tabular in the frame their
+    text reads upright in: the displayed page, or the unrotated one of a page turned sideways."""
+    if reader is None:
+        return []
+    lines = [line for b in blocks for line in b.lines]
+    turn = reading_rotation(lines)
+    sideways = bool(page.rotation) and turn == page.rotation
+    if turn != 0 and not sideways:
+        return []
+    if not looks_tabular([displayed(line.bbox, page.derotation_matrix) if sideways else line.bbox for line in lines]):
         return []
     try:
-        return reader.tables(page.number)
+        return sideways_tables(page) if sideways else reader.tables(page.number)
     except Exception:  # counted and logged; the text lines still carry the table's content
         PARSER_FAILURES.labels("pdfplumber").inc()
         log.exception("pdfplumber backend failed", extra={"fields": {"page": page.number + 1}})
@@ -74,12 +101,13 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     page = doc[index]
     try:
         blocks: list[TextBlock] = text_blocks(page)
-        images = page_images(doc, page, file_hash, cache)
+        found = page_images(doc, page, file_hash, cache, config.decoration_floor)
     except Exception as exc:  # a damaged page must not stop the document
         PARSER_FAILURES.labels("pymupdf").inc()
         log.exception("pymupdf backend failed", extra={"fields": {"page": index + 1}})
         return failed_parse(index + 1, f"unreadable_page: {type(exc).__name__}: {exc}"[:500],
                             width=page.rect.width, height=page.rect.height, rotation=page.rotation)
+    images = found.placed
     width, height = page.rect.width, page.rect.height
     picture_boxes = [placed.region.bbox for placed in images]
     coverage = text_coverage([b.bbox for b in blocks], width, height)
@@ -98,9 +126,11 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
-        text_blocks=blocks, images=[placed.region for placed in images], tables=found_tables,
+        text_blocks=blocks, images=[placed.region for placed in images], decorations=found.decorations,
+        tables=found_tables,
         reading_order=reading_order(blocks, width),
         text_coverage=coverage, ocr_confidence=confidence,
         features={**features, "table_count": float(len(found_tables))},
     )
-    return PageParse(parsed, images)
+    wanted = wants_screenshot(config.screenshots, parsed, text_layer_rejected=reason is not None)
+    return PageParse(parsed, images, _screenshot(page, config) if wanted else None)

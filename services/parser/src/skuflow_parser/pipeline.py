@@ -23,14 +23,15 @@ class StoredPage:
 
 
 def store_page(parsed: PageParse, *, job_id: str, storage: LocalStorage) -> StoredPage:
-    """Images first, then the IR that points at them; keys are deterministic (re-runs overwrite)."""
+    """Images and screenshot first, then the IR that points at them; keys are deterministic (re-runs overwrite)."""
     prefix = f"jobs/{job_id}/pages/{parsed.page.page:04d}"
     images = []
     for placed in parsed.images:
         region = placed.region
         uri = storage.put(f"{prefix}/images/{region.image_id}.{region.ext}", placed.data) if placed.data else None
         images.append(region.model_copy(update={"uri": uri}))
-    page = parsed.page.model_copy(update={"images": images})
+    shot = storage.put(f"{prefix}/screenshot.jpeg", parsed.screenshot) if parsed.screenshot else None
+    page = parsed.page.model_copy(update={"images": images, "screenshot_uri": shot})
     body = page.model_dump_json().encode()
     return StoredPage(page, storage.put(f"{prefix}/ir.json", body), sha256_hex(body))
 

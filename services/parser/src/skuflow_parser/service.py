@@ -17,8 +17,7 @@ from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParse
 from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
-from skuflow_parser.domain.text_layer import TextLayerRule
-from skuflow_parser.pages import ParserConfig, failed_parse
+from skuflow_parser.pages import failed_parse
 from skuflow_parser.pipeline import open_checked, store_page
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import metadata, parsed_pages, platform
@@ -37,11 +36,8 @@ def _checked_page_count(pdf: bytes, limits: SecurityLimits) -> int:
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     settings = ParserSettings()
-    config = ParserConfig(text_layer=TextLayerRule(coverage_threshold=settings.text_coverage_threshold,
-                                                   min_chars=settings.min_text_chars),
-                          ocr_enabled=settings.ocr_enabled, ocr_dpi=settings.ocr_dpi)
     pool = PagePool(workers=settings.parser_workers, max_tasks_per_child=settings.parser_max_tasks_per_child,
-                    page_budget_seconds=settings.parser_page_budget_seconds, config=config)
+                    page_budget_seconds=settings.parser_page_budget_seconds, config=settings.parser_config())
     ctx.on_shutdown.append(pool.close)
     limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
 

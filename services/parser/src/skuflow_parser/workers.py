@@ -25,9 +25,9 @@ class PageTimeout(Exception):
     """The page took longer than its budget."""
 
 
-def _start_worker(ocr_enabled: bool) -> None:
-    if ocr_enabled:
-        ocr_backend.warm_up()
+def _start_worker(config: ParserConfig) -> None:
+    if config.ocr_enabled:
+        ocr_backend.warm_up(config.ocr)
 
 
 def _document(path: str) -> tuple[pymupdf.Document, ImageCache, TableReader]:
@@ -59,7 +59,7 @@ class PagePool:
         return concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, max_tasks_per_child=self.max_tasks_per_child,
             mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-            initargs=(self.config.ocr_enabled,))
+            initargs=(self.config,))
 
     async def parse(self, pdf_path: str, index: int, file_hash: str) -> PageParse:
         loop = asyncio.get_running_loop()

@@ -1,8 +1,8 @@
-"""OCR backend: PP-OCR models through RapidOCR + onnxruntime (the wheel bundles the models: offline).
+"""OCR backend: a page rendered to an image and read by the selected engine (``ocr_engines``).
 
-The engine loads once per process (it takes a few hundred ms and ~100 MB) and is reused. Pages
-are rendered at ``dpi`` but never beyond ``max_side`` pixels, which bounds time and memory on
-huge pages; boxes come back in pixels and are converted to PDF points of the displayed page.
+The engine loads once per process and is reused. Pages are rendered at ``dpi`` but never beyond
+``max_side`` pixels, which bounds time and memory on huge pages; boxes come back in pixels and are
+converted to PDF points of the displayed page.
 """
 
 from __future__ import annotations
@@ -11,28 +11,21 @@ import statistics
 import threading
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import pymupdf
 
 from skuflow_contracts.ir import TextBlock, TextLine
+from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
+from skuflow_parser.backends.pymupdf_backend import render
 
 DEFAULT_DPI = 200
-MAX_SIDE_PX = 2600
 _lock = threading.Lock()
 
 
-@cache
-def _engine():  # RapidOCR has no public type
-    from rapidocr_onnxruntime import RapidOCR
-
-    return RapidOCR()
-
-
-def warm_up() -> None:
+def warm_up(tuning: OcrTuning = DEFAULT_TUNING) -> None:
     """Load the models now (worker start-up) rather than on the first scanned page."""
-    _engine()
+    engine(tuning)
 
 
 @dataclass(frozen=True)
@@ -41,21 +34,15 @@ class OcrPage:
     confidence: float | None
 
 
-def _scale(page: pymupdf.Page, dpi: int, max_side: int) -> float:
-    zoom = dpi / 72
-    longest = max(page.rect.width, page.rect.height) * zoom
-    return zoom * min(1.0, max_side / longest)
-
-
-def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX) -> OcrPage:
-    zoom = _scale(page, dpi, max_side)
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
+def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,
+             tuning: OcrTuning = DEFAULT_TUNING) -> OcrPage:
+    pix, zoom = render(page, dpi, max_side)
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
     with _lock:  # onnxruntime sessions are not re-entrant from several threads of one process
-        found, _ = _engine()(image)
+        found = engine(tuning).read(image)
     blocks: list[TextBlock] = []
     confidences = []
-    for corners, text, score in found or []:
+    for corners, text, score in found:
         text = unicodedata.normalize("NFKC", text).strip()
         if not text:
             continue

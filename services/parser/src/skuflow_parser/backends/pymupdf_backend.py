@@ -1,4 +1,4 @@
-"""PyMuPDF backend: text blocks with lines, fonts and boxes, and the embedded images of a page.
+"""PyMuPDF backend: the document, text blocks with lines, fonts and boxes, and image bytes.
 
 Everything comes out in points of the page *as displayed*: MuPDF reports unrotated coordinates,
 so boxes go through the page's rotation matrix. An image placed several times (a logo on every
@@ -7,23 +7,18 @@ page) is decoded once per document through ``ImageCache``.
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import re
 from dataclasses import dataclass, field
 
 import pymupdf
 
-from skuflow_contracts.ids import image_id
-from skuflow_contracts.ir import BBox, ImageRegion, TextBlock, TextLine, TextSpan
+from skuflow_contracts.ir import BBox, TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.domain.document import UnreadableDocument
-from skuflow_parser.domain.images import tile_groups, union
 from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
 
 BOLD_FLAG = 16
-RASTERIZE_TIMEOUT_S = 30
-RASTERIZE_DPI = 150
 
 
 def open_document(data: bytes) -> pymupdf.Document:
@@ -51,6 +46,20 @@ def document_facts(doc: pymupdf.Document, limits: SecurityLimits) -> DocumentFac
     return DocumentFacts(page_count=doc.page_count, object_count=objects, has_javascript=scripted)
 
 
+def render(page: pymupdf.Page, dpi: int, max_side: int) -> tuple[pymupdf.Pixmap, float]:
+    """The displayed page in RGB at ``dpi`` but never beyond ``max_side`` pixels (huge pages), and its zoom."""
+    zoom = dpi / 72 * min(1.0, max_side / (max(page.rect.width, page.rect.height) * dpi / 72))
+    return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False), zoom
+
+
+def unrotated_copy(page: pymupdf.Page) -> bytes:
+    """The page alone as a one-page PDF without its /Rotate: for readers that only read upright text."""
+    copy = pymupdf.open()
+    copy.insert_pdf(page.parent, from_page=page.number, to_page=page.number)
+    copy[0].set_rotation(0)
+    return copy.tobytes()
+
+
 @dataclass
 class EmbeddedImage:
     data: bytes
@@ -60,43 +69,70 @@ class EmbeddedImage:
     md5: str
     perceptual_hash: str | None
 
+    @classmethod
+    def of(cls, data: bytes, ext: str, width: int, height: int) -> EmbeddedImage:
+        return cls(data, ext, width, height, hashlib.md5(data).hexdigest(), dhash(data))
+
 
 @dataclass
 class ImageCache:
-    """Decoded images by xref, shared by all pages of one document."""
+    """Decoded images and their pixel digests by xref, shared by all pages of one document."""
 
     by_xref: dict[int, EmbeddedImage] = field(default_factory=dict)
+    digests: dict[int, bytes] = field(default_factory=dict)
 
     def get(self, doc: pymupdf.Document, xref: int) -> EmbeddedImage:
         if xref not in self.by_xref:
-            data, ext, width, height = _image_bytes(doc, xref)
-            self.by_xref[xref] = EmbeddedImage(data, ext, width, height, hashlib.md5(data).hexdigest(), dhash(data))
+            self.by_xref[xref] = EmbeddedImage.of(*_image_bytes(doc, xref))
         return self.by_xref[xref]
 
+    def digest(self, doc: pymupdf.Document, xref: int) -> bytes:
+        """MuPDF's MD5 of the decoded pixels: what ``get_image_info`` reports for each placement."""
+        if xref not in self.digests:
+            self.digests[xref] = pymupdf.Pixmap(doc, xref).digest
+        return self.digests[xref]
 
-def _image_bytes(doc: pymupdf.Document, xref: int) -> tuple[bytes, str, int, int]:
-    """The original stream where a viewer could show it (JPEG, PNG); masked, CMYK or JPX → PNG."""
-    info = doc.extract_image(xref)
-    if info and not info.get("smask") and info.get("colorspace", 3) in (1, 3) and info["ext"] in ("jpeg", "png"):
-        return info["image"], info["ext"], info["width"], info["height"]
-    pix = pymupdf.Pixmap(doc, xref)
-    if info and info.get("smask"):
-        pix = pymupdf.Pixmap(pix, pymupdf.Pixmap(doc, info["smask"]))
+
+def _keeps_stream(ext: str, colorspace: int, masked: bool) -> bool:
+    """A viewer can show the original stream as it is: JPEG or PNG, gray or RGB, no mask."""
+    return not masked and colorspace in (1, 3) and ext in ("jpeg", "png")
+
+
+def _as_png(pix: pymupdf.Pixmap, mask: pymupdf.Pixmap | None) -> tuple[bytes, str, int, int]:
+    if mask is not None:
+        pix = pymupdf.Pixmap(pix, mask)
     if pix.colorspace and pix.colorspace.n >= 4:
         pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
     return pix.tobytes("png"), "png", pix.width, pix.height
 
 
-def _displayed(rect, matrix: pymupdf.Matrix) -> BBox:  # a Rect or a 4-tuple
+def _image_bytes(doc: pymupdf.Document, xref: int) -> tuple[bytes, str, int, int]:
+    """The original stream where a viewer could show it (JPEG, PNG); masked, CMYK or JPX → PNG."""
+    info = doc.extract_image(xref)
+    if info and _keeps_stream(info["ext"], info.get("colorspace", 3), bool(info.get("smask"))):
+        return info["image"], info["ext"], info["width"], info["height"]
+    smask = info.get("smask") if info else None
+    return _as_png(pymupdf.Pixmap(doc, xref), pymupdf.Pixmap(doc, smask) if smask else None)
+
+
+def inline_image(block: dict) -> EmbeddedImage:
+    """An image block of ``get_text("dict")`` (an inline image has no xref to extract it by)."""
+    if _keeps_stream(block["ext"], block["colorspace"], bool(block.get("mask"))):
+        return EmbeddedImage.of(block["image"], block["ext"], block["width"], block["height"])
+    mask = block.get("mask")
+    return EmbeddedImage.of(*_as_png(pymupdf.Pixmap(block["image"]), pymupdf.Pixmap(mask) if mask else None))
+
+
+def displayed(rect, matrix: pymupdf.Matrix) -> BBox:  # a Rect or a 4-tuple
     x0, y0, x1, y1 = pymupdf.Rect(rect) * matrix
     return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
 
 
 def _span(raw: dict, matrix: pymupdf.Matrix) -> TextSpan:
     chars = raw["chars"]
-    return TextSpan(bbox=_displayed(raw["bbox"], matrix), text="".join(c["c"] for c in chars), font=raw["font"],
+    return TextSpan(bbox=displayed(raw["bbox"], matrix), text="".join(c["c"] for c in chars), font=raw["font"],
                     size=round(raw["size"], 2), bold=bool(raw["flags"] & BOLD_FLAG),
-                    char_boxes=[_displayed(c["bbox"], matrix) for c in chars])
+                    char_boxes=[displayed(c["bbox"], matrix) for c in chars])
 
 
 def text_blocks(page: pymupdf.Page) -> list[TextBlock]:
@@ -110,66 +146,12 @@ def text_blocks(page: pymupdf.Page) -> list[TextBlock]:
             line_spans = [_span(span, matrix) for span in line["spans"]]
             text = "".join(span.text for span in line_spans).strip()
             if text:
-                lines.append(TextLine(bbox=_displayed(line["bbox"], matrix), text=text, spans=line_spans))
+                lines.append(TextLine(bbox=displayed(line["bbox"], matrix), text=text, spans=line_spans))
             spans += line_spans
         sizes = [span.size for span in spans]
         bold = any(span.bold for span in spans)
         if lines:
-            blocks.append(TextBlock(block_id=len(blocks), bbox=_displayed(raw["bbox"], matrix),
+            blocks.append(TextBlock(block_id=len(blocks), bbox=displayed(raw["bbox"], matrix),
                                     text="\n".join(line.text for line in lines), lines=lines,
                                     font_size=round(max(sizes), 2), bold=bold))
     return blocks
-
-
-@dataclass
-class PlacedImage:
-    region: ImageRegion
-    data: bytes
-
-
-def _rasterize(page: pymupdf.Page, box: BBox) -> bytes | None:
-    """Render one region (fragmented tiles → one picture); None when it takes over 30 s."""
-    clip = pymupdf.Rect(box) * page.derotation_matrix
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(lambda: page.get_pixmap(clip=clip, dpi=RASTERIZE_DPI).tobytes("png"))
-        try:
-            return future.result(timeout=RASTERIZE_TIMEOUT_S)
-        except concurrent.futures.TimeoutError:
-            return None
-
-
-def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache: ImageCache) -> list[PlacedImage]:
-    number = page.number + 1
-    matrix = page.rotation_matrix
-    placements: list[tuple[int, BBox]] = []
-    for xref, *_ in page.get_images(full=True):
-        for rect in page.get_image_rects(xref):
-            if not (rect.is_empty or rect.is_infinite):
-                placements.append((xref, _displayed(rect, matrix)))
-    placements.sort(key=lambda item: (item[1][1], item[1][0]))
-    fragmented = tile_groups([box for _, box in placements])
-    in_group = {i for group in fragmented for i in group}
-    placed: list[PlacedImage] = []
-
-    def add(box: BBox, data: bytes, ext: str, width: int, height: int, md5: str, **extra: object) -> None:
-        ident = image_id(file_hash, number, len(placed) + 1)
-        placed.append(PlacedImage(ImageRegion(image_id=ident, bbox=box, width_px=width, height_px=height,
-                                              content_hash=md5, ext=ext, **extra), data))
-
-    def add_embedded(box: BBox, image: EmbeddedImage) -> None:
-        add(box, image.data, image.ext, image.width, image.height, image.md5, perceptual_hash=image.perceptual_hash)
-
-    for index, (xref, box) in enumerate(placements):
-        if index not in in_group:
-            add_embedded(box, cache.get(doc, xref))
-    for group in fragmented:
-        box = union([placements[i][1] for i in group])
-        data = _rasterize(page, box)
-        width = round((box[2] - box[0]) * RASTERIZE_DPI / 72)
-        height = round((box[3] - box[1]) * RASTERIZE_DPI / 72)
-        if data is None:
-            add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning="rasterize_timeout")
-        else:
-            add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True,
-                perceptual_hash=dhash(data))
-    return placed

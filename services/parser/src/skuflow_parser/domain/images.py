@@ -1,4 +1,5 @@
-"""Image rules: fragmented pictures (tiles forming one photo) and what counts as a picture's area."""
+"""Image rules: fragmented pictures (tiles forming one photo), decorations too small to be a product
+picture, and what counts as a picture's area."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from skuflow_contracts.ir import BBox
 
 TILE_GAP = 2.0  # points: tiles of one picture touch or nearly touch
 MIN_TILES = 4
+DECORATION_MAX_SIDE = 12.0  # points (~4 mm): bullets, tiny icons and rules; never a product picture or a logo
 
 
 def area(box: BBox) -> float:
@@ -14,6 +16,11 @@ def area(box: BBox) -> float:
 
 def union(boxes: list[BBox]) -> BBox:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def is_decoration(box: BBox, floor: float = DECORATION_MAX_SIDE) -> bool:
+    """Shorter side on the page below the floor: recorded by its box, neither stored nor hashed."""
+    return min(box[2] - box[0], box[3] - box[1]) < floor
 
 
 def _adjacent(a: BBox, b: BBox) -> bool:

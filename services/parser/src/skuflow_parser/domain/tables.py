@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from skuflow_contracts.ir import TextLine
+from collections import Counter
+
+from skuflow_contracts.ir import BBox, TextLine
 from skuflow_contracts.vocabulary import attribute_for_label
 
 ROW_TOLERANCE = 4.0
@@ -10,9 +12,10 @@ MIN_CELLS, MIN_ROWS = 3, 3
 CROSS_PAGE_MARGIN = 0.1  # a table ending in the bottom 10% of the page may continue overleaf
 
 
-def looks_tabular(lines: list[TextLine]) -> bool:
-    """At least three text rows of at least three cells each: pdfplumber is worth its time here."""
-    centres = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines)
+def looks_tabular(line_boxes: list[BBox]) -> bool:
+    """At least three text rows of at least three cells each (boxes in the frame the text reads
+    upright in): pdfplumber is worth its time here."""
+    centres = sorted((box[1] + box[3]) / 2 for box in line_boxes)
     rows, current, last = 0, 0, None
     for centre in centres:
         if last is not None and centre - last <= ROW_TOLERANCE:
@@ -23,6 +26,23 @@ def looks_tabular(lines: list[TextLine]) -> bool:
         last = centre
     rows += current >= MIN_CELLS
     return rows >= MIN_ROWS
+
+
+def reading_rotation(lines: list[TextLine]) -> int | None:
+    """How far most lines' reading direction is turned clockwise on the displayed page (0, 90, 180
+    or 270), from their first and last character boxes; None without a line of two characters."""
+    turns: Counter[int] = Counter()
+    for line in lines:
+        chars = [box for span in line.spans for box in span.char_boxes]
+        if len(chars) < 2:
+            continue
+        dx = (chars[-1][0] + chars[-1][2] - chars[0][0] - chars[0][2]) / 2
+        dy = (chars[-1][1] + chars[-1][3] - chars[0][1] - chars[0][3]) / 2
+        if abs(dx) >= abs(dy):
+            turns[0 if dx > 0 else 180] += 1
+        else:
+            turns[90 if dy > 0 else 270] += 1
+    return turns.most_common(1)[0][0] if turns else None
 
 
 def header_rows(rows: list[list[str]]) -> int:

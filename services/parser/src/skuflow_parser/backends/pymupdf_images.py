@@ -1,0 +1,112 @@
+"""Where a page's pictures are, and their bytes.
+
+One ``get_image_info`` pass lists every placement, embedded or inline. A placement whose pixel
+digest is that of an xref on the page is that embedded image (decoded once per document); the
+others are inline images (``BI … ID … EI`` in a content stream, no xref), whose bytes come from
+the page's image blocks. Tiles of one picture are rasterized as one image (30 s limit), and
+decorations below the size floor are recorded by their box only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import logging
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from skuflow_contracts.ids import image_id
+from skuflow_contracts.ir import BBox, ImageRegion
+from skuflow_parser.backends.image_hash import dhash
+from skuflow_parser.backends.pymupdf_backend import EmbeddedImage, ImageCache, displayed, inline_image
+from skuflow_parser.domain.images import DECORATION_MAX_SIDE, is_decoration, tile_groups, union
+
+RASTERIZE_TIMEOUT_S = 30
+RASTERIZE_DPI = 150
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Placement:
+    box: BBox
+    xref: int  # 0 for an inline image
+    number: int  # its block on the page, where an inline image's bytes are
+
+
+@dataclass
+class PlacedImage:
+    region: ImageRegion
+    data: bytes
+
+
+@dataclass
+class PageImages:
+    placed: list[PlacedImage] = field(default_factory=list)
+    decorations: list[BBox] = field(default_factory=list)
+
+
+def _placements(doc: pymupdf.Document, page: pymupdf.Page, cache: ImageCache) -> list[_Placement]:
+    xrefs = {cache.digest(doc, xref): xref for xref, *_ in page.get_images()}
+    matrix = page.rotation_matrix
+    found = [_Placement(displayed(info["bbox"], matrix), xrefs.get(info["digest"], 0), info["number"])
+             for info in page.get_image_info(hashes=True)
+             if not (pymupdf.Rect(info["bbox"]).is_empty or pymupdf.Rect(info["bbox"]).is_infinite)]
+    return sorted(found, key=lambda placement: (placement.box[1], placement.box[0]))
+
+
+def _inline_images(page: pymupdf.Page, placements: list[_Placement]) -> dict[int, EmbeddedImage]:
+    """Bytes of the inline images by block number (this decodes the page's images: only when needed)."""
+    numbers = {placement.number for placement in placements if not placement.xref}
+    if not numbers:
+        return {}
+    blocks = page.get_text("dict", flags=pymupdf.TEXT_PRESERVE_IMAGES)["blocks"]
+    return {block["number"]: inline_image(block) for block in blocks
+            if block["type"] == 1 and block["number"] in numbers}
+
+
+def _rasterize(page: pymupdf.Page, box: BBox) -> bytes | None:
+    """Render one region (fragmented tiles → one picture); None when it takes over 30 s."""
+    clip = pymupdf.Rect(box) * page.derotation_matrix
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(lambda: page.get_pixmap(clip=clip, dpi=RASTERIZE_DPI).tobytes("png"))
+        try:
+            return future.result(timeout=RASTERIZE_TIMEOUT_S)
+        except concurrent.futures.TimeoutError:
+            return None
+
+
+def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache: ImageCache,
+                decoration_floor: float = DECORATION_MAX_SIDE) -> PageImages:
+    number = page.number + 1
+    placements = _placements(doc, page, cache)
+    fragmented = tile_groups([placement.box for placement in placements])
+    in_group = {i for group in fragmented for i in group}
+    singles = [placement for i, placement in enumerate(placements) if i not in in_group]
+    found = PageImages(decorations=[p.box for p in singles if is_decoration(p.box, decoration_floor)])
+    pictures = [p for p in singles if not is_decoration(p.box, decoration_floor)]
+    inline = _inline_images(page, pictures)
+
+    def add(box: BBox, data: bytes, ext: str, width: int, height: int, md5: str, **extra: object) -> None:
+        ident = image_id(file_hash, number, len(found.placed) + 1)
+        found.placed.append(PlacedImage(ImageRegion(image_id=ident, bbox=box, width_px=width, height_px=height,
+                                                    content_hash=md5, ext=ext, **extra), data))
+
+    for placement in pictures:
+        image = cache.get(doc, placement.xref) if placement.xref else inline.get(placement.number)
+        if image is None:  # MuPDF listed an image block it then did not return
+            log.warning("inline image not found", extra={"fields": {"page": number, "block": placement.number}})
+            continue
+        add(placement.box, image.data, image.ext, image.width, image.height, image.md5,
+            perceptual_hash=image.perceptual_hash)
+    for group in fragmented:
+        box = union([placements[i].box for i in group])
+        data = _rasterize(page, box)
+        width = round((box[2] - box[0]) * RASTERIZE_DPI / 72)
+        height = round((box[3] - box[1]) * RASTERIZE_DPI / 72)
+        if data is None:
+            add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning="rasterize_timeout")
+        else:
+            add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True,
+                perceptual_hash=dhash(data))
+    return found

@@ -1,0 +1,55 @@
+"""Inline images (no xref) are extracted like embedded ones; decorations below the floor are only recorded."""
+
+import hashlib
+
+import pymupdf
+import pytest
+from pdf_samples import with_decorations, with_inline_images
+
+from skuflow_contracts.ir import ParsedPage
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.pages import ParserConfig, parse_page
+from skuflow_parser.pipeline import parse_and_store
+from skuflow_platform.storage import LocalStorage
+
+HASH = "5a5a5a5a" * 8
+
+
+def parse(data: bytes, config: ParserConfig | None = None):
+    return parse_page(open_document(data), 0, HASH, ImageCache(), config)
+
+
+def test_inline_images_become_image_regions_with_bytes_and_hashes():
+    data = with_inline_images((60, 200, 260, 350), (320, 200, 520, 350))
+    assert pymupdf.open(stream=data)[0].get_images() == []  # nothing to find by xref
+    parsed = parse(data)
+    first, second = parsed.page.images
+    assert first.bbox == pytest.approx((60, 200, 260, 350)) and second.bbox == pytest.approx((320, 200, 520, 350))
+    assert (first.width_px, first.height_px) == (64, 48) and first.image_id.endswith("_p01_001")
+    placed = parsed.images[0]
+    assert pymupdf.Pixmap(placed.data).width == 64
+    assert first.content_hash == hashlib.md5(placed.data).hexdigest() and first.perceptual_hash
+
+
+def test_inline_images_are_stored_by_claim_check(tmp_path):
+    storage = LocalStorage(tmp_path)
+    [stored] = parse_and_store(with_inline_images((60, 200, 260, 350)), job_id="j", file_hash=HASH, storage=storage)
+    [image] = stored.page.images
+    assert image.uri and storage.get(image.uri).startswith(b"\x89PNG")
+
+
+def test_decorations_below_the_floor_are_recorded_but_not_stored(tmp_path):
+    parsed = parse(with_decorations())
+    assert [region.bbox for region in parsed.page.images] == [pytest.approx((60, 420, 300, 640))]
+    assert sorted(parsed.page.decorations) == [pytest.approx((60, 100, 68, 108)), pytest.approx((300, 100, 310, 110))]
+    assert parsed.page.features["image_count"] == 1.0
+    [stored] = parse_and_store(with_decorations(), job_id="j", file_hash=HASH, storage=LocalStorage(tmp_path))
+    assert len(list(tmp_path.rglob("*.png")) + list(tmp_path.rglob("*.jpeg"))) == 1
+    assert len(stored.page.decorations) == 2
+
+
+def test_the_floor_is_configurable_and_an_ir_without_the_new_fields_still_loads():
+    assert len(parse(with_decorations(), ParserConfig(decoration_floor=0)).page.images) == 3
+    old = ParsedPage(page=1, width=1, height=1, parser_backend="pymupdf").model_dump(
+        exclude={"decorations", "screenshot_uri"})
+    assert ParsedPage.model_validate(old).decorations == []
