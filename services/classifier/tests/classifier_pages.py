@@ -42,7 +42,7 @@ def product_grid(rows=2, cols=2):
     return page(blocks, images)
 
 
-def price_table(rows=8, top=100):
+def price_table(rows=8, top=100, pitch=26):
     header = row(0, top, ["型号", "品名", "规格", "价格"])
-    body = [row(i, top + 26 * i, [f"SF-{i:04d}", "玻璃杯", "300ml", "¥8.00"]) for i in range(1, rows + 1)]
+    body = [row(i, top + pitch * i, [f"SF-{i:04d}", "玻璃杯", "300ml", "¥8.00"]) for i in range(1, rows + 1)]
     return [header, *body]

@@ -21,9 +21,21 @@ def test_a_price_table_without_pictures_is_type_a_layout_l1():
     assert result.reason == "table rows, no product pictures"
 
 
-def test_a_long_table_is_layout_l4():
-    result = classify_page(page(price_table(rows=17, top=80)), PROFILE)
-    assert (result.page_type, result.layout) == ("A", "L4")
+def test_a_table_of_tightly_packed_rows_is_dense_layout_l4_however_long():
+    dense = classify_page(page(price_table(rows=6, pitch=17)), PROFILE)
+    assert (dense.page_type, dense.layout, dense.detail["features"]["row_pitch"]) == ("A", "L4", 1.7)
+    assert classify_page(page(price_table(rows=30, pitch=21)), PROFILE).layout == "L1"
+
+
+def test_picture_columns_at_the_same_heights_are_a_grid_and_staggered_ones_two_columns():
+    grid = [image(i, (50 + 250 * (i % 2), 100 + 250 * (i // 2), 250 + 250 * (i % 2), 300 + 250 * (i // 2)))
+            for i in range(4)]
+    staggered = [image(i, (50 + 250 * (i % 2), 100 + 250 * (i // 2) + 90 * (i % 2),
+                           250 + 250 * (i % 2), 300 + 250 * (i // 2) + 90 * (i % 2))) for i in range(4)]
+    cards = [stacked(10 + i, 50 + 250 * (i % 2), 310 + 250 * (i // 2) + 90 * (i % 2), "型号：SF-0100", "价格：¥59")
+             for i in range(4)]
+    assert classify_page(page(cards, grid), PROFILE).layout == "L2"
+    assert classify_page(page(cards, staggered), PROFILE).layout == "L3"
 
 
 def test_several_model_codes_without_structure_are_type_a_with_lower_confidence():

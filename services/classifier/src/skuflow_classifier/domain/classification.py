@@ -8,6 +8,7 @@ see why a page went where it did. Thresholds come from the job's frozen profile.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
 from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
@@ -16,7 +17,9 @@ from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label,
 
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
+DENSE_ROW_PITCH = 1.9  # font sizes between table rows below which a table is dense (L4)
 DETAIL_SHARE = 0.6  # a picture this much smaller than a neighbouring product picture is its detail
+DETAIL_REACH = 3.0  # picture heights: how far along its row a detail picture may sit from the main one
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,9 @@ class PageFeatures:
     thumbnails: int
     text_blocks: int
     image_columns: int
+    grid_aligned: bool
+    text_columns: int
+    row_pitch: float  # median distance between table rows, in font sizes (tight rows = a dense table)
 
 
 def _area(box: BBox) -> float:
@@ -62,11 +68,12 @@ def image_role(image: ImageRegion, page: ParsedPage, t: ClassificationThresholds
 
 
 def _details(page: ParsedPage, roles: dict[str, ImageRole]) -> None:
-    """A small picture beside a larger product picture (within its height) shows a detail of it."""
+    """A small picture in the same row as a larger product picture (within its height, a few of its
+    heights away) shows a detail of that product."""
     products = [img for img in page.images if roles[img.image_id] == "PRODUCT_MAIN"]
     for img in products:
         for other in products:
-            near = _gap(img.bbox, other.bbox) < (other.bbox[3] - other.bbox[1]) * 1.5
+            near = _gap(img.bbox, other.bbox) < (other.bbox[3] - other.bbox[1]) * DETAIL_REACH
             if other is not img and near and _area(img.bbox) < _area(other.bbox) * DETAIL_SHARE ** 2 \
                     and other.bbox[1] <= img.bbox[1] and img.bbox[3] <= other.bbox[3] + 1:
                 roles[img.image_id] = "DETAIL"
@@ -101,6 +108,41 @@ def _rows(page: ParsedPage) -> list[list[str]]:
     return [[line.text for line in row] for row in rows]
 
 
+def _grid_aligned(boxes: list[BBox], tolerance: float = 10.0) -> bool:
+    """Do the pictures' columns hold their pictures at the same heights (a grid, not two columns)?"""
+    columns: list[list[BBox]] = []
+    for box in sorted(boxes):
+        if columns and box[0] - columns[-1][0][0] <= 20:
+            columns[-1].append(box)
+        else:
+            columns.append([box])
+    tops = [sorted(b[1] for b in column) for column in columns]
+    return len(tops) >= 2 and all(len(t) == len(tops[0]) and all(abs(a - b) <= tolerance for a, b in zip(t, tops[0],
+                                                                                                          strict=True))
+                                  for t in tops)
+
+
+def _text_columns(page: ParsedPage) -> int:
+    """Two when product text stacks start in both halves of the page and no text crosses the middle."""
+    middle = page.width / 2
+    lines = [line.bbox for block in page.text_blocks for line in block.lines
+             if labelled_value(line.text) or MODEL_CODE.search(line.text)]
+    crossing = sum(1 for box in lines if box[0] < middle < box[2])
+    left = sum(1 for box in lines if box[2] <= middle)
+    right = sum(1 for box in lines if box[0] >= middle)
+    return 2 if left >= 2 and right >= 2 and crossing == 0 else 1
+
+
+def _row_pitch(page: ParsedPage) -> float:
+    tops = sorted({round(line.bbox[1]) for block in page.text_blocks for line in block.lines
+                   if MODEL_CODE.search(line.text)})
+    sizes = sorted(block.font_size for block in page.text_blocks if block.font_size)
+    if len(tops) < 3 or not sizes:
+        return 0.0
+    gaps = sorted(b - a for a, b in pairwise(tops) if b > a)
+    return round(gaps[len(gaps) // 2] / sizes[len(sizes) // 2], 2)
+
+
 def _width(text: str) -> int:
     return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
 
@@ -130,6 +172,9 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         labelled_lines=sum(1 for text in texts if labelled_value(text)),
         product_images=len(products), thumbnails=len(thumbnails), text_blocks=len(page.text_blocks),
         image_columns=_columns([img.bbox for img in products]),
+        grid_aligned=_grid_aligned([img.bbox for img in products]),
+        text_columns=_text_columns(page),
+        row_pitch=_row_pitch(page),
     )
 
 
@@ -156,14 +201,17 @@ def page_type_of(f: PageFeatures) -> tuple[PageType, float, str]:
 
 
 def layout_of(f: PageFeatures, page_type: PageType) -> Layout | None:
+    """L4 dense (many small products, or table rows packed tighter than 1.9 font sizes), L2 grid
+    (picture columns at the same heights), L3 two independent columns, else L1 single column."""
     if page_type == "D":
         return None
-    items = max(f.product_images, f.model_mentions if page_type == "A" else 0)
-    if items > 16:
+    if page_type == "A":
+        return "L4" if 0 < f.row_pitch < DENSE_ROW_PITCH else "L1"
+    if max(f.product_images, f.model_mentions) > 16:
         return "L4"
-    if f.image_columns >= 2 and f.product_images >= 4:
+    if f.grid_aligned and f.product_images >= 4:
         return "L2"
-    if f.image_columns == 2:
+    if f.image_columns >= 2 or f.text_columns == 2:
         return "L3"
     return "L1"
 
