@@ -129,8 +129,6 @@ def test_a_page_without_tables_passes_no_header_on():
     assert extract(stacked(0, 40, 300, "型号：X-100", "价格：¥9"), page_type="C").table is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a headerless table read on its own (previous page failed) goes "
-                   "two_stage, whose card reader folds the model-code column into ONE card: 1 SKU for 3 rows")
 def test_a_headerless_table_read_on_its_own_keeps_one_sku_per_row():
     result = extract(*table(0, 60, body_rows(3, 3)), page_type="A")
     assert [s.attributes.model for s in result.skus] == ["SF-0003", "SF-0004", "SF-0005"]

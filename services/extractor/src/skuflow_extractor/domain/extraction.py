@@ -26,6 +26,7 @@ log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
                                              "final_fallback": 0.0}
 MARGIN_ROLES = ("header", "footer")
+TABLE_PAGES = ("A", "B")  # page types whose headerless rows are read as a table
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def reading_lines(page: ParsedPage, classification: PageClassification) -> list[
 
 def needs_previous_page(page: ParsedPage, classification: PageClassification, profile: ThresholdProfile) -> bool:
     """Could this page continue the previous page's table? Then it waits for that page (C1)."""
-    return (page.page > 1 and classification.page_type in ("A", "B")
+    return (page.page > 1 and classification.page_type in TABLE_PAGES
             and headerless_rows(reading_lines(page, classification), profile.extraction.row_tolerance))
 
 
@@ -63,7 +64,8 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     if skipped or page.status == "failed":
         return Extraction(None, [])
     lines, skew = straighten(reading_lines(page, classification))
-    tables = find_tables(lines, profile.extraction.row_tolerance, previous_table)
+    tables = find_tables(lines, profile.extraction.row_tolerance, previous_table,
+                         infer=classification.page_type in TABLE_PAGES)
     table_lines = {index for table in tables for index in table.lines}
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
     merged_from = page.page - 1 if any(t.inherited for t in tables) else None

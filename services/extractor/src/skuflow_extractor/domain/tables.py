@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
+from skuflow_extractor.domain.columns import infer_columns
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line, Word, rows_of
 
@@ -107,7 +108,7 @@ def _read_rows(rows: list[list[Line]], header: TableHeader, top: float) -> tuple
         if gap > MAX_ROW_GAP * max(height, pitch or 0):
             break
         draft = _row_draft(inside, header)
-        if not draft.has_identity or len(draft.attributes) < 2:
+        if not _is_sku_row(draft):
             break
         skus.append(draft)
         used |= {line.index for line in row if any(w.line == line.index for w in inside)}
@@ -115,6 +116,12 @@ def _read_rows(rows: list[list[Line]], header: TableHeader, top: float) -> tuple
         pitch = bottom - previous_bottom if pitch is None else pitch
         previous_bottom = bottom
     return skus, used, previous_bottom
+
+
+def _is_sku_row(draft: SkuDraft) -> bool:
+    """A row names a product and has a model code or a price: a note under the table has neither."""
+    coded = MODEL_CODE.search(draft.attributes.get("model", ""))
+    return draft.has_identity and len(draft.attributes) >= 2 and bool(coded or "price" in draft.attributes)
 
 
 def _row_draft(words: list[Word], header: TableHeader) -> SkuDraft:
@@ -153,8 +160,10 @@ def _shared_above(lines: list[Line], header_row: list[Line], used: set[int]) -> 
     return (shared, taken) if shared else ({}, set())
 
 
-def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None) -> list[Table]:
-    """Every table on the page, the first one inheriting ``previous`` when it prints no header."""
+def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
+                infer: bool = False) -> list[Table]:
+    """Every table on the page; rows before any header continue ``previous`` (or, with ``infer``,
+    are read under columns inferred from their cells)."""
     rows = rows_of(lines, row_tolerance)
     tables: list[Table] = []
     used: set[int] = set()
@@ -175,25 +184,43 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
         used |= body | caption | {line.index for line in row}
         tables.append(Table(header, skus, body | caption | {line.index for line in row}, False, bottom))
     first_header_top = min((min(ln.bbox[1] for ln in lines if ln.index in t.lines) for t in tables), default=None)
-    continued = continuation(rows, previous, used, first_header_top)
+    continued = continuation(rows, previous, used, first_header_top, infer)
     return ([continued] if continued else []) + tables
 
 
-def continuation(rows: list[list[Line]], previous: TableHeader | None, used: set[int],
-                 before: float | None) -> Table | None:
-    """Rows above any header of this page that line up under the previous page's header."""
-    if previous is None:
-        return None
+def _leading_product_rows(rows: list[list[Line]], used: set[int], before: float | None) -> list[list[Line]]:
+    """The product rows a page starts with, above its first header (if it has one)."""
+    found: list[list[Line]] = []
     for row in rows:
         if before is not None and row[0].bbox[1] >= before:
-            return None
-        if any(line.index in used for line in row) or not _is_product_row(row) or _aligned(row, previous) < 2:
+            break
+        if any(line.index in used for line in row) or not _is_product_row(row) or len(row) < 2:
+            if found:
+                break
             continue
-        skus, body, bottom = _read_rows(rows, previous, row[0].bbox[1])
-        for sku in skus:
-            sku.source.update(dict.fromkeys(sku.attributes, "inherited_header"))
-        return Table(previous, skus, body, True, bottom) if skus else None
-    return None
+        found.append(row)
+    return found
+
+
+def continuation(rows: list[list[Line]], previous: TableHeader | None, used: set[int],
+                 before: float | None, infer: bool) -> Table | None:
+    """Product rows above any header of this page: read under the previous page's header when they
+    line up with it (BR-17), else, if ``infer``, under columns inferred from the rows themselves."""
+    leading = _leading_product_rows(rows, used, before)
+    if not leading:
+        return None
+    header, source = None, "inherited_header"
+    if previous is not None and _aligned(leading[0], previous) >= 2:
+        header = previous
+    elif infer and len(leading) >= 2 and (columns := infer_columns(leading)):
+        right = max(line.bbox[2] for row in leading for line in row)
+        header, source = TableHeader(columns, right), "inferred_columns"
+    if header is None:
+        return None
+    skus, body, bottom = _read_rows(rows, header, leading[0][0].bbox[1])
+    for sku in skus:
+        sku.source.update(dict.fromkeys(sku.attributes, source))
+    return Table(header, skus, body, header is previous, bottom) if skus else None
 
 
 def headerless_rows(lines: list[Line], row_tolerance: float) -> bool:
