@@ -137,3 +137,11 @@ def test_findings_use_the_schema_of_the_profiles_category_only():
 def test_review_needed(severities, on_warning, review):
     findings = [Finding(f"r{n}", severity) for n, severity in enumerate(severities)]
     assert review_needed(findings, profile(review_on_warning=on_warning)) is review
+
+
+def test_fields_a_category_requires_are_error_rules_of_their_own():
+    schema = CategorySchema(category="electronics", required_fields=("price",))
+    profile = ThresholdProfile(version="t", category="electronics", category_schemas=(schema,))
+    unpriced = sku((0, 0, 1, 1), price=None, size="1m")
+    findings = findings_for(PageFacts("C", [unpriced], [], []), profile)
+    assert [(f.rule, f.severity) for f in findings if f.rule.startswith("required_")] == [("required_price", "error")]

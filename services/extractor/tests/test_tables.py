@@ -119,12 +119,9 @@ def test_rows_off_the_previous_headers_columns_do_not_continue_it():
     assert tables_of(*shifted, previous=previous_header()) == []
 
 
-def test_the_header_round_trips_through_json_and_has_a_stable_key():
+def test_the_header_round_trips_through_json():
     header = previous_header()
     assert TableHeader.from_json(header.to_json()) == header
-    assert header.key == previous_header().key and len(header.key) == 12
-    other = TableHeader((("model", 50.0), ("price", 140.0)), 300.0)
-    assert other.key != header.key
 
 
 def test_headerless_rows_are_detected_only_when_no_header_comes_first():

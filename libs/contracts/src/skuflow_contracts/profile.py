@@ -26,13 +26,10 @@ class ClassificationThresholds(Contract):
     a_threshold: float = 0.8
     decoration_area_share: float = Field(0.01, description="images below this share of the page are ornaments")
     margin_share: float = Field(0.08, description="top/bottom bands where headers, footers and logos live")
-    repeated_min_pages: int = Field(3, description="a picture on this many pages is a logo or ornament")
 
 
 class ExtractionThresholds(Contract):
     two_stage_invalid_threshold: float = 0.3
-    max_llm_calls_per_page: int = 6
-    cross_page_max_lookback: int = 10
     required_attribute_keys: tuple[str, ...] = ("model", "product_name", "size", "material", "color", "price")
     row_tolerance: float = Field(4.0, description="points: cells whose centres differ less share a row")
 
@@ -42,7 +39,6 @@ class BindingThresholds(Contract):
     default_distance_threshold: float = 150.0
     ambiguity_gap: float = 0.2
     top_k: int = 3
-    min_image_short_edge: int = 640
 
     def distance_threshold(self, layout: str | None) -> float:
         return self.distance_thresholds.get(layout or "", self.default_distance_threshold)

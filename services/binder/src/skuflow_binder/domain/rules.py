@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skuflow_contracts.profile import ThresholdProfile, ValidationRule
+from skuflow_contracts.profile import CategorySchema, ThresholdProfile, ValidationRule
 from skuflow_contracts.results import BindingRecord, ImageRecord, PageType, SkuRecord
 from skuflow_contracts.vocabulary import parse_price
 
@@ -110,9 +110,17 @@ def category_rules(skus: list[SkuRecord], rules: tuple[ValidationRule, ...]) -> 
             if valid and CHECKERS[rule.rule_type](valid, rule.params)]
 
 
+def schema_rules(schema: CategorySchema | None) -> tuple[ValidationRule, ...]:
+    """The category's rules, plus one ``required_field`` error per field the category requires."""
+    if schema is None:
+        return ()
+    required = tuple(ValidationRule(name=f"required_{name}", rule_type="required_field", params={"field": name},
+                                    severity="error") for name in schema.required_fields)
+    return required + schema.validation_rules
+
+
 def findings_for(facts: PageFacts, profile: ThresholdProfile) -> list[Finding]:
-    schema = profile.category_schema()
-    return consistency(facts) + category_rules(facts.skus, schema.validation_rules if schema else ())
+    return consistency(facts) + category_rules(facts.skus, schema_rules(profile.category_schema()))
 
 
 def review_needed(findings: list[Finding], profile: ThresholdProfile) -> bool:

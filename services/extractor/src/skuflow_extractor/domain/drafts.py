@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from skuflow_contracts.ir import BBox
-from skuflow_contracts.vocabulary import LABELS, parse_price
+from skuflow_contracts.vocabulary import parse_price
 from skuflow_extractor.domain.words import union
 
 Origin = Literal["table_row", "card", "line"]
-STANDARD = tuple(name for name in LABELS if name != "picture")
 
 
 @dataclass

@@ -10,7 +10,6 @@ print none themselves continues that table (seed-000 §10, BR-17): the header is
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -41,12 +40,6 @@ class TableHeader:
     @classmethod
     def from_json(cls, data: dict) -> TableHeader:
         return cls(tuple((attr, float(left)) for attr, left in data["columns"]), float(data["right"]))
-
-    @property
-    def key(self) -> str:
-        """A stable hash of the header (merge metadata's ``table_header_hash``)."""
-        names = ",".join(str(attr) for attr, _ in self.columns)
-        return hashlib.sha256(names.encode()).hexdigest()[:12]
 
     def column_of(self, word: Word) -> str | bool | None:
         """The attribute of the column ``word`` starts in; False when it is outside the table."""
