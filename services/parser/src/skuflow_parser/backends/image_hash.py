@@ -13,6 +13,7 @@ def dhash(data: bytes) -> str | None:
     """64-bit difference hash as 16 hex digits; None for bytes Pillow cannot read."""
     try:
         with Image.open(io.BytesIO(data)) as image:
+            image.draft("L", (HASH_WIDTH * 8, HASH_HEIGHT * 8))  # a JPEG decodes at 1/8 scale: the hash needs 9x8
             small = image.convert("L").resize((HASH_WIDTH, HASH_HEIGHT), Image.Resampling.BILINEAR)
     except (UnidentifiedImageError, OSError, ValueError):
         return None

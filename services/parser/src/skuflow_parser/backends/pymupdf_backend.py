@@ -76,21 +76,15 @@ class EmbeddedImage:
 
 @dataclass
 class ImageCache:
-    """Decoded images and their pixel digests by xref, shared by all pages of one document."""
+    """Decoded images by xref, shared by all pages of one document."""
 
     by_xref: dict[int, EmbeddedImage] = field(default_factory=dict)
-    digests: dict[int, bytes] = field(default_factory=dict)
 
     def get(self, doc: pymupdf.Document, xref: int) -> EmbeddedImage:
         if xref not in self.by_xref:
             self.by_xref[xref] = EmbeddedImage.of(*_image_bytes(doc, xref))
         return self.by_xref[xref]
 
-    def digest(self, doc: pymupdf.Document, xref: int) -> bytes:
-        """MuPDF's MD5 of the decoded pixels: what ``get_image_info`` reports for each placement."""
-        if xref not in self.digests:
-            self.digests[xref] = pymupdf.Pixmap(doc, xref).digest
-        return self.digests[xref]
 
 
 def _keeps_stream(ext: str, colorspace: int, masked: bool) -> bool:
@@ -123,12 +117,19 @@ def inline_image(block: dict) -> EmbeddedImage:
     return EmbeddedImage.of(*_as_png(pymupdf.Pixmap(block["image"]), pymupdf.Pixmap(mask) if mask else None))
 
 
-def displayed(rect, matrix: pymupdf.Matrix) -> BBox:  # a Rect or a 4-tuple
-    x0, y0, x1, y1 = pymupdf.Rect(rect) * matrix
+def displayed(rect, matrix: pymupdf.Matrix | None) -> BBox:  # a Rect or a 4-tuple
+    """A box of the unrotated page in the displayed frame; ``None`` for an upright page, whose boxes
+    need no transform (it would cost more than the rest of reading a character)."""
+    x0, y0, x1, y1 = rect if matrix is None else pymupdf.Rect(rect) * matrix
     return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
 
 
-def _span(raw: dict, matrix: pymupdf.Matrix) -> TextSpan:
+def rotation_of(page: pymupdf.Page) -> pymupdf.Matrix | None:
+    """The page's rotation matrix, None when it is not rotated."""
+    return page.rotation_matrix if page.rotation else None
+
+
+def _span(raw: dict, matrix: pymupdf.Matrix | None) -> TextSpan:
     chars = raw["chars"]
     return TextSpan(bbox=displayed(raw["bbox"], matrix), text="".join(c["c"] for c in chars), font=raw["font"],
                     size=round(raw["size"], 2), bold=bool(raw["flags"] & BOLD_FLAG),
@@ -137,7 +138,7 @@ def _span(raw: dict, matrix: pymupdf.Matrix) -> TextSpan:
 
 def text_blocks(page: pymupdf.Page) -> list[TextBlock]:
     """Blocks → lines → spans → character boxes (``rawdict`` costs no more than ``dict``)."""
-    matrix = page.rotation_matrix
+    matrix = rotation_of(page)
     blocks: list[TextBlock] = []
     for raw in page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
         lines: list[TextLine] = []

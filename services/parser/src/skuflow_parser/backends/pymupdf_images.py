@@ -1,8 +1,8 @@
 """Where a page's pictures are, and their bytes.
 
-One ``get_image_info`` pass lists every placement, embedded or inline. A placement whose pixel
-digest is that of an xref on the page is that embedded image (decoded once per document); the
-others are inline images (``BI … ID … EI`` in a content stream, no xref), whose bytes come from
+One ``get_image_info(xrefs=True)`` pass lists every placement, embedded or inline, with the xref
+MuPDF matched it to (by pixel digest); an embedded image is decoded once per document, and the
+placements without an xref are inline images (``BI … ID … EI`` in a content stream, no xref), whose bytes come from
 the page's image blocks. Tiles of one picture are rasterized as one image (30 s limit), and
 decorations below the size floor are recorded by their box only.
 """
@@ -19,7 +19,7 @@ import pymupdf
 from skuflow_contracts.ids import image_id
 from skuflow_contracts.ir import BBox, ImageRegion
 from skuflow_parser.backends.image_hash import dhash
-from skuflow_parser.backends.pymupdf_backend import EmbeddedImage, ImageCache, displayed, inline_image
+from skuflow_parser.backends.pymupdf_backend import EmbeddedImage, ImageCache, displayed, inline_image, rotation_of
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE, is_decoration, tile_groups, union
 
 RASTERIZE_TIMEOUT_S = 30
@@ -46,11 +46,10 @@ class PageImages:
     decorations: list[BBox] = field(default_factory=list)
 
 
-def _placements(doc: pymupdf.Document, page: pymupdf.Page, cache: ImageCache) -> list[_Placement]:
-    xrefs = {cache.digest(doc, xref): xref for xref, *_ in page.get_images()}
-    matrix = page.rotation_matrix
-    found = [_Placement(displayed(info["bbox"], matrix), xrefs.get(info["digest"], 0), info["number"])
-             for info in page.get_image_info(hashes=True)
+def _placements(page: pymupdf.Page) -> list[_Placement]:
+    matrix = rotation_of(page)
+    found = [_Placement(displayed(info["bbox"], matrix), info.get("xref") or 0, info["number"])
+             for info in page.get_image_info(xrefs=True)
              if not (pymupdf.Rect(info["bbox"]).is_empty or pymupdf.Rect(info["bbox"]).is_infinite)]
     return sorted(found, key=lambda placement: (placement.box[1], placement.box[0]))
 
@@ -79,7 +78,7 @@ def _rasterize(page: pymupdf.Page, box: BBox) -> bytes | None:
 def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache: ImageCache,
                 decoration_floor: float = DECORATION_MAX_SIDE) -> PageImages:
     number = page.number + 1
-    placements = _placements(doc, page, cache)
+    placements = _placements(page)
     fragmented = tile_groups([placement.box for placement in placements])
     in_group = {i for group in fragmented for i in group}
     singles = [placement for i, placement in enumerate(placements) if i not in in_group]
