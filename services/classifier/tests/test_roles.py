@@ -67,3 +67,17 @@ def test_two_product_pictures_of_similar_size_are_not_details_of_each_other():
     images = [image(0, (50, 100, 250, 300)), image(1, (300, 100, 480, 280))]
     roles = classify_page(page([row(0, 320, ["SF-0001", "¥9"])], images), PROFILE).image_roles
     assert set(roles.values()) == {"PRODUCT_MAIN"}
+
+
+def test_a_picture_filling_the_page_is_its_scan_not_a_product():
+    scan = image(0, (0, 0, 595, 842))
+    card = stacked(1, 150, 100, "型号：SF-0100", "价格：¥59")
+    assert classify_page(page([card], [scan]), PROFILE).image_roles == {scan.image_id: "SCENE"}
+
+
+def test_a_thumbnail_is_a_product_picture_when_its_table_row_names_a_product_far_to_its_right():
+    thumb = image(0, (43, 127, 71, 155), px=60)
+    far_code = row(1, 134, ["保温杯", "KB-26316", "68.00"], xs=(94, 230, 420))
+    assert classify_page(page([far_code], [thumb]), PROFILE).image_roles[thumb.image_id] == "PRODUCT_MAIN"
+    assert classify_page(page([row(1, 300, ["保温杯", "KB-26316"], xs=(94, 230))], [thumb]),
+                         PROFILE).image_roles[thumb.image_id] == "DECORATION"

@@ -12,6 +12,13 @@ def test_cells_name_their_columns_model_name_size_and_price():
     assert [attr for attr, _ in infer_columns(rows)] == ["model", "product_name", "size", "price"]
 
 
+def test_colour_and_material_columns_are_named_by_their_words():
+    rows = rows_of(lines_of(*table(0, 60, [["SF-0001", "保温杯", "黑色", "304不锈钢", "¥8"],
+                                            ["SF-0002", "Mug", "White", "Ceramic", "¥9"]],
+                                   xs=(50, 130, 230, 300, 420))), 4.0)
+    assert [attr for attr, _ in infer_columns(rows)] == ["model", "product_name", "color", "material", "price"]
+
+
 def test_rows_without_a_column_of_model_codes_are_not_a_table():
     rows = rows_of(lines_of(*table(0, 60, [["玻璃杯", "¥8"], ["保温杯", "¥9"]])), 4.0)
     assert infer_columns(rows) is None

@@ -18,6 +18,17 @@ LABELS: dict[str, tuple[str, ...]] = {
     "price": ("价格", "单价", "售价", "零售价", "price", "unit price", "retail price"),
     "picture": ("图片", "图", "photo", "picture", "image"),
 }
+# Words that name a colour or a material when a table prints no header to say so.
+COLOR_WORDS = (
+    "白", "黑", "红", "蓝", "灰", "粉", "绿", "米色", "黄", "紫", "棕", "金色", "银色", "透明",
+    "white", "black", "red", "blue", "grey", "gray", "pink", "green", "beige", "yellow", "purple", "brown", "gold",
+    "silver", "clear", "navy", "orange",
+)
+MATERIAL_WORDS = (
+    "钢", "玻璃", "陶瓷", "竹", "硅胶", "塑料", "棉", "木", "铝", "铁", "尼龙", "皮革", "tpe", "pu", "abs",
+    "steel", "glass", "ceramic", "bamboo", "silicone", "plastic", "cotton", "oak", "wood", "alumin", "iron", "nylon",
+    "leather", "polyester",
+)
 _LABEL_TO_ATTRIBUTE = {label: attr for attr, labels in LABELS.items() for label in labels}
 _UNIT_HINT = re.compile(r"[(（][^)）]{0,8}[)）]")
 LABELLED_VALUE = re.compile(r"^\s*([^:：]{1,30}?)\s*[:：]\s*(.+?)\s*$")

@@ -16,6 +16,7 @@ from skuflow_contracts.results import ImageRole, Layout, PageClassification, Pag
 from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
 
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
+PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page (a scan, a backdrop)
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
 DENSE_ROW_PITCH = 1.9  # font sizes between table rows below which a table is dense (L4)
 DETAIL_SHARE = 0.6  # a picture this much smaller than a neighbouring product picture is its detail
@@ -47,6 +48,12 @@ def _gap(a: BBox, b: BBox) -> float:
     return max(0.0, b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
 
 
+def _same_row(picture: BBox, line: BBox) -> bool:
+    """Is the line in the picture's table row (most of its height within the picture's)?"""
+    overlap = min(picture[3], line[3]) - max(picture[1], line[1])
+    return overlap >= 0.5 * (line[3] - line[1]) and line[0] >= picture[2]
+
+
 def _product_text(page: ParsedPage) -> list[BBox]:
     return [line.bbox for block in page.text_blocks for line in block.lines
             if MODEL_CODE.search(line.text) or PRICE.search(line.text) or labelled_value(line.text)]
@@ -54,14 +61,18 @@ def _product_text(page: ParsedPage) -> list[BBox]:
 
 def image_role(image: ImageRegion, page: ParsedPage, t: ClassificationThresholds,
                anchors: list[BBox] | None = None) -> ImageRole:
-    """Margins hold logos; a picture with product text close by is a product's; the rest decorate."""
+    """A picture filling the page is its scan or backdrop; margins hold logos; a picture with product
+    text close by, or right of it in its table row, is a product's; the rest decorate."""
     share = _area(image.bbox) / (page.width * page.height)
+    if share >= PAGE_PICTURE_SHARE:
+        return "SCENE"
     margin = page.height * t.margin_share
     in_margin = image.bbox[3] < margin or image.bbox[1] > page.height - margin
     if in_margin and share < 0.03:
         return "LOGO"
     side = max(image.bbox[2] - image.bbox[0], image.bbox[3] - image.bbox[1])
-    anchored = any(_gap(image.bbox, box) <= side * ANCHOR_REACH for box in (anchors or []))
+    anchored = any(_gap(image.bbox, box) <= side * ANCHOR_REACH or _same_row(image.bbox, box)
+                   for box in (anchors or []))
     if share < t.decoration_area_share and not anchored:
         return "DECORATION"
     return "PRODUCT_MAIN"
