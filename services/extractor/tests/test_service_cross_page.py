@@ -105,9 +105,10 @@ async def test_a_failed_previous_page_releases_the_waiting_page_read_on_its_own(
     await job.failed(2)
     events = await job.emitted()
     assert list(events) == [3]
-    assert events[3].skus and all(sku.attributes.size is None for sku in events[3].skus)  # no header inherited
-    assert {row.page: (row.header, row.merged_from) for row in await job.rows(page_tables)} == {
-        2: (None, None), 3: (None, None)}
+    assert [sku.attributes.model for sku in events[3].skus] == ["SF-0003", "SF-0004"]
+    assert all(set(sku.attribute_source.values()) == {"inferred_columns"} for sku in events[3].skus)
+    rows = {row.page: row for row in await job.rows(page_tables)}
+    assert (rows[2].header, rows[2].merged_from, rows[3].merged_from) == (None, None, None)
     assert await job.rows(deferred_pages) == []
 
 
