@@ -63,7 +63,9 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     skipped = classification.page_type == "D" and not classification.needs_review
     if skipped or page.status == "failed":
         return Extraction(None, [])
-    lines, skew = straighten(reading_lines(page, classification))
+    lines, skew = reading_lines(page, classification), 0.0
+    if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
+        lines, skew = straighten(lines)
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table,
                          infer=classification.page_type in TABLE_PAGES)
     table_lines = {index for table in tables for index in table.lines}

@@ -46,11 +46,30 @@ class PageImages:
     decorations: list[BBox] = field(default_factory=list)
 
 
+def _drawn_once(page: pymupdf.Page) -> list[_Placement] | None:
+    """The fast path for an upright page whose every image is drawn once: each image's box, from the
+    content stream, without decoding a pixel; None when any placement is not accounted for that way."""
+    if page.rotation:
+        return None
+    infos = {tuple(round(v, 1) for v in info["bbox"]): info for info in page.get_image_info()}
+    items = page.get_images(full=True)
+    if len(infos) != len(items) or len({item[0] for item in items}) != len(items):
+        return None
+    found = []
+    for item in items:
+        info = infos.get(tuple(round(v, 1) for v in page.get_image_bbox(item)))
+        if info is None:
+            return None
+        found.append(_Placement(displayed(info["bbox"], None), item[0], info["number"]))
+    return found if len({placement.number for placement in found}) == len(found) else None
+
+
 def _placements(page: pymupdf.Page) -> list[_Placement]:
     matrix = rotation_of(page)
-    found = [_Placement(displayed(info["bbox"], matrix), info.get("xref") or 0, info["number"])
-             for info in page.get_image_info(xrefs=True)
-             if not (pymupdf.Rect(info["bbox"]).is_empty or pymupdf.Rect(info["bbox"]).is_infinite)]
+    found = _drawn_once(page) or [
+        _Placement(displayed(info["bbox"], matrix), info.get("xref") or 0, info["number"])
+        for info in page.get_image_info(xrefs=True)]
+    found = [p for p in found if not (pymupdf.Rect(p.box).is_empty or pymupdf.Rect(p.box).is_infinite)]
     return sorted(found, key=lambda placement: (placement.box[1], placement.box[0]))
 
 
