@@ -4,8 +4,8 @@ import math
 
 from extractor_pages import CHAR, block, lines_of, page, spanned, stacked
 
-from skuflow_contracts.ir import TextLine
-from skuflow_extractor.domain.words import page_lines, rows_of, split_words, straighten, turn, union
+from skuflow_contracts.ir import TextLine, union
+from skuflow_extractor.domain.words import page_lines, rows_of, split_words, straighten, turn
 
 
 def test_words_take_the_union_of_their_character_boxes():

@@ -33,11 +33,12 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         known = set(seen.hashes)
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            profile_for(extracted.config_version), seen, extracted.fallback_reason)
-        for image in page.images:
-            if image.content_hash in seen.hashes - known:
-                await uow.conn.execute(pg_insert(seen_images).values(
-                    job_id=envelope.job_id, content_hash=image.content_hash,
-                    perceptual_hash=image.perceptual_hash).on_conflict_do_nothing())
+        learned = {image.content_hash: image.perceptual_hash for image in page.images
+                   if image.content_hash in seen.hashes - known}
+        for content_hash, perceptual_hash in learned.items():
+            await uow.conn.execute(pg_insert(seen_images).values(
+                job_id=envelope.job_id, content_hash=content_hash,
+                perceptual_hash=perceptual_hash).on_conflict_do_nothing())
         for binding in result.bindings:
             await uow.conn.execute(pg_insert(bindings).values(
                 job_id=envelope.job_id, sku_id=binding.sku_id, page=extracted.page,

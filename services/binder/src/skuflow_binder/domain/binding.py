@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from skuflow_contracts.ir import BBox
+from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.profile import BindingThresholds
 from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, Layout, SkuRecord
 
@@ -50,9 +50,7 @@ class Unit:
 
     @property
     def bbox(self) -> BBox:
-        boxes = [s.source_bbox for s in self.skus]
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
+        return union([s.source_bbox for s in self.skus])
 
 
 def units_of(skus: Iterable[SkuRecord]) -> list[Unit]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from skuflow_contracts.ir import BBox
+from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.vocabulary import parse_price
-from skuflow_extractor.domain.words import union
 
 Origin = Literal["table_row", "card", "line"]
 

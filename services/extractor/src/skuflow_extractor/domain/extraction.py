@@ -38,10 +38,6 @@ class Extraction:
     merged_from: int | None = None  # the page whose table this page continues
 
 
-class PreviousPageUnknown(Exception):
-    """The page may continue a table from a page that has not been read yet: read it after that one."""
-
-
 def reading_lines(page: ParsedPage, classification: PageClassification) -> list[Line]:
     margins = {block for block, role in classification.block_roles.items() if role in MARGIN_ROLES}
     return page_lines(page, margins)

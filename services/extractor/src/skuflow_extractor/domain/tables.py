@@ -174,8 +174,9 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
         for sku in skus:
             sku.inherit(shared, "variant_card" if group else "table_caption")
             sku.variant_group = group
-        used |= body | caption | {line.index for line in row}
-        tables.append(Table(header, skus, body | caption | {line.index for line in row}, False, bottom))
+        table_lines = body | caption | {line.index for line in row}
+        used |= table_lines
+        tables.append(Table(header, skus, table_lines, False, bottom))
     first_header_top = min((min(ln.bbox[1] for ln in lines if ln.index in t.lines) for t in tables), default=None)
     continued = continuation(rows, previous, used, first_header_top, infer)
     return ([continued] if continued else []) + tables

@@ -100,9 +100,6 @@ def rows_of(lines: list[Line], tolerance: float) -> list[list[Line]]:
     return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
 
 
-def union(boxes: list[BBox]) -> BBox:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
 
 def skew_of(lines: list[Line]) -> float:
     """The page's skew (radians): the median slope between neighbouring lines of one visual row.

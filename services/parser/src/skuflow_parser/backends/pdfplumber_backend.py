@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pdfplumber
 import pymupdf
 
-from skuflow_contracts.ir import BBox, TableBlock, TableCell
+from skuflow_contracts.ir import BBox, TableBlock, TableCell, union
 from skuflow_parser.backends.pymupdf_backend import displayed, unrotated_copy
 from skuflow_parser.domain.tables import continues_overleaf, header_rows, merge_headless_columns
 
@@ -26,9 +26,6 @@ Placement = Callable[[tuple], BBox]  # a box of the page pdfplumber read → the
 def _box(values: tuple) -> BBox:
     return tuple(round(float(v), 2) for v in values)  # type: ignore[return-value]
 
-
-def _union(boxes: list[tuple]) -> tuple:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def read_tables(page: pdfplumber.page.Page, place: Placement = _box) -> list[TableBlock]:
@@ -41,7 +38,7 @@ def read_tables(page: pdfplumber.page.Page, place: Placement = _box) -> list[Tab
                 if any(col < len(t) and t[col] for _, t in grid)]  # text alignment leaves empty columns
         rows, groups = merge_headless_columns(
             [[texts[col] if col < len(texts) else "" for col in used] for _, texts in grid])
-        cells = [TableCell(row=r, col=c, bbox=place(_union([boxes[used[i]] for i in group
+        cells = [TableCell(row=r, col=c, bbox=place(union([boxes[used[i]] for i in group
                                                            if used[i] < len(boxes) and boxes[used[i]]])),
                            text=rows[r][c])
                  for r, (boxes, _) in enumerate(grid) for c, group in enumerate(groups) if rows[r][c]]

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from skuflow_contracts.ids import image_id
-from skuflow_contracts.ir import BBox, ImageRegion
+from skuflow_contracts.ir import BBox, ImageRegion, union
 from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.backends.pymupdf_backend import EmbeddedImage, ImageCache, displayed, inline_image, rotation_of
-from skuflow_parser.domain.images import DECORATION_MAX_SIDE, is_decoration, tile_groups, union
+from skuflow_parser.domain.images import DECORATION_MAX_SIDE, is_decoration, tile_groups
 
 RASTERIZE_TIMEOUT_S = 30
 RASTERIZE_DPI = 150

@@ -3,7 +3,7 @@ picture, and what counts as a picture's area."""
 
 from __future__ import annotations
 
-from skuflow_contracts.ir import BBox
+from skuflow_contracts.ir import BBox, union
 
 TILE_GAP = 2.0  # points: tiles of one picture touch or nearly touch
 MIN_TILES = 4
@@ -13,9 +13,6 @@ DECORATION_MAX_SIDE = 12.0  # points (~4 mm): bullets, tiny icons and rules; nev
 def area(box: BBox) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
-
-def union(boxes: list[BBox]) -> BBox:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def is_decoration(box: BBox, floor: float = DECORATION_MAX_SIDE) -> bool:
