@@ -2,7 +2,7 @@
 
 import pytest
 
-from skuflow_gateway.domain.jobs import UploadLimits, UploadRejected, advances, check_upload, user_status
+from skuflow_gateway.domain.jobs import UploadLimits, UploadRejected, advances, check_upload, pages_done, user_status
 
 LIMITS = UploadLimits(max_bytes=1000)
 
@@ -34,3 +34,10 @@ def test_a_late_event_never_moves_a_finished_job_back():
     assert not advances("FULL_IMPORTED", "PROCESSING")
     assert advances("PARTIAL_FAILED", "FULL_IMPORTED")  # a replayed page completed the job
     assert not advances("PROCESSING", "PROCESSING")
+
+
+def test_a_job_closed_by_output_counts_every_page_even_before_the_last_page_event_arrives():
+    assert pages_done("FULL_IMPORTED", 4, 6) == 6
+    assert pages_done("PARTIAL_FAILED", 5, 6) == 6
+    assert pages_done("PROCESSING", 4, 6) == 4
+    assert pages_done("REJECTED", 0, None) == 0

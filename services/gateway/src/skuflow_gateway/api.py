@@ -17,6 +17,7 @@ from skuflow_gateway.domain.jobs import (
     UploadLimits,
     UploadRejected,
     check_upload,
+    pages_done,
     user_status,
 )
 from skuflow_gateway.tables import job_pages, jobs
@@ -112,8 +113,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def get_job(job_id: str, caller: Caller) -> dict:
         job = await own_job(job_id, caller)
         async with ctx.db.transaction() as conn:
-            done = (await conn.execute(sa.select(sa.func.count()).select_from(job_pages)
+            seen = (await conn.execute(sa.select(sa.func.count()).select_from(job_pages)
                                        .where(job_pages.c.job_id == job_id))).scalar_one()
+        done = pages_done(job.status, seen, job.total_pages)
         shown = user_status(job.status)
         total = job.total_pages or 0
         return {

@@ -17,8 +17,8 @@ USER_STATUS = {
     # The seed's map forgets CANCELLED (it would show as "processing"); a cancelled job is over.
     "CANCELLED": "failed",
 }
-TERMINAL = {"FULL_IMPORTED", "PARTIAL_FAILED", "PARTIAL_IMPORTED", "DEGRADED_HUMAN", "REJECTED",
-            "EVAL_FAILED", "ORPHANED", "CANCELLED"}
+CLOSED_BY_OUTPUT = {"FULL_IMPORTED", "PARTIAL_FAILED", "PARTIAL_IMPORTED", "DEGRADED_HUMAN"}
+TERMINAL = CLOSED_BY_OUTPUT | {"REJECTED", "EVAL_FAILED", "ORPHANED", "CANCELLED"}
 ACTION_HINT = {"processing": "please wait", "completed": "downloadable",
                "partial_success": "downloadable", "needs_manual": "please wait",
                "failed": "please check and re-upload"}
@@ -61,3 +61,15 @@ def user_status(status: str) -> str:
 def advances(current: str, new: str) -> bool:
     """Status events arrive on several topics; never let a late one move a finished job back."""
     return new != current and (current not in TERMINAL or new in TERMINAL)
+
+
+def pages_done(status: str, pages_seen: int, total_pages: int | None) -> int:
+    """Pages finished so far, as the user is told.
+
+    Page events and job.completed travel on different topics, so the gateway may learn that the
+    output service closed the job before it has seen every page's own event; a closed job has
+    every page accounted for.
+    """
+    if status in CLOSED_BY_OUTPUT and total_pages:
+        return total_pages
+    return pages_seen
