@@ -101,21 +101,24 @@ def with_javascript() -> bytes:
     return doc.tobytes()
 
 
-def price_table(rows: int = 6, top: float = 100, rotation: int = 0) -> pymupdf.Document:
+def price_table(rows: int = 6, top: float = 100, rotation: int = 0, chinese: bool = False) -> pymupdf.Document:
     """A text-aligned price table; on a page with /Rotate ``rotation`` whose text reads upright as displayed."""
+    font = "china-s" if chinese else "helv"
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
     page.set_rotation(rotation)
 
     def write(x: float, y: float, text: str, size: float) -> None:  # (x, y) on the displayed page
-        page.insert_text(pymupdf.Point(x, y) * page.derotation_matrix, text, fontname="helv", fontsize=size,
+        page.insert_text(pymupdf.Point(x, y) * page.derotation_matrix, text, fontname=font, fontsize=size,
                          rotate=rotation)
 
-    columns = (("Model", 50), ("Name", 150), ("Size", 300), ("Price", 450))
+    labels = ("型号", "品名", "规格", "价格") if chinese else ("Model", "Name", "Size", "Price")
+    columns = tuple(zip(labels, (50, 150, 300, 450), strict=True))
     for label, x in columns:
         write(x, top, label, 11)
     for index in range(rows):
-        values = (f"AB-{100 + index}", f"Steel mug {index}", f"{300 + index}ml", f"${4 + index}.50")
+        name = f"不锈钢杯 {index}" if chinese else f"Steel mug {index}"
+        values = (f"AB-{100 + index}", name, f"{300 + index}ml", f"${4 + index}.50")
         for (_, x), value in zip(columns, values, strict=True):
             write(x, top + 24 * (index + 1), value, 10)
     return doc

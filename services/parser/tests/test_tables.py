@@ -1,10 +1,14 @@
-"""Table structure from pdfplumber, asked only about pages that look tabular."""
+"""Table structure from pdfplumber's table finder fed with MuPDF's glyphs, asked only about pages that look tabular."""
 
+import io
+
+import pdfplumber
 import pytest
 from pdf_samples import born_digital, price_table
+from pdfplumber.table import TableFinder
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends.pdfplumber_backend import TableReader
+from skuflow_parser.backends.pdfplumber_backend import TEXT_ALIGNED, GlyphPage
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.tables import continues_overleaf, looks_tabular, reading_rotation
 from skuflow_parser.pages import parse_page
@@ -15,11 +19,7 @@ HASH = "ffff0000" * 8
 
 
 def parse_with_tables(data: bytes):
-    reader = TableReader(data)
-    try:
-        return parse_page(open_document(data), 0, HASH, ImageCache(), None, reader).page
-    finally:
-        reader.close()
+    return parse_page(open_document(data), 0, HASH, ImageCache()).page
 
 
 def test_a_price_table_comes_out_with_rows_cells_and_its_header():
@@ -37,10 +37,26 @@ def test_a_table_running_to_the_bottom_of_the_page_may_continue_overleaf():
     assert continues_overleaf(800, 842) and not continues_overleaf(600, 842)
 
 
-def test_pages_without_tabular_lines_never_reach_pdfplumber():
+def test_pages_without_tabular_lines_never_reach_the_table_finder():
     page = parse_with_tables(born_digital().tobytes())
     assert page.tables == [] and page.features["table_count"] == 0.0
     assert not looks_tabular([(0, 0, 10, 10)])
+
+
+@pytest.mark.parametrize("sample", [price_table, lambda: price_table(rows=12, top=520),
+                                    lambda: price_table(chinese=True)])
+def test_glyphs_from_mupdf_give_the_rows_and_cells_pdfplumber_reads_from_the_pdf_itself(sample):
+    data = sample().tobytes()
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        [expected] = pdf.pages[0].find_tables(TEXT_ALIGNED)
+        expected_cells, expected_rows = expected.cells, expected.extract()
+    page = parse_with_tables(data)
+    [table] = TableFinder(GlyphPage(page.text_blocks, page.height), TEXT_ALIGNED).tables
+    assert table.extract() == expected_rows
+    assert len(table.cells) == len(expected_cells)
+    # base-14 fonts have no descriptor: pdfminer takes their descent from its AFM files, MuPDF from the
+    # font it substitutes, so boxes may sit up to a point apart; embedded fonts agree to 0.01 pt
+    assert all(a == pytest.approx(b, abs=1.1) for a, b in zip(table.cells, expected_cells, strict=True))
 
 
 def overlaps(a, b) -> bool:

@@ -14,7 +14,7 @@ import pymupdf
 from skuflow_contracts.ir import ParsedPage, TableBlock, TextBlock
 from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.ocr_engines import OcrTuning
-from skuflow_parser.backends.pdfplumber_backend import TableReader, sideways_tables
+from skuflow_parser.backends.pdfplumber_backend import page_tables
 from skuflow_parser.backends.pymupdf_backend import ImageCache, displayed, text_blocks
 from skuflow_parser.backends.pymupdf_images import PlacedImage, page_images
 from skuflow_parser.backends.screenshot import DEFAULT_DPI as SCREENSHOT_DPI
@@ -75,11 +75,9 @@ def _screenshot(page: pymupdf.Page, config: ParserConfig) -> bytes | None:
         return None
 
 
-def _tables(reader: TableReader | None, page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
-    """Table structure from pdfplumber, only for pages whose lines look tabular in the frame their
-    text reads upright in: the displayed page, or the unrotated one of a page turned sideways."""
-    if reader is None:
-        return []
+def _tables(page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
+    """Table structure, only for pages whose lines look tabular in the frame their text reads upright
+    in: the displayed page, or the unrotated one of a page turned sideways."""
     lines = [line for b in blocks for line in b.lines]
     turn = reading_rotation(lines)
     sideways = bool(page.rotation) and turn == page.rotation
@@ -88,7 +86,7 @@ def _tables(reader: TableReader | None, page: pymupdf.Page, blocks: list[TextBlo
     if not looks_tabular([displayed(line.bbox, page.derotation_matrix) if sideways else line.bbox for line in lines]):
         return []
     try:
-        return sideways_tables(page) if sideways else reader.tables(page.number)
+        return page_tables(page, blocks, sideways)
     except Exception:  # counted and logged; the text lines still carry the table's content
         PARSER_FAILURES.labels("pdfplumber").inc()
         log.exception("pdfplumber backend failed", extra={"fields": {"page": page.number + 1}})
@@ -96,7 +94,7 @@ def _tables(reader: TableReader | None, page: pymupdf.Page, blocks: list[TextBlo
 
 
 def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCache,
-               config: ParserConfig | None = None, tables: TableReader | None = None) -> PageParse:
+               config: ParserConfig | None = None) -> PageParse:
     config = config or ParserConfig()
     page = doc[index]
     try:
@@ -122,7 +120,7 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
             coverage = text_coverage([b.bbox for b in blocks], width, height)
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)
-    found_tables = _tables(tables, page, blocks) if backend == "pymupdf" else []
+    found_tables = _tables(page, blocks) if backend == "pymupdf" else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,

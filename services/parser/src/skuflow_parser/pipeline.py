@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import pymupdf
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends.pdfplumber_backend import TableReader
 from skuflow_parser.backends.pymupdf_backend import ImageCache, document_facts, open_document
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits, rejection
@@ -50,11 +49,9 @@ def open_checked(pdf: bytes, limits: SecurityLimits | None = None) -> pymupdf.Do
 def parse_and_store(pdf: bytes, *, job_id: str, file_hash: str, storage: LocalStorage,
                     config: ParserConfig | None = None) -> list[StoredPage]:
     doc = open_checked(pdf)
-    cache, tables = ImageCache(), TableReader(pdf)
+    cache = ImageCache()
     try:
-        return [store_page(parse_page(doc, index, file_hash, cache, config, tables), job_id=job_id,
-                           storage=storage)
+        return [store_page(parse_page(doc, index, file_hash, cache, config), job_id=job_id, storage=storage)
                 for index in range(doc.page_count)]
     finally:
-        tables.close()
         doc.close()

@@ -13,12 +13,11 @@ from collections import OrderedDict
 import pymupdf
 
 from skuflow_parser.backends import ocr_backend
-from skuflow_parser.backends.pdfplumber_backend import TableReader
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.pages import PageParse, ParserConfig, parse_page
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
-_documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache, TableReader]] = OrderedDict()
+_documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
 
 
 class PageTimeout(Exception):
@@ -30,22 +29,21 @@ def _start_worker(config: ParserConfig) -> None:
         ocr_backend.warm_up(config.ocr)
 
 
-def _document(path: str) -> tuple[pymupdf.Document, ImageCache, TableReader]:
+def _document(path: str) -> tuple[pymupdf.Document, ImageCache]:
     if path not in _documents:
         with open(path, "rb") as handle:
             data = handle.read()
-        _documents[path] = (open_document(data), ImageCache(), TableReader(data))
+        _documents[path] = (open_document(data), ImageCache())
         while len(_documents) > OPEN_DOCUMENTS:
-            doc, _, tables = _documents.popitem(last=False)[1]
-            tables.close()
+            doc, _ = _documents.popitem(last=False)[1]
             doc.close()
     _documents.move_to_end(path)
     return _documents[path]
 
 
 def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserConfig) -> PageParse:
-    doc, cache, tables = _document(pdf_path)
-    return parse_page(doc, index, file_hash, cache, config, tables)
+    doc, cache = _document(pdf_path)
+    return parse_page(doc, index, file_hash, cache, config)
 
 
 class PagePool:

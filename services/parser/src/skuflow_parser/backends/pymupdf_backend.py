@@ -52,14 +52,6 @@ def render(page: pymupdf.Page, dpi: int, max_side: int) -> tuple[pymupdf.Pixmap,
     return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False), zoom
 
 
-def unrotated_copy(page: pymupdf.Page) -> bytes:
-    """The page alone as a one-page PDF without its /Rotate: for readers that only read upright text."""
-    copy = pymupdf.open()
-    copy.insert_pdf(page.parent, from_page=page.number, to_page=page.number)
-    copy[0].set_rotation(0)
-    return copy.tobytes()
-
-
 @dataclass
 class EmbeddedImage:
     data: bytes
