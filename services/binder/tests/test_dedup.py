@@ -1,8 +1,10 @@
 """Image dedup by role before binding: logos and decorations job-wide, deliverables within a page."""
 
 from binder_pages import classification, parsed_page, region
+from prometheus_client import REGISTRY
 
 from skuflow_binder.domain.dedup import SeenImages, image_records, near
+from skuflow_binder.metrics import count_duplicates
 
 LOGO = {"logo": "LOGO"}
 
@@ -58,3 +60,17 @@ def test_records_carry_role_quality_and_source():
 def test_near_counts_differing_bits():
     assert near("00", "0f") and not near("00", "1f")
     assert not near(None, "00") and not near("00", None)
+
+
+def removed(role: str, scope: str) -> float:
+    return REGISTRY.get_sample_value("image_dedup_removed_total", {"role": role, "scope": scope}) or 0.0
+
+
+def test_removed_images_are_counted_by_role_and_scope():
+    before = removed("LOGO", "global"), removed("PRODUCT_MAIN", "page")
+    seen = SeenImages()
+    count_duplicates(image_records(parsed_page(region("logo", content="L")), classification(roles=LOGO), seen))
+    count_duplicates(image_records(parsed_page(region("logo", content="L"), region("a", content="P"),
+                                               region("b", content="P"), number=2),
+                                   classification(roles=LOGO), seen))
+    assert (removed("LOGO", "global"), removed("PRODUCT_MAIN", "page")) == (before[0] + 1, before[1] + 1)

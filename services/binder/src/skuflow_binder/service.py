@@ -9,6 +9,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
+from skuflow_binder.metrics import count_duplicates
 from skuflow_binder.tables import bindings, metadata, platform, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
@@ -33,6 +34,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         known = set(seen.hashes)
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            profile_for(extracted.config_version), seen, extracted.fallback_reason)
+        count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}
         for content_hash, perceptual_hash in learned.items():

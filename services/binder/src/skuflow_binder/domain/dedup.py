@@ -34,6 +34,11 @@ class SeenImages:
             self.perceptual.add(image.perceptual_hash)
 
 
+def dedup_scope(role: ImageRole) -> str:
+    """Where a duplicate of this role was looked for (the seed's metric label)."""
+    return "global" if role in JOB_WIDE_ROLES else "page"
+
+
 def near(a: str | None, b: str | None) -> bool:
     return bool(a and b) and bin(int(a, 16) ^ int(b, 16)).count("1") <= NEAR_DUPLICATE_BITS
 
