@@ -4,9 +4,10 @@ import hashlib
 
 import pymupdf
 import pytest
-from pdf_samples import with_decorations, with_inline_images
+from pdf_samples import born_digital, with_decorations, with_inline_images
 
 from skuflow_contracts.ir import ParsedPage
+from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.pages import ParserConfig, parse_page
 from skuflow_parser.pipeline import parse_and_store
@@ -53,3 +54,14 @@ def test_the_floor_is_configurable_and_an_ir_without_the_new_fields_still_loads(
     old = ParsedPage(page=1, width=1, height=1, parser_backend="pymupdf").model_dump(
         exclude={"decorations", "screenshot_uri"})
     assert ParsedPage.model_validate(old).decorations == []
+
+
+def test_a_flate_picture_is_stored_as_a_png_of_its_own_pixels_hashed_like_any_png():
+    data = born_digital().tobytes(deflate=True)  # its picture, inserted from a pixmap, is stored as Flate
+    [xref] = [image[0] for image in pymupdf.open(stream=data)[0].get_images()]
+    assert pymupdf.open(stream=data).xref_get_key(xref, "Filter")[1] == "/FlateDecode"
+    parsed = parse(data)
+    [placed], [region] = parsed.images, parsed.page.images
+    assert placed.data.startswith(b"\x89PNG") and region.ext == "png"
+    assert pymupdf.Pixmap(placed.data).samples == pymupdf.Pixmap(pymupdf.open(stream=data), xref).samples
+    assert region.perceptual_hash == dhash(placed.data) and region.content_hash == hashlib.md5(placed.data).hexdigest()

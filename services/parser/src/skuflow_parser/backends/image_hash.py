@@ -14,10 +14,14 @@ def dhash(data: bytes) -> str | None:
     try:
         with Image.open(io.BytesIO(data)) as image:
             image.draft("L", (HASH_WIDTH * 8, HASH_HEIGHT * 8))  # a JPEG decodes at 1/8 scale: the hash needs 9x8
-            small = image.convert("L").resize((HASH_WIDTH, HASH_HEIGHT), Image.Resampling.BILINEAR)
+            return picture_dhash(image)
     except (UnidentifiedImageError, OSError, ValueError):
         return None
-    pixels = list(small.tobytes())
+
+
+def picture_dhash(image: Image.Image) -> str:
+    """The difference hash of pixels already decoded (a picture converted to PNG is not decoded twice)."""
+    pixels = list(image.convert("L").resize((HASH_WIDTH, HASH_HEIGHT), Image.Resampling.BILINEAR).tobytes())
     bits = 0
     for row in range(HASH_HEIGHT):
         for col in range(HASH_WIDTH - 1):
