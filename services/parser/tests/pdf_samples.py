@@ -72,6 +72,25 @@ def special_images() -> bytes:
     return doc.tobytes()
 
 
+def spot_colour_picture() -> bytes:
+    """A page whose picture is in a spot colour (/Separation, one ink), two pixels: no ink, full ink."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    spot = doc.get_new_xref()
+    doc.update_object(spot, "[/Separation /Magenta /DeviceCMYK << /FunctionType 2 /Domain [0 1] "
+                            "/C0 [0 0 0 0] /C1 [0 1 0 0] /N 1 >>]")
+    image = doc.get_new_xref()
+    doc.update_object(image, f"<< /Type /XObject /Subtype /Image /Width 2 /Height 1 /BitsPerComponent 8 "
+                             f"/ColorSpace {spot} 0 R >>")
+    doc.update_stream(image, bytes([0, 255]))
+    content = doc.get_new_xref()
+    doc.update_object(content, "<< >>")
+    doc.update_stream(content, b"q 300 0 0 150 100 592 cm /Im1 Do Q")  # drawn at (100, 100)-(400, 250)
+    doc.xref_set_key(page.xref, "Resources", f"<< /XObject << /Im1 {image} 0 R >> >>")
+    doc.xref_set_key(page.xref, "Contents", f"{content} 0 R")
+    return doc.tobytes()
+
+
 def with_inline_images(*boxes: tuple[float, float, float, float], pixels: tuple[int, int] = (64, 48)) -> bytes:
     """A page whose pictures are inline images (BI … ID … EI in its content stream, no xref), one per box."""
     doc = pymupdf.open()

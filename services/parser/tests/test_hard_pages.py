@@ -4,7 +4,16 @@ import unicodedata
 
 import pymupdf
 import pytest
-from pdf_samples import PRODUCT_TEXT, born_digital, fragmented, garbled, rotated, scanned, special_images
+from pdf_samples import (
+    PRODUCT_TEXT,
+    born_digital,
+    fragmented,
+    garbled,
+    rotated,
+    scanned,
+    special_images,
+    spot_colour_picture,
+)
 
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document, text_blocks
 from skuflow_parser.domain.text_layer import garbled_share, ocr_reason
@@ -89,6 +98,16 @@ def test_cmyk_and_alpha_images_are_exported_as_viewable_rgb():
         pix = pymupdf.Pixmap(placed.data)
         assert pix.colorspace.n in (1, 3)
     assert [img.ext for img in parsed.page.images].count("png") >= 2
+
+
+def test_a_spot_colour_picture_is_exported_as_rgb_in_its_ink_colour():
+    parsed = parse(spot_colour_picture())
+    [placed], [region] = parsed.images, parsed.page.images
+    assert region.bbox == pytest.approx((100, 100, 400, 250)) and region.ext == "png"
+    pix = pymupdf.Pixmap(placed.data)
+    no_ink, full_ink = pix.pixel(0, 0), pix.pixel(1, 0)
+    assert pix.colorspace.n == 3 and no_ink == (255, 255, 255)
+    assert full_ink[0] > 200 and full_ink[1] < 60  # magenta, not the black of a tint read as grey
 
 
 def test_an_image_shared_by_several_pages_is_decoded_once():

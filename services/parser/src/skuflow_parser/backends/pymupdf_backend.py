@@ -89,6 +89,7 @@ def _keeps_stream(ext: str, colorspace: int, masked: bool) -> bool:
 
 
 PIXEL_MODES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}  # by samples per pixel, alpha included
+VIEWABLE_SPACES = ("DeviceGray", "DeviceRGB", "ICCBased(Gray", "ICCBased(RGB")  # others (CMYK, spot, Lab) → RGB
 PNG_LEVEL = 3  # zlib level: about 1.5x faster than MuPDF's own PNG writer, about as small on catalog pictures
 
 
@@ -97,7 +98,7 @@ def _as_png(pix: pymupdf.Pixmap, mask: pymupdf.Pixmap | None) -> EmbeddedImage:
     from the pixels in hand rather than by decoding the PNG again."""
     if mask is not None:
         pix = pymupdf.Pixmap(pix, mask)
-    if pix.colorspace and pix.colorspace.n >= 4:
+    if pix.colorspace and not pix.colorspace.name.startswith(VIEWABLE_SPACES):
         pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
     picture = Image.frombytes(PIXEL_MODES[pix.n], (pix.width, pix.height), pix.samples)
     out = io.BytesIO()
