@@ -19,6 +19,8 @@ BBox = tuple[float, float, float, float]
 def union(boxes: list[BBox]) -> BBox:
     """The smallest box holding every one of ``boxes`` (a non-empty list)."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 ParserBackend = Literal["pdfplumber", "pymupdf", "ocr"]
 PageParseStatus = Literal["ok", "failed"]
 MIN_SEARCH_SHORT_EDGE = 640

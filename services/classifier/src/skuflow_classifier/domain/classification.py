@@ -119,18 +119,23 @@ def _rows(page: ParsedPage) -> list[list[str]]:
     return [[line.text for line in row] for row in rows]
 
 
-def _grid_aligned(boxes: list[BBox], tolerance: float = 10.0) -> bool:
-    """Do the pictures' columns hold their pictures at the same heights (a grid, not two columns)?"""
+def _picture_columns(boxes: list[BBox], tolerance: float = 20.0) -> list[list[BBox]]:
+    """Pictures grouped into columns by their left edges, left to right."""
     columns: list[list[BBox]] = []
     for box in sorted(boxes):
-        if columns and box[0] - columns[-1][0][0] <= 20:
+        if columns and box[0] - columns[-1][0][0] <= tolerance:
             columns[-1].append(box)
         else:
             columns.append([box])
+    return columns
+
+
+def _grid_aligned(columns: list[list[BBox]], tolerance: float = 10.0) -> bool:
+    """Do the picture columns hold their pictures at the same heights (a grid, not two columns)?"""
     tops = [sorted(b[1] for b in column) for column in columns]
-    return len(tops) >= 2 and all(len(t) == len(tops[0]) and all(abs(a - b) <= tolerance for a, b in zip(t, tops[0],
-                                                                                                          strict=True))
-                                  for t in tops)
+    return len(tops) >= 2 and all(
+        len(t) == len(tops[0]) and all(abs(a - b) <= tolerance for a, b in zip(t, tops[0], strict=True))
+        for t in tops)
 
 
 def _text_columns(page: ParsedPage) -> int:
@@ -158,20 +163,13 @@ def _width(text: str) -> int:
     return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
 
 
-def _columns(boxes: list[BBox], tolerance: float = 20.0) -> int:
-    lefts: list[float] = []
-    for box in sorted(boxes):
-        if not lefts or box[0] - lefts[-1] > tolerance:
-            lefts.append(box[0])
-    return len(lefts)
-
-
 def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeatures:
     rows = _rows(page)
     texts = [line.text for block in page.text_blocks for line in block.lines]
     pictures = [img for img in page.images if image_roles[img.image_id] == "PRODUCT_MAIN"]
     thumbnails = [img for img in pictures if (img.bbox[3] - img.bbox[1]) < 40]
     products = [img for img in pictures if img not in thumbnails]
+    columns = _picture_columns([img.bbox for img in products])
     return PageFeatures(
         model_mentions=sum(len(MODEL_CODE.findall(text)) for text in texts),
         price_mentions=sum(len(PRICE.findall(text)) for text in texts),
@@ -182,8 +180,8 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
                         and not MODEL_CODE.search(text)),
         labelled_lines=sum(1 for text in texts if labelled_value(text)),
         product_images=len(products), thumbnails=len(thumbnails), text_blocks=len(page.text_blocks),
-        image_columns=_columns([img.bbox for img in products]),
-        grid_aligned=_grid_aligned([img.bbox for img in products]),
+        image_columns=len(columns),
+        grid_aligned=_grid_aligned(columns),
         text_columns=_text_columns(page),
         row_pitch=_row_pitch(page),
     )

@@ -100,7 +100,6 @@ def rows_of(lines: list[Line], tolerance: float) -> list[list[Line]]:
     return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
 
 
-
 def skew_of(lines: list[Line]) -> float:
     """The page's skew (radians): the median slope between neighbouring lines of one visual row.
     Scanned pages come out of the scanner slightly turned; their rows then drift downwards."""

@@ -82,10 +82,10 @@ class ImageCache:
         return self.by_xref[xref]
 
 
-
 def _keeps_stream(ext: str, colorspace: int, masked: bool) -> bool:
-    """A viewer can show the original stream as it is: JPEG, gray or RGB, no mask."""
-    return not masked and colorspace in (1, 3) and ext == "jpeg"
+    """A viewer can show the stream as it is: JPEG or PNG (an inline image's, already encoded by MuPDF),
+    gray or RGB, no mask."""
+    return not masked and colorspace in (1, 3) and ext in ("jpeg", "png")
 
 
 PIXEL_MODES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}  # by samples per pixel, alpha included

@@ -14,7 +14,6 @@ def area(box: BBox) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
-
 def is_decoration(box: BBox, floor: float = DECORATION_MAX_SIDE) -> bool:
     """Shorter side on the page below the floor: recorded by its box, neither stored nor hashed."""
     return min(box[2] - box[0], box[3] - box[1]) < floor
