@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-PACKAGES := libs/contracts libs/platform libs/llm services/gateway services/evaluator services/parser \
+PACKAGES := libs/contracts libs/catalog libs/platform libs/llm services/gateway services/evaluator services/parser \
             services/classifier services/extractor services/binder services/collab services/output cli
 STAMP := $(VENV)/.installed
 DEMO_PDF := .run/demo/catalog.pdf

@@ -19,7 +19,7 @@ def test_an_a_page_is_read_by_table_rules():
     assert (result.method, result.fallback_reason, result.merged_from) == ("table_rule", None, None)
     assert [s.sku_id for s in result.skus] == ["feedbeef_p03_001", "feedbeef_p03_002"]
     assert {s.confidence for s in result.skus} == {0.9}
-    assert [attr for attr, _ in result.table.columns] == ["model", "product_name", "size", "price"]
+    assert [role for role, *_ in result.table.columns] == ["model", "product_name", "size", "price"]
 
 
 def test_a_confident_d_page_is_skipped_but_a_low_confidence_one_is_read():
@@ -122,7 +122,7 @@ def test_the_table_passed_on_is_the_lowest_table_of_the_page():
     second = [["型号", "颜色", "价格"], ["SF-0009", "红", "¥9"]]
     result = extract(*table(0, 100, [HEADER, *body_rows(1, 1)]), *table(10, 400, second, xs=(50, 140, 290)),
                      page_type="A")
-    assert [attr for attr, _ in result.table.columns] == ["model", "color", "price"]
+    assert [role for role, *_ in result.table.columns] == ["model", "color", "price"]
 
 
 def test_a_page_without_tables_passes_no_header_on():

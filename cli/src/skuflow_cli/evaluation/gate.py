@@ -6,7 +6,7 @@ that improves quality (``skuflow eval tests/golden --out r.json --update-baselin
 
 from __future__ import annotations
 
-LOWER_IS_BETTER = {"human_intervention_rate"}
+LOWER_IS_BETTER = {"human_intervention_rate", "silent_loss.rate"}
 TOLERANCE = 1e-4  # rounding of the reported ratios
 
 
@@ -19,6 +19,7 @@ def gated_figures(report: dict) -> dict[str, float]:
         "layout_accuracy": overall["layout_accuracy"], "binding.precision": overall["binding"]["precision"],
         "binding.recall": overall["binding"]["recall"],
         "human_intervention_rate": overall["human_intervention_rate"],
+        "silent_loss.rate": overall.get("silent_loss", {}).get("rate"),
         **{f"attributes.{name}": a["accuracy"] for name, a in overall["attributes"].items()},
     }
     return {name: value for name, value in figures.items() if value is not None}

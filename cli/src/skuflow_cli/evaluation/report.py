@@ -7,7 +7,8 @@ from collections import defaultdict
 from skuflow_cli.evaluation.scoring import ScoredPage, Tally
 
 BREAKDOWNS = {"by_page_type": "page_type", "by_layout": "layout", "by_language": "language",
-              "by_document": "document"}
+              "by_source_kind": "source_kind", "by_split": "split", "by_document": "document"}
+SUMMARY_BREAKDOWNS = ("by_split", "by_page_type", "by_layout", "by_language", "by_source_kind")
 
 
 def _sum(pages: list[ScoredPage]) -> Tally:
@@ -59,11 +60,18 @@ def summary_table(report: dict) -> str:
     lines = [f"skuflow eval: {report['documents']} documents, {report['pages']} pages "
              f"({report['scored_pages']} scored) in {report['seconds']:.1f}s = {report['pages_per_second']:.1f} "
              f"pages/s, via {report['via']}", header, _row("overall", report["overall"])]
-    for name in ("by_page_type", "by_layout", "by_language"):
-        lines += [_row(f"  {name[3:]}={key}", metrics) for key, metrics in report[name].items()]
-    attributes = report["overall"]["attributes"]
+    for name in SUMMARY_BREAKDOWNS:
+        if len(report[name]) > 1 or name != "by_split":
+            lines += [_row(f"  {name[3:]}={key}", metrics) for key, metrics in report[name].items()]
+    overall = report["overall"]
+    attributes = overall["attributes"]
     lines.append("attribute accuracy: " + ", ".join(f"{k} {_cell(v['accuracy']).strip()}"
                                                     for k, v in attributes.items()))
+    silent, flag = overall["silent_loss"], overall["review_flag"]
+    lines.append(f"silent loss: {silent['pages']} of {silent['product_pages']} product pages "
+                 f"(rate {_cell(silent['rate']).strip()}); review flag as a detector of pages with errors: "
+                 f"precision {_cell(flag['precision']).strip()}, recall {_cell(flag['recall']).strip()} "
+                 f"({flag['flagged_error_pages']} of {flag['error_pages']} error pages flagged)")
     lines.append(f"route accuracy {report['route_accuracy']:.3f}; confusion (expected → predicted): "
                  + "; ".join(f"{e} → {dict(p)}" for e, p in report["route_confusion"].items()))
     return "\n".join(lines)

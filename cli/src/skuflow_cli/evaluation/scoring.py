@@ -52,10 +52,15 @@ class Tally:
     binding_bound: int = 0
     binding_truth: int = 0
     needs_review: int = 0
+    product_pages: int = 0  # truth pages that list products
+    silent_losses: int = 0  # product pages with no SKU read and no review asked for
+    error_pages: int = 0  # pages with a missed, extra or wrongly read SKU
+    flagged_error_pages: int = 0  # … of which the result flags for review
 
     def __iadd__(self, other: Tally) -> Tally:
         for name in ("pages", "sku_matched", "sku_predicted", "sku_truth", "page_type_correct",
-                     "layout_correct", "binding_correct", "binding_bound", "binding_truth", "needs_review"):
+                     "layout_correct", "binding_correct", "binding_bound", "binding_truth", "needs_review",
+                     "product_pages", "silent_losses", "error_pages", "flagged_error_pages"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.attr_correct.update(other.attr_correct)
         self.attr_total.update(other.attr_total)
@@ -79,6 +84,12 @@ class Tally:
                         "truth": self.binding_truth, "precision": _ratio(self.binding_correct, self.binding_bound),
                         "recall": _ratio(self.binding_correct, self.binding_truth)},
             "human_intervention_rate": _ratio(self.needs_review, self.pages),
+            "silent_loss": {"pages": self.silent_losses, "product_pages": self.product_pages,
+                            "rate": _ratio(self.silent_losses, self.product_pages)},
+            "review_flag": {"error_pages": self.error_pages, "flagged_error_pages": self.flagged_error_pages,
+                            "flagged_pages": self.needs_review,
+                            "precision": _ratio(self.flagged_error_pages, self.needs_review),
+                            "recall": _ratio(self.flagged_error_pages, self.error_pages)},
         }
 
 
@@ -98,7 +109,8 @@ def _attributes_of(predicted_sku: dict) -> dict:
 def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
     """Score one page that is not uncertain; a missing predicted page predicts nothing."""
     predicted_page = predicted_page or {}
-    tally = Tally(pages=1, needs_review=int(bool(predicted_page.get("needs_review", True))))
+    flagged = bool(predicted_page.get("needs_review", True))
+    tally = Tally(pages=1, needs_review=int(flagged))
     tally.page_type_correct = int(predicted_page.get("page_type") == truth_page.get("page_type"))
     tally.layout_correct = int(predicted_page.get("layout") == truth_page.get("layout"))
     candidates = [s for s in predicted_page.get("skus", []) if s.get("validity") == "valid"]
@@ -107,6 +119,7 @@ def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
     images = {i["image_id"]: i["bbox"] for i in predicted_page.get("images", [])}
     bound = {b["sku_id"]: b.get("image_id") for b in predicted_page.get("bindings", []) if b.get("image_id")}
     unmatched = list(candidates)
+    wrong_attributes = 0
     for truth in truth_page.get("skus", []):
         key_attr = sku_key_attribute(truth)
         key = normalize(truth.get(key_attr) or "")
@@ -115,7 +128,7 @@ def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
             continue
         unmatched.remove(match)
         tally.sku_matched += 1
-        _score_attributes(tally, truth, _attributes_of(match))
+        wrong_attributes += _score_attributes(tally, truth, _attributes_of(match))
         if truth.get("image_bbox"):
             tally.binding_truth += 1
             image_id = bound.get(match.get("sku_id"))
@@ -123,10 +136,16 @@ def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
                 tally.binding_bound += 1
                 tally.binding_correct += int(image_id in images and
                                              iou(images[image_id], truth["image_bbox"]) >= IOU_THRESHOLD)
+    tally.product_pages = int(bool(truth_page.get("skus")))
+    tally.silent_losses = int(tally.product_pages and not candidates and not flagged)
+    tally.error_pages = int(tally.sku_matched < max(tally.sku_truth, tally.sku_predicted) or wrong_attributes > 0)
+    tally.flagged_error_pages = int(tally.error_pages and flagged)
     return tally
 
 
-def _score_attributes(tally: Tally, truth: dict, predicted: dict) -> None:
+def _score_attributes(tally: Tally, truth: dict, predicted: dict) -> int:
+    """Count the matched SKU's attributes; return how many were read wrong."""
+    wrong = 0
     for name in ATTRIBUTES:
         expected = truth.get(name)
         if expected is None:
@@ -134,9 +153,12 @@ def _score_attributes(tally: Tally, truth: dict, predicted: dict) -> None:
         tally.attr_total[name] += 1
         got = predicted.get(name)
         if name == "price":
-            tally.attr_correct[name] += int(got is not None and same_price(got, expected))
+            correct = got is not None and same_price(got, expected)
         else:
-            tally.attr_correct[name] += int(got is not None and normalize(got) == normalize(expected))
+            correct = got is not None and normalize(got) == normalize(expected)
+        tally.attr_correct[name] += int(correct)
+        wrong += int(not correct)
+    return wrong
 
 
 @dataclass(frozen=True)
@@ -146,11 +168,14 @@ class ScoredPage:
     page_type: str
     layout: str
     tally: Tally
+    source_kind: str = "born-digital"
+    split: str = "none"
 
 
 def score_document(name: str, truth: dict, result: dict | None) -> list[ScoredPage]:
     """One ScoredPage per page of the truth that is not uncertain."""
     predicted = {p["page"]: p for p in (result or {}).get("pages", [])}
     return [ScoredPage(name, truth.get("language") or "unknown", page.get("page_type") or "none",
-                       page.get("layout") or "none", score_page(page, predicted.get(page["page"])))
+                       page.get("layout") or "none", score_page(page, predicted.get(page["page"])),
+                       truth.get("source_kind") or "born-digital", truth.get("split") or "none")
             for page in truth.get("pages", []) if not page.get("uncertain")]

@@ -110,8 +110,9 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     picture_boxes = [placed.region.bbox for placed in images]
     coverage = text_coverage([b.bbox for b in blocks], width, height)
     backend, confidence = "pymupdf", None
-    reason = ocr_reason("\n".join(b.text for b in blocks), coverage, picture_share(picture_boxes, width, height),
-                        config.text_layer)
+    text = "\n".join(b.text for b in blocks)
+    drawn = len(page.get_cdrawings()) if len(text.strip()) < config.text_layer.min_chars else 0
+    reason = ocr_reason(text, coverage, picture_share(picture_boxes, width, height), config.text_layer, drawn)
     if reason and config.ocr_enabled:
         OCR_FALLBACKS.labels(reason).inc()
         ocr = _ocr(page, config)

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from skuflow_catalog.prices import parse_price
+
 from skuflow_contracts.profile import CategorySchema, ThresholdProfile, ValidationRule
 from skuflow_contracts.results import BindingRecord, ImageRecord, PageType, SkuRecord
-from skuflow_contracts.vocabulary import parse_price
 
 MAX_PRICE = 999_999.0
 DELIVERABLE = ("PRODUCT_MAIN", "DETAIL", "SCENE", "SIZE_CHART")

@@ -10,11 +10,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 
+from skuflow_catalog.codes import code_score, find_codes
+from skuflow_catalog.headers import attribute_for_label, labelled_value
+from skuflow_catalog.prices import find_price, find_prices, price_of_cell
+
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
 from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
 from skuflow_contracts.results import ImageRole, Layout, PageClassification, PageType
-from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
 
+CODE_CELL = 0.75  # a line scoring this as a code is a code cell
+SIGNAL_MIN = 3  # this many codes or prices on a page make it a product page
+POOR_OCR = 0.8  # a scan read with less mean confidence than this may hide products
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
 PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page (a scan, a backdrop)
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
@@ -38,6 +44,16 @@ class PageFeatures:
     grid_aligned: bool
     text_columns: int
     row_pitch: float  # median distance between table rows, in font sizes (tight rows = a dense table)
+    code_cells: int = 0  # lines that are a product code and nothing else
+    price_cells: int = 0  # lines that are a price and nothing else (with decimals, grouping or a currency)
+    scanned: bool = False  # OCR'd, or a picture fills the page
+    ocr_confidence: float | None = None
+
+    @property
+    def product_signal(self) -> bool:
+        """Repeated codes, prices or a table header: whatever else, this page lists products."""
+        return (max(self.model_mentions, self.code_cells) >= SIGNAL_MIN or self.header_rows > 0
+                or self.price_mentions + self.price_cells >= SIGNAL_MIN)
 
 
 def _area(box: BBox) -> float:
@@ -56,7 +72,7 @@ def _same_row(picture: BBox, line: BBox) -> bool:
 
 def _product_text(page: ParsedPage) -> list[BBox]:
     return [line.bbox for block in page.text_blocks for line in block.lines
-            if MODEL_CODE.search(line.text) or PRICE.search(line.text) or labelled_value(line.text)]
+            if find_codes(line.text) or find_price(line.text) or labelled_value(line.text)]
 
 
 def image_role(image: ImageRegion, page: ParsedPage, t: ClassificationThresholds,
@@ -101,9 +117,9 @@ def block_role(text: str, box: BBox, page: ParsedPage, t: ClassificationThreshol
         return "product_block"
     if sum(1 for cell in lines if attribute_for_label(cell)) >= 2:
         return "table_header"
-    if MODEL_CODE.search(text) and PRICE.search(text):
+    if find_codes(text) and find_price(text):
         return "table_row"
-    if PRICE.search(text):
+    if find_price(text):
         return "price"
     return "marketing"
 
@@ -142,7 +158,7 @@ def _text_columns(page: ParsedPage) -> int:
     """Two when product text stacks start in both halves of the page and no text crosses the middle."""
     middle = page.width / 2
     lines = [line.bbox for block in page.text_blocks for line in block.lines
-             if labelled_value(line.text) or MODEL_CODE.search(line.text)]
+             if labelled_value(line.text) or find_codes(line.text)]
     crossing = sum(1 for box in lines if box[0] < middle < box[2])
     left = sum(1 for box in lines if box[2] <= middle)
     right = sum(1 for box in lines if box[0] >= middle)
@@ -151,7 +167,7 @@ def _text_columns(page: ParsedPage) -> int:
 
 def _row_pitch(page: ParsedPage) -> float:
     tops = sorted({round(line.bbox[1]) for block in page.text_blocks for line in block.lines
-                   if MODEL_CODE.search(line.text)})
+                   if find_codes(line.text)})
     sizes = sorted(block.font_size for block in page.text_blocks if block.font_size)
     if len(tops) < 3 or not sizes:
         return 0.0
@@ -163,6 +179,11 @@ def _width(text: str) -> int:
     return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
 
 
+def _price_cell(text: str) -> bool:
+    found = price_of_cell(text)
+    return bool(found and (found.currency or not found.text.isdigit() or len(text.strip()) > len(found.text)))
+
+
 def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeatures:
     rows = _rows(page)
     texts = [line.text for block in page.text_blocks for line in block.lines]
@@ -171,29 +192,45 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
     products = [img for img in pictures if img not in thumbnails]
     columns = _picture_columns([img.bbox for img in products])
     return PageFeatures(
-        model_mentions=sum(len(MODEL_CODE.findall(text)) for text in texts),
-        price_mentions=sum(len(PRICE.findall(text)) for text in texts),
+        model_mentions=sum(len(find_codes(text)) for text in texts),
+        price_mentions=sum(len(find_prices(text)) for text in texts),
         header_rows=sum(1 for row in rows if sum(1 for cell in row if attribute_for_label(cell)) >= 2),
-        table_rows=sum(1 for row in rows if len(row) >= 3 and MODEL_CODE.search(" ".join(row))
+        table_rows=sum(1 for row in rows if len(row) >= 3 and find_codes(" ".join(row))
                        and not any(labelled_value(cell) for cell in row)),
         prose_lines=sum(1 for text in texts if _width(text) >= PROSE_WIDTH and not labelled_value(text)
-                        and not MODEL_CODE.search(text)),
+                        and not find_codes(text)),
         labelled_lines=sum(1 for text in texts if labelled_value(text)),
         product_images=len(products), thumbnails=len(thumbnails), text_blocks=len(page.text_blocks),
         image_columns=len(columns),
         grid_aligned=_grid_aligned(columns),
         text_columns=_text_columns(page),
         row_pitch=_row_pitch(page),
+        code_cells=sum(1 for text in texts if code_score(text) >= CODE_CELL),
+        price_cells=sum(1 for text in texts if _price_cell(text)),
+        scanned=page.parser_backend == "ocr" or "SCENE" in image_roles.values(),
+        ocr_confidence=page.ocr_confidence,
     )
 
 
-def page_type_of(f: PageFeatures) -> tuple[PageType, float, str]:
+def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | None:
+    """D, only when nothing on the page says it lists products; a scan that reads poorly stays
+    unsure (review), since the products may be what OCR could not read."""
+    if f.product_signal:
+        return None
+    if f.scanned and (f.text_blocks == 0 or (f.ocr_confidence or 0.0) < POOR_OCR):
+        return "D", 0.5, "scan with little readable text"
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
     if f.model_mentions == 0 and f.price_mentions == 0:
         return "D", 0.8 if f.text_blocks else 0.6, "no model codes or prices"
     if f.labelled_lines == 0 and f.table_rows == 0 and f.model_mentions <= 2:
         return "D", 0.7, "products mentioned in prose only"
+    return None
+
+
+def page_type_of(f: PageFeatures) -> tuple[PageType, float, str]:
+    if (without := _page_without_products(f)) is not None:
+        return without
     if (f.header_rows or f.table_rows >= 3) and f.product_images <= 1 and f.labelled_lines <= 2:
         return "A", 0.9, "table rows, no product pictures"
     if f.prose_lines and (f.header_rows or f.table_rows) and f.labelled_lines:

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import re
 
-from skuflow_contracts.vocabulary import MODEL_CODE, labelled_value, parse_price
+from skuflow_catalog.codes import code_score, find_codes, leading_code
+from skuflow_catalog.headers import labelled_value
+from skuflow_catalog.prices import parse_price
+
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line
 
 ALIGN = 6.0  # points: left edges of one stack
 LEADING = 1.25  # a gap above a line larger than this many line heights starts a new stack
 TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
+CODE_LINE_SHARE = 0.4  # codes must make up this share of a line's characters for single stage to read it
+BARE_CODE = 0.75  # a line alone in a card that scores this high is the card's model code
 CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$")
 
 
@@ -64,10 +69,11 @@ def read_card(card: list[Line]) -> SkuDraft | None:
             unlabelled.append(line)
     coded = False
     for line in unlabelled:
-        code = MODEL_CODE.fullmatch(line.text)
+        code = line.text if code_score(line.text) >= BARE_CODE else leading_code(line.text)
         custom = CUSTOM_LABEL.match(line.text)
         if code:
-            draft.set("model", code.group(0))
+            draft.set("model", code)
+            draft.set("product_name", line.text[len(code):].strip(" -–:"))
             coded = True
         elif parse_price(line.text):
             draft.set("price", line.text)
@@ -90,13 +96,19 @@ def extract_cards(lines: list[Line]) -> list[SkuDraft]:
 
 
 def extract_lines(lines: list[Line]) -> list[SkuDraft]:
-    """Single stage (the fallback): every model code is an SKU, with the price on its own line."""
+    """Single stage (the fallback): the code a line starts with, or every code of a line that is
+    mostly codes or prints a price, is an SKU, with the price on its line."""
     drafts = []
     for line in lines:
-        for code in MODEL_CODE.findall(line.text):
+        lead = leading_code(line.text)
+        codes = [lead] if lead else find_codes(line.text)
+        price = parse_price(line.text)
+        coded = sum(len(code) for code in codes) >= CODE_LINE_SHARE * len(line.text.replace(" ", ""))
+        if not (lead or coded or price):
+            continue  # codes mentioned in a sentence ('supports TIM16 and CRC-32') name no product
+        for code in codes:
             draft = SkuDraft(origin="line", boxes=[line.bbox])
             draft.set("model", code)
-            price = parse_price(line.text)
             if price:
                 draft.set("price", price)
             drafts.append(draft)

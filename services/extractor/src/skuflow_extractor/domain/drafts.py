@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from skuflow_catalog.prices import DecimalMark, parse_price, price_of_cell
+
 from skuflow_contracts.ir import BBox, union
-from skuflow_contracts.vocabulary import parse_price
 
 Origin = Literal["table_row", "card", "line"]
 
@@ -19,6 +20,7 @@ class SkuDraft:
     source: dict[str, str] = field(default_factory=dict)
     boxes: list[BBox] = field(default_factory=list)
     variant_group: str | None = None
+    raw: dict[str, str] = field(default_factory=dict)  # attributes as printed ('R$ 1.234,56'), where parsed
 
     @property
     def bbox(self) -> BBox:
@@ -34,6 +36,13 @@ class SkuDraft:
         self.attributes[attribute] = value
         if source:
             self.source[attribute] = source
+
+    def set_price(self, text: str, decimal_mark: DecimalMark | None = None, source: str | None = None) -> None:
+        """A price read with its column's decimal mark; the printed text is kept in ``raw``."""
+        found = price_of_cell(text, decimal_mark)
+        if found is not None and "price" not in self.attributes:
+            self.set("price", found.text, source)
+            self.raw["price"] = found.raw
 
     def inherit(self, shared: dict[str, str], source: str) -> None:
         for attribute, value in shared.items():

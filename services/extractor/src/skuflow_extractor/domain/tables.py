@@ -1,55 +1,80 @@
-"""Table rules (A pages, and table fragments on B pages): one body row = one SKU.
+"""Table rules (A pages, and table fragments on B/C pages): one product row = one SKU.
 
-A header row is a row with at least two cells that name attributes, in Chinese, English or both
-('型号/Model', 'Unit Price (USD)'). Its cells' left edges cut the table into columns and every
-word of a body row goes to the column its left edge falls in. Lines stacked right above the
-header that carry labelled values ('材质：陶瓷', a variant card's name) are attributes the rows
-share (``attribute_source``). A page whose rows line up under the previous page's header but
-print none themselves continues that table (seed-000 §10, BR-17): the header is inherited.
+A table is a block of aligned rows (``grid``); the rows right above it, or its first rows, are its
+header when they print header words. Each column's role is decided from its header *and* its cells
+(``roles``): the code column is the code-like, unique one, whatever it is headed; a package or
+quantity column is never the model, even when its cells look like codes. Rows without a code are
+section headings (they name the rows below them), wrapped lines of the row above, repeated header
+rows or notes, never SKUs. Side-by-side tables (the header's roles repeat) are read as separate
+tables. Labelled lines right above a header ('材质：陶瓷', a variant card) are shared by its rows. A
+page whose table prints no header continues the previous page's table when its columns line up with
+that header (seed-000 §10, BR-17): the header is inherited.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from itertools import pairwise
 
-from skuflow_contracts.vocabulary import MODEL_CODE, PRICE, attribute_for_label, labelled_value
-from skuflow_extractor.domain.columns import infer_columns
-from skuflow_extractor.domain.drafts import SkuDraft
-from skuflow_extractor.domain.words import Line, Word, rows_of
+from skuflow_catalog.codes import code_score, find_codes, leading_code
+from skuflow_catalog.headers import header_role, labelled_value
+from skuflow_catalog.prices import price_of_cell
 
-SLACK = 4.0  # points a value may start left of its header cell
-ALIGN = 4.0  # points two left edges may differ and still be one column
-MAX_ROW_GAP = 2.6  # a gap above a row larger than this many row heights ends the table
+from skuflow_extractor.domain.drafts import SkuDraft
+from skuflow_extractor.domain.grid import (
+    HEADER_LEADING,
+    PROSE_SHARE,
+    Grid,
+    Row,
+    cell_rows,
+    grids_of,
+    is_data_row,
+    split_at_header,
+)
+from skuflow_extractor.domain.roles import ColumnRole, assign_roles
+from skuflow_extractor.domain.words import Line
+
+LIST_SEPARATORS = re.compile(r"[,，;；、]\s*")
+HEADING_COLUMNS = 3  # in a table this wide, a row printing one cell is a section heading
+INHERIT_OVERLAP = 0.5
+CODE_MIN = 0.35  # a model cell scoring below this is not a code (a heading, a note, a wrapped line)
+HEADER_CELLS = 2  # header words in this many cells make a row a header
+HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
+MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
+CAPTION_ALIGN = 12.0  # points: a caption's lines start this close to the table's left edge
+MIN_PARTS = 3  # part numbers heading this many columns make a comparison table (one product per column)
+MIN_PART = 6  # characters of a whole part number stacked over another
+MAX_HEAD_LINES = 3  # lines a part number may wrap into
+PREFIX = 3  # characters part numbers of one series share
+NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
+CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
 
 
 @dataclass(frozen=True)
 class TableHeader:
-    """A table's columns: (attribute or None for a photo column, left edge), and its right edge."""
+    """A table's columns (role, left, right, header text), passed to the next page of the table."""
 
-    columns: tuple[tuple[str | None, float], ...]
-    right: float
-
-    @property
-    def left(self) -> float:
-        return self.columns[0][1]
+    columns: tuple[tuple[str | None, float, float, str], ...]
 
     def to_json(self) -> dict:
-        return {"columns": [list(c) for c in self.columns], "right": self.right}
+        return {"columns": [list(c) for c in self.columns]}
 
     @classmethod
     def from_json(cls, data: dict) -> TableHeader:
-        return cls(tuple((attr, float(left)) for attr, left in data["columns"]), float(data["right"]))
+        return cls(tuple((c[0], float(c[1]), float(c[2]), str(c[3]) if len(c) > 3 else "")
+                         for c in data["columns"] if len(c) >= 3))
 
-    def column_of(self, word: Word) -> str | bool | None:
-        """The attribute of the column ``word`` starts in; False when it is outside the table."""
-        if word.bbox[0] < self.left - SLACK or word.bbox[0] > self.right:
-            return False
-        chosen: str | bool | None = False
-        for attribute, left in self.columns:
-            if word.bbox[0] >= left - SLACK:
-                chosen = attribute
-        return chosen
+    def headers_for(self, grid: Grid) -> list[str] | None:
+        """This table's header texts laid over ``grid``'s columns, when at least two of them line up
+        (each overlapping half of the narrower of the two columns)."""
+        texts, matched = [], 0
+        for left, right in grid.columns:
+            found = next((text or role or "" for role, x0, x1, text in self.columns
+                          if min(x1, right) - max(x0, left) >= INHERIT_OVERLAP * min(x1 - x0, right - left)), "")
+            matched += bool(found)
+            texts.append(found)
+        return texts if matched >= 2 else None
 
 
 @dataclass
@@ -59,86 +84,265 @@ class Table:
     lines: set[int]
     inherited: bool
     bottom: float
+    roles: list[ColumnRole] = field(default_factory=list)
 
 
-def _header(row: list[Line]) -> TableHeader | None:
-    columns = [(attribute_for_label(line.text), line.bbox[0]) for line in row]
-    named = [attr for attr, _ in columns if attr and attr != "picture"]
-    if len(named) < 2 or len(set(named)) != len(named):
-        return None
-    kept = tuple((None if attr == "picture" else attr, left) for attr, left in columns if attr)
-    widths = [b[1] - a[1] for a, b in pairwise(kept)] or [row[-1].bbox[2] - row[0].bbox[0]]
-    right = max(row[-1].bbox[2], kept[-1][1] + max(widths) * 1.5)
-    return TableHeader(kept, right)
+def _header_like(texts: list[str]) -> bool:
+    named = sum(1 for t in texts if t and (m := header_role(t)) and m.score >= 0.8)
+    return named >= HEADER_CELLS and not any(code_score(t) >= 0.9 for t in texts if t)
 
 
-def _aligned(row: list[Line], header: TableHeader) -> int:
-    """How many of the row's words start on one of the header's column edges."""
-    lefts = [left for _, left in header.columns]
-    return sum(1 for line in row for word in line.words if any(abs(word.bbox[0] - x) <= ALIGN for x in lefts))
+def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
+    """(header rows, body rows). The header is the first row that prints header words, among the rows
+    above the block and its first few rows, with the lines of its wrapped cells above and below it
+    (rows without product data); what stands above it (a title, a date) is neither header nor body.
+    Without such a row, the rows above the block are its header if one of them prints a header word."""
+    rows = [*grid.above, *grid.rows]
+    found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]) if _header_like(grid.texts(row))),
+                 None)
+    if found is None:
+        above = list(grid.above) if any(_has_header_word(grid, r) for r in grid.above) else []
+        return above, list(grid.rows)
+    first = found
+    while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
+        first -= 1
+    last = found + 1
+    while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES:
+        last += 1
+    return rows[first:last], rows[last:]
 
 
-def _is_product_row(row: list[Line]) -> bool:
-    """Model codes or prices in unlabelled cells (labelled lines belong to cards, not tables)."""
-    text = " ".join(line.text for line in row)
-    return bool(MODEL_CODE.search(text) or PRICE.search(text)) and not any(labelled_value(ln.text) for ln in row)
+def _header_line(row: Row, below: Row, grid: Grid) -> bool:
+    """A line of a wrapped header cell above the header row: no product data, close above it, and
+    not a title running across the table."""
+    width = grid.columns[-1][1] - grid.columns[0][0]
+    title = len(row.cells) == 1 and row.bbox[2] - row.bbox[0] > PROSE_SHARE * width
+    return not is_data_row(row) and not title and below.top - row.bottom <= HEADER_LEADING * row.height
 
 
-def _read_rows(rows: list[list[Line]], header: TableHeader, top: float) -> tuple[list[SkuDraft], set[int], float]:
-    """Body rows below ``top`` until the table ends (a gap, or a row that is not a product row)."""
+def _has_header_word(grid: Grid, row: Row) -> bool:
+    return any((m := header_role(cell.text)) and m.score >= 0.8 for cell in row.cells)
+
+
+def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
+    parts: list[list[str]] = [[] for _ in grid.columns]
+    for row in rows:
+        for cell in row.cells:
+            for j in grid.spans(cell):
+                parts[j].append(cell.text)
+    return ["\n".join(p) for p in parts]
+
+
+def _segments(roles_hint: list[str | None]) -> list[range]:
+    """Side-by-side tables: when the header names the model in several columns, each starts a table."""
+    starts = [j for j, role in enumerate(roles_hint) if role == "model"]
+    if len(starts) < 2:
+        return [range(len(roles_hint))]
+    offset = starts[0]
+    bounds = [s - offset for s in starts] + [len(roles_hint)]
+    return [range(max(a, 0), b) for a, b in pairwise(bounds)]
+
+
+def _listed_codes(text: str, code: str | None = None) -> list[str | None]:
+    """Several codes listed in one cell ('N32G430C6L7, N32G430K6L7'), each an SKU of the row."""
+    parts = [p.strip() for p in LIST_SEPARATORS.split(text) if p.strip()]
+    return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else [code]
+
+
+def _model_of(text: str, named: bool) -> str | None:
+    """The code a model cell prints: the whole cell, the code it starts with, or the one code in it;
+    under a header that names the column as the code, any short cell with a digit ('12', '0457')."""
+    if code_score(text) >= CODE_MIN:
+        return text
+    if (lead := leading_code(text)) is not None:
+        return lead
+    if named and len(text) <= NAMED_CODE_MAX and any(ch.isdigit() for ch in text):
+        return text
+    found = find_codes(text)
+    return found[0] if len(found) == 1 else None
+
+
+def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole]) -> tuple[list[SkuDraft], set[int]]:
+    """Body rows → SKUs; codeless rows name the rows below them, wrap the row above, or are skipped."""
+    by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
+    model, name, price = by_role.get("model"), by_role.get("product_name"), by_role.get("price")
     skus: list[SkuDraft] = []
     used: set[int] = set()
-    previous_bottom = top
-    pitch: float | None = None
-    for row in rows:
-        if row[0].bbox[1] < top - 1:
+    family: str | None = None
+    last_row: Row | None = None
+    for row in body:
+        texts = grid.texts(row)
+        own = [texts[j] for j in columns]
+        filled = [t for t in own if t]
+        if not filled:
             continue
-        inside = [word for line in row for word in line.words if header.column_of(word) is not False]
-        if not inside:
+        if _header_like(own):  # a repeated header row
+            used |= row.lines
             continue
-        height = max(line.height for line in row)
-        gap = min(w.bbox[1] for w in inside) - previous_bottom
-        if gap > MAX_ROW_GAP * max(height, pitch or 0):
-            break
-        draft = _row_draft(inside, header)
-        if not _is_sku_row(draft):
-            break
-        skus.append(draft)
-        used |= {line.index for line in row if any(w.line == line.index for w in inside)}
-        bottom = max(w.bbox[3] for w in inside)
-        pitch = bottom - previous_bottom if pitch is None else pitch
-        previous_bottom = bottom
-    return skus, used, previous_bottom
+        priced = price is not None and price_of_cell(texts[price], roles[price - columns.start].decimal_mark)
+        if len(filled) == 1 and len(columns) >= HEADING_COLUMNS and not priced:
+            family = filled[0]  # a section heading across the table names the rows below it
+            used |= row.lines
+            continue
+        code = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
+        if code or (name is not None and texts[name] and priced):
+            for listed in _listed_codes(texts[model], code) if model is not None else [code]:
+                draft = _row_draft(texts, columns, roles, row)
+                if listed:
+                    draft.set("model", listed)
+                    rest = texts[model].strip()[len(listed):].strip(" ,-–")
+                    if rest and texts[model].strip().startswith(listed) and listed == code:
+                        draft.set("product_name", rest)
+                if family and "product_name" not in draft.attributes:
+                    draft.set("product_name", family, "section_heading")
+                skus.append(draft)
+            used |= row.lines
+            last_row = row
+        elif skus and last_row is not None and row.top - last_row.bottom < CONTINUATION_GAP * row.height \
+                and not priced and len(filled) <= 2:
+            _wrap(skus[-1], texts, columns, roles)
+            used |= row.lines
+            last_row = row
+        elif len(filled) == 1 and not is_data_row(row):
+            family = filled[0]
+            used |= row.lines
+    return skus, used
 
 
-def _is_sku_row(draft: SkuDraft) -> bool:
-    """A row names a product and has a model code or a price: a note under the table has neither."""
-    coded = MODEL_CODE.search(draft.attributes.get("model", ""))
-    return draft.has_identity and len(draft.attributes) >= 2 and bool(coded or "price" in draft.attributes)
-
-
-def _row_draft(words: list[Word], header: TableHeader) -> SkuDraft:
-    cells: dict[str, list[str]] = {}
-    for word in sorted(words, key=lambda w: w.bbox[0]):
-        attribute = header.column_of(word)
-        if attribute:
-            cells.setdefault(attribute, []).append(word.text)
-    draft = SkuDraft(origin="table_row", boxes=[w.bbox for w in words])
-    for attribute, parts in cells.items():
-        draft.set(attribute, " ".join(parts))
+def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: Row) -> SkuDraft:
+    draft = SkuDraft(origin="table_row", boxes=[cell.bbox for cell in row.cells])
+    for j, role in zip(columns, roles, strict=True):
+        text = texts[j]
+        if not text or role.role in (None, "model"):
+            continue
+        if role.role == "price":
+            draft.set_price(text, role.decimal_mark)
+        elif role.role in ("price_extra", "custom"):
+            draft.custom.setdefault(_label(role.header) or f"column_{j + 1}", text)
+        else:
+            draft.set(role.role, text)
     return draft
 
 
-def _shared_above(lines: list[Line], header_row: list[Line], used: set[int]) -> tuple[dict[str, str], set[int]]:
-    """Labelled lines stacked directly above the header (a caption or a variant card's text)."""
+def _wrap(draft: SkuDraft, texts: list[str], columns: range, roles: list[ColumnRole]) -> None:
+    """A wrapped line of the row above: its text continues that row's cells."""
+    for j, role in zip(columns, roles, strict=True):
+        if texts[j] and role.role in ("product_name", "size", "color", "material"):
+            current = draft.attributes.get(role.role)
+            draft.attributes[role.role] = f"{current} {texts[j]}" if current else texts[j]
+
+
+def _label(header: str) -> str:
+    return " ".join(header.split())[:40]
+
+
+def _part(text: str) -> bool:
+    """One token of a part number, whole or wrapped ('HC32F4', '60PEHB', 'S')."""
+    return " " not in text and bool(text) and not any(ch.islower() for ch in text) and (
+        code_score(text) >= 0.5 or (text.replace("/", "").isalnum() and len(text) <= 8))
+
+
+def _part_numbers(lines: list[str]) -> list[str]:
+    """A column head's part numbers: stacked whole codes, or one code wrapped over its lines."""
+    if len(lines) > 1 and all(code_score(line) >= 0.75 and len(line) >= MIN_PART
+                              and line[:PREFIX] == lines[0][:PREFIX] for line in lines):
+        return lines
+    joined = "".join(lines)
+    return [joined] if code_score(joined) >= 0.5 or code_score(lines[0]) >= 0.5 else []
+
+
+def _transposed(grid: Grid) -> Table | None:
+    """A comparison table that prints one product per column: part numbers head the columns (often
+    wrapped over two lines), the first column names what each row gives. Each column is an SKU."""
+    rows = [*grid.above, *grid.rows]
+    for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]):
+        texts = grid.texts(row)
+        heads = {j: [t] for j, t in enumerate(texts) if j > 0 and _part(t)}
+        if len(heads) < MIN_PARTS or not _shared_prefix([t[0] for t in heads.values()]):
+            continue
+        k = i + 1
+        body: list[Row] = []
+        while k < len(rows) and k - i <= MAX_HEAD_LINES:
+            more = grid.texts(rows[k])
+            if more[0] and not any(more[1:]):  # a row label set between the part number's lines
+                body.append(rows[k])
+            elif more[0] or not any(more) or not all(j in heads and _part(t) for j, t in enumerate(more) if t):
+                break
+            else:
+                for j, t in enumerate(more):
+                    if t:
+                        heads[j].append(t)
+            k += 1
+        body += rows[k:]
+        drafts = []
+        for j, lines in sorted(heads.items()):
+            for code in _part_numbers(lines):
+                draft = SkuDraft(origin="table_row", boxes=[cell.bbox for r in rows[i:k] for cell in r.cells
+                                                            if grid.spans(cell) == [j]] or [row.bbox])
+                draft.set("model", code)
+                for r in body:
+                    values = grid.texts(r)
+                    if values[0] and values[j]:
+                        draft.custom.setdefault(_label(values[0]), values[j])
+                drafts.append(draft)
+        header = TableHeader(tuple((None, left, right, "") for left, right in grid.columns))
+        lines = {ln for r in rows[i:] for ln in r.lines}
+        return Table(header, drafts, lines, False, max(r.bottom for r in rows[i:]))
+    return None
+
+
+def _shared_prefix(codes: list[str]) -> bool:
+    """Part numbers of one series share their first characters ('HC32F4…', 'PY32F0…')."""
+    prefixes = [code[:PREFIX] for code in codes]
+    return max(prefixes.count(p) for p in prefixes) * 2 >= len(codes)
+
+
+def _read_grid(grid: Grid, previous: TableHeader | None) -> list[Table]:
+    if (transposed := _transposed(grid)) is not None:
+        return [transposed]
+    header_rows, body = _split_header(grid)
+    grid = split_at_header(grid, header_rows)
+    headers = _column_headers(grid, header_rows)
+    inherited = False
+    if not any(headers) and previous is not None and (laid := previous.headers_for(grid)):
+        headers, inherited = laid, True
+    hints = [(m.role if (m := header_role(h.split("\n")[-1] if h else "")) and m.score >= 0.8 else None)
+             for h in headers]
+    cells = [grid.texts(row) for row in body]
+    tables = []
+    for columns in _segments(hints):
+        roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
+        chosen = {r.role for r in roles}
+        if "model" not in chosen and not {"product_name", "price"} <= chosen:
+            continue
+        if not any(headers[j] for j in columns) and ("model" not in chosen or len(body) < 2):
+            continue  # no header, and no column of codes: nothing says these rows are products
+        skus, used = _read_rows(grid, body, columns, roles)
+        if not skus:
+            continue
+        left, right = grid.columns[columns.start][0], grid.columns[columns.stop - 1][1]
+        header = TableHeader(tuple((r.role, grid.columns[j][0], grid.columns[j][1], headers[j])
+                                   for j, r in zip(columns, roles, strict=True)))
+        lines = used | {ln for row in header_rows for ln in row.lines if _inside(row, left, right)}
+        tables.append(Table(header, skus, lines, inherited, max(row.bottom for row in body), roles))
+    return tables
+
+
+def _inside(row: Row, left: float, right: float) -> bool:
+    return row.bbox[0] >= left - 20 and row.bbox[2] <= right + 20
+
+
+def _shared_above(lines: list[Line], table: Table, used: set[int]) -> tuple[dict[str, str], set[int]]:
+    """Labelled lines stacked directly above the table (a caption or a variant card's text)."""
     shared: dict[str, str] = {}
     taken: set[int] = set()
-    top = header_row[0].bbox[1]
-    left = header_row[0].bbox[0]
+    header_lines = [ln for ln in lines if ln.index in table.lines]
+    top = min(ln.bbox[1] for ln in header_lines)
+    left = min(ln.bbox[0] for ln in header_lines)
     title: Line | None = None
-    for line in sorted((ln for ln in lines if ln.bbox[3] <= top + 1 and ln.index not in used),
-                       key=lambda ln: -ln.bbox[3]):
-        if top - line.bbox[3] > 1.6 * line.height or abs(line.bbox[0] - left) > 12:
+    for line in sorted((ln for ln in lines if ln.bbox[3] <= top + 1 and ln.index not in used
+                        and abs(ln.bbox[0] - left) <= CAPTION_ALIGN), key=lambda ln: -ln.bbox[3]):
+        if top - line.bbox[3] > 1.6 * line.height:
             break
         found = labelled_value(line.text)
         if found:
@@ -153,77 +357,34 @@ def _shared_above(lines: list[Line], header_row: list[Line], used: set[int]) -> 
     return (shared, taken) if shared else ({}, set())
 
 
-def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
-                infer: bool = False) -> list[Table]:
-    """Every table on the page; rows before any header continue ``previous`` (or, with ``infer``,
-    are read under columns inferred from their cells)."""
-    rows = rows_of(lines, row_tolerance)
+def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None) -> list[Table]:
+    """Every product table on the page, top to bottom; the first may continue ``previous``."""
     tables: list[Table] = []
     used: set[int] = set()
-    for row in rows:
-        if any(line.index in used for line in row):
-            continue
-        header = _header(row)
-        if header is None:
-            continue
-        skus, body, bottom = _read_rows(rows, header, max(line.bbox[3] for line in row))
-        if not skus:
-            continue
-        shared, caption = _shared_above(lines, row, used)
-        group = f"t{len(tables) + 1}" if "product_name" in shared else None
-        for sku in skus:
-            sku.inherit(shared, "variant_card" if group else "table_caption")
-            sku.variant_group = group
-        table_lines = body | caption | {line.index for line in row}
-        used |= table_lines
-        tables.append(Table(header, skus, table_lines, False, bottom))
-    first_header_top = min((min(ln.bbox[1] for ln in lines if ln.index in t.lines) for t in tables), default=None)
-    continued = continuation(rows, previous, used, first_header_top, infer)
-    return ([continued] if continued else []) + tables
-
-
-def _leading_product_rows(rows: list[list[Line]], used: set[int], before: float | None) -> list[list[Line]]:
-    """The product rows a page starts with, above its first header (if it has one)."""
-    found: list[list[Line]] = []
-    for row in rows:
-        if before is not None and row[0].bbox[1] >= before:
-            break
-        if any(line.index in used for line in row) or not _is_product_row(row) or len(row) < 2:
-            if found:
-                break
-            continue
-        found.append(row)
-    return found
-
-
-def continuation(rows: list[list[Line]], previous: TableHeader | None, used: set[int],
-                 before: float | None, infer: bool) -> Table | None:
-    """Product rows above any header of this page: read under the previous page's header when they
-    line up with it (BR-17), else, if ``infer``, under columns inferred from the rows themselves."""
-    leading = _leading_product_rows(rows, used, before)
-    if not leading:
-        return None
-    header, source = None, "inherited_header"
-    if previous is not None and _aligned(leading[0], previous) >= 2:
-        header = previous
-    elif infer and len(leading) >= 2 and (columns := infer_columns(leading)):
-        right = max(line.bbox[2] for row in leading for line in row)
-        header, source = TableHeader(columns, right), "inferred_columns"
-    if header is None:
-        return None
-    skus, body, bottom = _read_rows(rows, header, leading[0][0].bbox[1])
-    for sku in skus:
-        sku.source.update(dict.fromkeys(sku.attributes, source))
-    return Table(header, skus, body, header is previous, bottom) if skus else None
+    for n, grid in enumerate(grids_of(lines, row_tolerance)):
+        for table in _read_grid(grid, previous if n == 0 else None):
+            shared, caption = _shared_above(lines, table, used | table.lines)
+            group = f"t{len(tables) + 1}" if "product_name" in shared else None
+            for sku in table.skus:
+                sku.inherit(shared, "variant_card" if group else "table_caption")
+                sku.variant_group = group
+                if table.inherited:
+                    sku.source.update(dict.fromkeys(sku.attributes, "inherited_header"))
+            table.lines |= caption
+            used |= table.lines
+            tables.append(table)
+    return tables
 
 
 def headerless_rows(lines: list[Line], row_tolerance: float) -> bool:
-    """Does the page start with product rows of several cells and no header above them? Such a page
-    may continue the previous page's table, so it must not be read before that page is."""
-    for row in rows_of(lines, row_tolerance):
-        if _header(row) is not None:
+    """Does the page start with product rows and no header above them? Such a page may continue the
+    previous page's table, so it must not be read before that page is."""
+    for row in cell_rows(lines, row_tolerance):
+        texts = [cell.text for cell in row.cells]
+        if _header_like(texts):
             return False
-        words = sum(len(line.words) for line in row)
-        if _is_product_row(row) and len(row) >= 2 and words >= 3:
+        words = sum(len(cell.words) for cell in row.cells)
+        if is_data_row(row) and words >= 3 and not any(labelled_value(t) for t in texts) and any(
+                code_score(t) >= 0.5 or price_of_cell(t) for t in texts):
             return True
     return False

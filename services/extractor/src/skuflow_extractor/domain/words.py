@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 
 MIN_SKEW = 0.003  # radians (~0.2°): below this a page is read as it is
+CELL_GAP = 0.8  # line heights: a wider gap between two words separates two cells
 
 
 @dataclass(frozen=True)
@@ -55,24 +56,41 @@ def _spread(line: TextLine) -> list[tuple[str, BBox]]:
     return [(ch, (x0 + i * step, y0, x0 + (i + 1) * step, y1)) for i, ch in enumerate(line.text)]
 
 
+def _word(chars: list[tuple[str, BBox]], index: int) -> Word:
+    return Word("".join(c for c, _ in chars), (chars[0][1][0], min(b[1] for _, b in chars), chars[-1][1][2],
+                                               max(b[3] for _, b in chars)), index)
+
+
 def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
-    """Whitespace-separated words, each with the union box of its characters."""
+    """Words, each with the union box of its characters: split at whitespace, and where the text
+    layer jumps a wide gap without printing a space (two table cells set on one line)."""
     words: list[Word] = []
     current: list[tuple[str, BBox]] = []
+    jump = CELL_GAP * (line.bbox[3] - line.bbox[1])
     for ch, box in (_char_boxes(line) or _spread(line)) + [(" ", line.bbox)]:
-        if ch.isspace():
-            if current:
-                words.append(Word("".join(c for c, _ in current), (
-                    current[0][1][0], min(b[1] for _, b in current), current[-1][1][2],
-                    max(b[3] for _, b in current)), index))
+        if current and (ch.isspace() or box[0] - current[-1][1][2] > jump):
+            words.append(_word(current, index))
             current = []
-        else:
+        if not ch.isspace():
             current.append((ch, box))
     return tuple(words)
 
 
+def _runs(words: tuple[Word, ...], height: float) -> list[list[Word]]:
+    """Words of one text line cut where a gap wider than ``CELL_GAP`` heights separates them: a line
+    of the text layer often holds several captions or cells set side by side."""
+    runs: list[list[Word]] = []
+    for word in words:
+        if runs and word.bbox[0] - runs[-1][-1].bbox[2] <= CELL_GAP * height:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return runs
+
+
 def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
-    """Every line outside the skipped blocks (page headers and footers), in reading order."""
+    """Every line outside the skipped blocks (page headers and footers), in reading order; a text line
+    holding cells or captions far apart becomes one line per cell."""
     lines: list[Line] = []
     for block in page.text_blocks:
         if block.block_id in skip_blocks:
@@ -81,8 +99,17 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             if not line.text.strip():
                 continue
             size = max((s.size for s in line.spans), default=block.font_size) or block.font_size
-            lines.append(Line(len(lines), line.text.strip(), line.bbox, size, block.block_type == "heading",
-                              split_words(line, len(lines))))
+            heading = block.block_type == "heading"
+            words = split_words(line, len(lines))
+            runs = _runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
+            if len(runs) == 1:
+                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words))
+                continue
+            for run in runs:
+                box = (run[0].bbox[0], line.bbox[1], run[-1].bbox[2], line.bbox[3])
+                index = len(lines)
+                lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
+                                  tuple(replace(w, line=index) for w in run)))
     return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from skuflow_catalog.headers import attribute_for_label
+
 from skuflow_contracts.ir import BBox, TextLine
-from skuflow_contracts.vocabulary import attribute_for_label
 
 ROW_TOLERANCE = 4.0
 MIN_CELLS, MIN_ROWS = 3, 3

@@ -18,6 +18,9 @@ TEXT_COVERAGE_THRESHOLD = 0.1
 MIN_TEXT_CHARS = 20
 MAX_GARBLED_SHARE = 0.2
 MIN_PICTURE_SHARE = 0.3  # a sparse page is worth OCR only if pictures (a scan) cover this much of it
+MIN_OUTLINE_PATHS = 300  # … or this many vector paths draw it (text converted to outlines)
+SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "HANGUL", "HIRAGANA", "KATAKANA", "ARABIC", "HEBREW", "THAI", "DEVANAGARI",
+           "BENGALI", "TAMIL", "ARMENIAN", "GEORGIAN", "GURMUKHI", "GUJARATI", "KHMER", "LAO", "MYANMAR")
 EXTRA_PLAUSIBLE = set("¥￥€£°±×÷·•–—‘’“”…、。，：；！？（）【】《》「」〔〕％＃＆＊＋－／＜＝＞＠＼＾＿｀｜～")
 
 
@@ -27,19 +30,32 @@ class TextLayerRule:
     min_chars: int = MIN_TEXT_CHARS
     max_garbled_share: float = MAX_GARBLED_SHARE
     min_picture_share: float = MIN_PICTURE_SHARE
+    min_outline_paths: int = MIN_OUTLINE_PATHS
 
 
 @cache
 def _is_plausible(char: str) -> bool:
-    """Characters a Chinese or English catalog is written in (GB2312 covers common CJK)."""
+    """Characters a catalog is written in: letters of the world's common scripts (Latin with its
+    accents, Cyrillic, Greek, Hangul, Kana, Arabic, Thai, Indic…), the CJK ideographs of GBK (simplified
+    and traditional Chinese), and common symbols (GB2312's). A broken ToUnicode map yields control
+    codes, private-use and unassigned code points and rare ideographs instead."""
     if char.isascii():
         return char.isprintable()
     if char in EXTRA_PLAUSIBLE or unicodedata.category(char) == "Zs":
         return True
+    name = unicodedata.name(char, "")
+    if name.startswith("CJK UNIFIED IDEOGRAPH"):
+        return _encodes(char, "gbk")
+    if name.startswith(SCRIPTS):
+        return True
+    return _encodes(char, "gb2312")
+
+
+def _encodes(char: str, codec: str) -> bool:
     try:
-        char.encode("gb2312")
+        char.encode(codec)
     except UnicodeEncodeError:
-        return "LATIN" in unicodedata.name(char, "")
+        return False
     return True
 
 
@@ -51,11 +67,13 @@ def garbled_share(text: str) -> float:
     return sum(1 for c in chars if not _is_plausible(c)) / len(chars)
 
 
-def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayerRule = TextLayerRule()) -> str | None:
+def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayerRule = TextLayerRule(),
+               drawn_paths: int = 0) -> str | None:
     """None when the text layer is usable; otherwise why the page must be OCR'd.
 
     A sparse page without a large picture (a cover, a blank page) has nothing more to read, so it
-    keeps its text layer.
+    keeps its text layer, unless it is covered with vector paths: text converted to outlines (a
+    common 'print ready' export) reads as nothing but prints as a full page.
     """
     chars = sum(1 for c in text if not c.isspace())
     if chars and garbled_share(text) > rule.max_garbled_share:
@@ -63,4 +81,6 @@ def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayer
     sparse = chars < rule.min_chars and coverage <= rule.coverage_threshold
     if sparse and picture_share >= rule.min_picture_share:
         return "no_text_layer" if chars == 0 else "sparse_text_layer"
+    if sparse and drawn_paths >= rule.min_outline_paths:
+        return "outlined_text"
     return None

@@ -1,0 +1,128 @@
+"""Product codes, and the things that look like codes but are not.
+
+Real codes hold letters and digits in any order and often spaces, slashes, dots, dashes and
+units: 'CB-26551-PK', 'TB 40/120', 'KX 60/8 S', 'CSR 150 KG', 'NJ 2324 ECML/C3', '3МП-25',
+'ch32v307'. What is *not* a code: section numbers ('II.3', '4.2.1'), dates, phone numbers,
+measurements ('150 kg', '3.5 mm', '12V'), dimensions ('120×80×40'), nominal sizes ('DN 40',
+'G 1/2', 'M12x1.5'), prices, small counters and
+electronic packages ('SOP16', 'QSOP24', 'SOT-23'), which sit next to the codes in selection tables.
+
+``code_score`` judges a whole cell (0 = not a code, 1 = surely one); ``find_codes`` scans running
+text and is stricter, since prose also holds tokens like 'COVID-19' or 'USB3.0'.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from skuflow_catalog.prices import price_of_cell
+
+UNITS = (r"mm|cm|dm|m|km|in|inch|ft|mil|µm|um|nm|kg|g|mg|t|lb|lbs|oz|ml|l|cl|dl|gal|v|kv|mv|w|kw|mw|a|ma|ah|mah|wh|"
+         r"kwh|hz|khz|mhz|ghz|b|kb|mb|gb|tb|kbit|mbit|gbit|bit|bits|byte|bytes|kbyte|mbyte|kbps|mbps|gbps|dmips|mips|ω|ohm|kω|mω|°|°c|°f|bar|psi|pa|kpa|mpa|n|nm|rpm|db|lm|lx|k|pcs|pc|шт|мм|см|м|кг|г|мл|л|"
+         r"в|вт|квт|а|гц|寸|升|毫升|厘米|毫米|米|克|千克|公斤|瓦|伏|安|个|件|只|套|片|支|条")
+NUMBER = r"(?!0\d)\d{1,5}(?:[.,]\d+)?"  # a measured amount: no leading zero, at most five whole digits
+MEASUREMENT = re.compile(rf"^[~≈±<>≤≥Øø⌀]?\s*{NUMBER}(?:\s*[-~/]\s*\d+(?:[.,]\d+)?)?\s*(?:{UNITS})\.?$",
+                         re.IGNORECASE)
+DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[x×*X]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
+NOMINAL = re.compile(r"^(?:DN|PN|NPS)\s?\d+(?:[.,/]\d+)?$|^(?:G|R|Rp|Rc)\s?\d+/\d+\"?$|^M\d+\s?[x×]\s?\d+(?:[.,]\d+)?$")
+HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
+SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
+DATE = re.compile(r"^(?:\d{4}[-./年]\d{1,2}(?:[-./月]\d{1,2}日?)?|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))$")
+PHONE = re.compile(r"^(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,5}\)[\s-]?)?\d{2,4}(?:[\s-]\d{2,4}){2,4}$|^\+\d[\d\s-]{7,}$")
+PACKAGE = re.compile(
+    r"^(?:[A-Z]{0,2})(?:SOP|SOIC|SSOP|TSSOP|QSOP|MSOP|ESOP|HSOP|SOJ|DIP|PDIP|SDIP|QFN|DFN|TDFN|VQFN|WQFN|UQFN|LQFP|TQFP|"
+    r"QFP|PQFP|BGA|FBGA|LGA|WLCSP|CSP|SOT|TSOT|SC|TO|DPAK|D2PAK|SIP|SIL|PLCC|SON|USON|XSON|WSON|LCC|MLF|MELF|SMA|SMB|"
+    r"SMC|SOD|LLP|HTSSOP|VSSOP|QSOP|TSOP|SOP-EP|ESSOP)[-_]?\d{1,3}(?:[-_/(]?[A-Z0-9]{1,6}\)?)?$", re.IGNORECASE)
+_CODE_CHARS = re.compile(r"^[\w\-_./+#()]+(?:,[\w\-_./+#()]+)*$")  # a comma only between digits or letters
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
+MAX_TOKENS = 5
+
+
+def _letters(text: str) -> list[str]:
+    return [ch for ch in text if ch.isalpha()]
+
+
+def is_package(text: str) -> bool:
+    """An electronic component package ('SOP16', 'QFN-32', 'SOT-23-5', 'TO-220')."""
+    return bool(PACKAGE.match(text.strip()))
+
+
+def not_a_code(text: str) -> bool:
+    """Section numbers, dates, phone numbers, hexadecimal numbers, measurements, dimensions and prices."""
+    t = text.strip()
+    return bool(HEX.match(t) or SECTION.match(t) or DATE.match(t) or PHONE.match(t) or MEASUREMENT.match(t)
+                or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
+
+
+@lru_cache(maxsize=65536)
+def code_score(text: str) -> float:
+    """How surely a whole cell is a product code (0..1): letters and digits mixed in short tokens,
+    mostly upper case; bare numbers of four or more digits are plausible article numbers."""
+    t = " ".join(text.split())
+    if not 2 <= len(t) <= 40 or _CJK.search(t) or not_a_code(t):
+        return 0.0
+    tokens = t.split(" ")
+    if len(tokens) > MAX_TOKENS or not all(_CODE_CHARS.match(tok) for tok in tokens):
+        return 0.0
+    digits = sum(ch.isdigit() for ch in t)
+    letters = _letters(t)
+    if not digits:
+        return 0.0
+    if not letters:
+        bare = re.sub(r"\D", "", t)
+        if len(bare) <= 3 or (t.startswith("0") and len(bare) <= 4):
+            return 0.0
+        return 0.5 if len(tokens) == 1 else 0.35  # '10234', '000123-45': numeric article numbers
+    upper = sum(ch.isupper() for ch in letters) / len(letters)
+    if len(tokens) > 1:
+        worded = [n for n, tok in enumerate(tokens) if _is_word(tok)]
+        if not worded and upper >= 0.6:
+            return 0.75
+        if worded == [0] and sum(ch.isupper() for ch in _letters(" ".join(tokens[1:]))) >= 0.6 * len(
+                _letters(" ".join(tokens[1:])) or "x"):
+            return 0.6  # a maker's name before the code: 'Kostal PIKO 7.0'
+        return 0.0  # 'Pink 12', 'Size 40': a word and a number
+    return 0.9 if upper >= 0.5 else 0.6
+
+
+def _is_word(token: str) -> bool:
+    """A token of letters only, too long to be part of a code ('fenékelem', 'Backpack', 'ELECTRIC')."""
+    return len(_letters(token)) > 5 and not any(ch.isdigit() for ch in token)
+
+
+def leading_code(text: str) -> str | None:
+    """The code a cell starts with, before its description: 'AFE 80/50 L KN fenékelem…' → 'AFE 80/50 L KN',
+    '1690158 ABECEDARIO…' → '1690158'. Tokens up to the first word; they must hold a digit."""
+    taken: list[str] = []
+    for token in text.split():
+        if _is_word(token) or _CJK.search(token) or (taken and token[:1].islower() and len(token) > 2):
+            break
+        taken.append(token)
+        if len(taken) > MAX_TOKENS:
+            return None
+    if not taken or len(taken) == len(text.split()):
+        return None
+    code = " ".join(taken).rstrip(",;:-–")
+    return code if code_score(code) >= 0.5 else None
+
+
+def is_code(text: str, threshold: float = 0.5) -> bool:
+    return code_score(text) >= threshold
+
+
+_TOKEN = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff][0-9A-Za-z\u00c0-\u024f\u0400-\u04ff\-_./+#]*")
+
+
+def find_codes(text: str) -> list[str]:
+    """Code-like tokens in running text: one token, letters and at least two digits, mostly upper case
+    ('CB-26551-PK', 'SF_1234'), never a measurement, a package or a date."""
+    found = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).strip(".-/")
+        letters = _letters(token)
+        if (len(token) >= 4 and sum(ch.isdigit() for ch in token) >= 2 and letters and not _CJK.search(token)
+                and sum(ch.isupper() for ch in letters) >= 0.6 * len(letters) and code_score(token) >= 0.9
+                and not is_package(token)):
+            found.append(token)
+    return found

@@ -1,0 +1,443 @@
+"""Table headers and attribute labels in the languages catalogs are printed in.
+
+A header cell names what its column holds. Catalogs print it in Chinese, English or both
+('型号/Model'), and just as often in Spanish, Portuguese, Russian, Hungarian, German, Japanese…
+Besides the six SKU attributes, a column may hold things that are *not* the product's identity
+(a package, a quantity, a row number, a barcode): naming those matters as much, because their
+cells look like codes ('SOP16', '4006381333931') and would otherwise be read as the model.
+
+``header_role`` scores how well a cell names a role: 1.0 when the whole cell is a known term,
+0.8 when a known term is one part of it ('Unit Price USD', 'Цена, руб.', '单价（元）'), and 0.6
+for a bare currency ('USD', '€', '(元)'), which heads price columns in many price lists.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Literal
+
+Role = Literal["model", "product_name", "size", "material", "color", "price", "picture", "package", "quantity",
+               "unit", "index", "barcode", "brand", "remark", "stock", "weight", "category"]
+ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material", "color", "price")
+
+# Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi).
+VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
+    "model": (
+        ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
+         "料号", "规格型号", "品号", "订货号", "订购型号", "订货型号", "代码", "产品代码", "零件号", "件号", "货品编号",
+         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号"),
+        ("model", "model no", "model number", "models", "item", "item no", "item number", "item code", "item #",
+         "sku", "art no", "article no", "article number", "code", "product code", "part no", "part number", "part #",
+         "p/n", "pn", "cat no", "catalog no", "catalogue no", "catalog number", "ref", "ref no", "reference",
+         "order no", "order code", "ordering code", "order number", "style no", "style", "type", "product no",
+         "product number", "mfr part", "stock no", "stock code", "us item no", "item id", "product id", "model name",
+         "part", "catalog #", "cat #", "no de ref"),
+        ("código", "cód", "referencia", "ref", "modelo", "código de producto", "número de parte", "clave",
+         "código artículo", "cod", "cod art", "código producto", "n° de parte", "artículo", "art"),
+        ("código", "referência", "modelo", "artigo", "cód", "código do produto", "ref"),
+        ("référence", "réf", "code", "code article", "modèle", "n° article", "référence article"),
+        ("art nr", "art-nr", "artikelnummer", "artikel-nr", "artikelnr", "bestellnummer", "best-nr", "best nr", "typ",
+         "modell", "teilenummer", "sachnummer", "artikel nr", "bestell-nr", "typenbezeichnung", "artikel", "art"),
+        ("codice", "cod", "articolo", "modello", "riferimento", "rif", "codice articolo", "cod art", "codice prodotto"),
+        ("артикул", "код", "модель", "код товара", "каталожный номер", "арт", "обозначение", "тип", "марка",
+         "код продукции", "номер по каталогу"),
+        ("cikkszám", "termékkód", "kód", "típus", "modell", "cikkszam", "cikk szám", "azonosító", "rendelési szám"),
+        ("kod", "indeks", "symbol", "nr katalogowy", "numer katalogowy", "model", "kod produktu", "nr art", "typ",
+         "kod towaru"),
+        ("ürün kodu", "kod", "model", "stok kodu", "referans", "ürün no", "kodu"),
+        ("品番", "型番", "型式", "商品コード", "製品番号", "商品番号", "部品番号", "コード", "形式", "品番号",
+         "製品コード"),
+        ("품번", "모델", "모델명", "제품코드", "상품코드", "품목코드", "코드", "모델번호", "제품번호"),
+        ("mã", "mã sản phẩm", "mã hàng", "mã sp", "mã số", "ký hiệu", "mã hh", "model"),
+    ),
+    "product_name": (
+        ("品名", "名称", "产品名称", "商品名称", "货品名称", "产品", "商品", "物料名称", "描述", "产品描述", "名稱",
+         "品名规格", "产品名", "药品名称", "通用名", "通用名称", "器械名称", "商品名"),
+        ("name", "product", "product name", "description", "item description", "desc", "product description",
+         "title", "designation", "item name", "descriptions", "product title"),
+        ("descripción", "nombre", "producto", "denominación", "descripción del producto", "nombre del producto"),
+        ("descrição", "nome", "produto", "denominação", "descrição do produto", "nome do produto"),
+        ("désignation", "description", "nom", "produit", "libellé", "nom du produit"),
+        ("bezeichnung", "beschreibung", "artikelbezeichnung", "produkt", "name", "produktname"),
+        ("descrizione", "nome", "prodotto", "denominazione", "descrizione articolo"),
+        ("наименование", "название", "описание", "товар", "наименование товара", "продукция", "изделие",
+         "наименование продукции"),
+        ("megnevezés", "termék", "terméknév", "leírás", "név", "megnevezes", "termék neve"),
+        ("nazwa", "opis", "produkt", "nazwa produktu", "towar", "nazwa towaru"),
+        ("ürün", "ürün adı", "açıklama", "ad", "tanım", "ürün açıklaması"),
+        ("品名", "商品名", "製品名", "名称", "品目", "商品名称"),
+        ("품명", "제품명", "상품명", "품목", "명칭", "제품"),
+        ("tên", "tên sản phẩm", "tên hàng", "sản phẩm", "mô tả", "diễn giải", "tên hàng hóa"),
+    ),
+    "price": (
+        ("价格", "单价", "售价", "零售价", "批发价", "出厂价", "含税价", "含税单价", "市场价", "报价", "价",
+         "建议零售价",
+         "会员价", "优惠价", "促销价", "标准价", "参考价", "零售价格", "价格(元)", "单价(元)", "價格", "單價", "销售价",
+         "代理价", "经销价", "面价", "未税单价"),
+        ("price", "unit price", "retail price", "list price", "net price", "msrp", "rrp", "our price", "sale price",
+         "wholesale", "wholesale price", "dealer price", "price each", "price ea", "prices", "cost", "retail",
+         "unit cost", "each", "srp", "map", "price per unit", "trade price", "net"),
+        ("precio", "precio unitario", "pvp", "p v p", "precio venta", "importe", "precio público", "precio lista",
+         "precio mayorista", "precio de lista", "valor", "costo", "precio sin iva", "precio con iva", "p unit"),
+        ("preço", "preço unitário", "valor", "preço de venda", "valor unitário", "preço unit", "preço final"),
+        ("prix", "prix unitaire", "prix ht", "prix ttc", "tarif", "p u", "prix public", "montant", "prix net"),
+        ("preis", "einzelpreis", "stückpreis", "listenpreis", "vk", "vk-preis", "uvp", "preis/stk", "nettopreis",
+         "bruttopreis", "betrag", "ek-preis", "vk preis"),
+        ("prezzo", "prezzo unitario", "listino", "prezzo netto", "prezzo al pubblico", "importo", "prezzo listino"),
+        ("цена", "стоимость", "цена за шт", "розница", "опт", "оптовая цена", "розничная цена", "цена руб",
+         "цена с ндс", "цена без ндс", "сумма", "цена, руб", "оптовая", "розничная"),
+        ("ár", "egységár", "nettó ár", "bruttó ár", "listaár", "fogyasztói ár", "nettó", "bruttó", "eladási ár",
+         "nettó egységár", "bruttó egységár", "ar"),
+        ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa"),
+        ("fiyat", "birim fiyat", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi"),
+        ("価格", "単価", "定価", "販売価格", "税込価格", "本体価格", "希望小売価格", "税抜価格", "金額", "価格(税込)",
+         "税抜", "税込"),
+        ("가격", "단가", "판매가", "소비자가", "정가", "공급가", "금액", "소비자가격", "판매가격"),
+        ("giá", "đơn giá", "giá bán", "giá lẻ", "giá sỉ", "thành tiền", "giá bán lẻ", "giá niêm yết"),
+    ),
+    "size": (
+        ("规格", "尺寸", "尺码", "规格尺寸", "外形尺寸", "容量", "规格参数", "尺寸(mm)", "規格"),
+        ("size", "dimensions", "dimension", "spec", "specification", "specs", "capacity", "volume", "sizes",
+         "measurements", "dims"),
+        ("medida", "medidas", "tamaño", "dimensiones", "especificación", "capacidad", "talla"),
+        ("tamanho", "medida", "medidas", "dimensões", "especificação", "capacidade"),
+        ("taille", "dimensions", "format", "capacité", "contenance"),
+        ("größe", "abmessung", "abmessungen", "maße", "format", "inhalt"),
+        ("misura", "misure", "dimensioni", "formato", "capacità", "taglia"),
+        ("размер", "размеры", "габариты", "объем", "объём", "формат", "габаритные размеры"),
+        ("méret", "méretek", "kiszerelés", "űrtartalom"),
+        ("rozmiar", "wymiary", "pojemność", "format"),
+        ("ebat", "boyut", "ölçü", "beden", "kapasite", "ebatlar"),
+        ("サイズ", "寸法", "規格", "容量"),
+        ("사이즈", "크기", "규격", "치수", "용량"),
+        ("kích thước", "quy cách", "kích cỡ", "dung tích", "size"),
+    ),
+    "color": (
+        ("颜色", "色彩", "花色", "色", "顏色"),
+        ("color", "colour", "colors", "colours", "finish"),
+        ("color", "colores", "acabado"),
+        ("cor", "cores"),
+        ("couleur", "coloris", "finition"),
+        ("farbe", "farben", "ausführung"),
+        ("colore", "colori", "finitura"),
+        ("цвет", "цвета", "окрас"),
+        ("szín", "színek"),
+        ("kolor", "kolory"),
+        ("renk", "renkler"),
+        ("色", "カラー", "色名"),
+        ("색상", "색깔", "컬러"),
+        ("màu", "màu sắc"),
+    ),
+    "material": (
+        ("材质", "材料", "面料", "材質"),
+        ("material", "materials", "fabric"),
+        ("material", "materiales"),
+        ("material", "materiais"),
+        ("matériau", "matière", "matériaux"),
+        ("material", "werkstoff"),
+        ("materiale", "materiali"),
+        ("материал", "материалы"),
+        ("anyag", "alapanyag"),
+        ("materiał", "materiały"),
+        ("malzeme",),
+        ("素材", "材質"),
+        ("재질", "소재"),
+        ("chất liệu", "vật liệu"),
+    ),
+    "picture": (
+        ("图片", "图", "产品图片", "照片", "图示", "產品圖片", "外观", "实物图"),
+        ("photo", "picture", "image", "img", "pic", "photos", "images"),
+        ("foto", "imagen", "fotografía"),
+        ("imagem", "foto"),
+        ("photo", "image", "visuel"),
+        ("bild", "foto", "abbildung"),
+        ("foto", "immagine"),
+        ("фото", "изображение", "рисунок", "фотография"),
+        ("kép", "fotó"),
+        ("zdjęcie", "foto", "obrazek"),
+        ("resim", "görsel", "fotoğraf"),
+        ("写真", "画像", "イメージ"),
+        ("사진", "이미지"),
+        ("hình", "hình ảnh", "ảnh"),
+    ),
+    "package": (
+        ("封装", "封装形式", "封裝", "包装形式"),
+        ("package", "pkg", "case", "package type", "packages"),
+        ("encapsulado", "empaque", "cápsula"),
+        ("encapsulamento",),
+        ("boîtier",),
+        ("gehäuse", "bauform"),
+        ("contenitore",),
+        ("корпус",),
+        ("tok",),
+        ("obudowa",),
+        ("kılıf",),
+        ("パッケージ",),
+        ("패키지",),
+        ("vỏ",),
+    ),
+    "quantity": (
+        ("数量", "起订量", "装箱数", "箱规", "包装", "包装数量", "最小包装", "件数", "箱装", "每箱"),
+        ("qty", "quantity", "moq", "pcs", "packing", "pack", "pack size", "box qty", "carton", "ctn", "pcs/ctn",
+         "min order", "order qty", "case pack", "inner", "master"),
+        ("cantidad", "empaque", "unidades", "cant"),
+        ("quantidade", "qtd", "embalagem"),
+        ("quantité", "qté", "conditionnement", "colisage"),
+        ("menge", "vpe", "verpackungseinheit", "stück", "stk"),
+        ("quantità", "qtà", "confezione", "pezzi", "quantità ordinata"),
+        ("количество", "кол-во", "упаковка", "кол", "шт в упак"),
+        ("mennyiség", "db", "csomagolás", "kiszerelés db"),
+        ("ilość", "opakowanie", "szt"),
+        ("adet", "miktar", "koli"),
+        ("数量", "入数", "入り数"),
+        ("수량", "입수", "포장"),
+        ("số lượng", "sl", "quy cách đóng gói"),
+    ),
+    "unit": (
+        ("单位", "計量單位"),
+        ("unit", "uom", "units"),
+        ("unidad", "ud", "u m"),
+        ("unidade", "un", "und"),
+        ("unité",),
+        ("einheit", "me", "eh"),
+        ("unità", "um"),
+        ("ед изм", "ед", "единица", "ед измерения"),
+        ("egység", "me", "menny egys"),
+        ("j m", "jm", "jednostka"),
+        ("birim", "br"),
+        ("単位",),
+        ("단위",),
+        ("đơn vị", "đvt", "đơn vị tính"),
+    ),
+    "index": (
+        ("序号", "序", "编号序", "項次", "序號"),
+        ("no", "#", "s/n", "sl no", "sr no", "item #no", "line", "pos", "position", "sn", "s no", "sno"),
+        ("nº", "n°", "no", "item", "núm"),
+        ("nº", "n°", "item"),
+        ("n°", "no"),
+        ("nr", "pos", "lfd nr", "position"),
+        ("nr", "pos"),
+        ("№", "п/п", "№ п/п", "n п/п", "no"),
+        ("sorszám", "ssz", "sor"),
+        ("lp", "nr", "l p"),
+        ("sıra", "no", "sıra no"),
+        ("番号", "no"),
+        ("순번", "번호", "no"),
+        ("stt", "tt"),
+    ),
+    "barcode": (
+        ("条码", "条形码", "国际条码", "条码号"),
+        ("ean", "ean13", "ean code", "barcode", "gtin", "upc", "upc code", "ean-13", "bar code"),
+        ("código de barras", "ean"),
+        ("código de barras", "ean"),
+        ("code barre", "gencod", "ean"),
+        ("ean", "ean-code", "strichcode"),
+        ("codice a barre", "ean"),
+        ("штрихкод", "штрих-код", "ean"),
+        ("vonalkód", "ean", "vonalkod"),
+        ("kod ean", "kod kreskowy", "ean"),
+        ("barkod", "ean"),
+        ("jan", "janコード", "jan code"),
+        ("바코드",),
+        ("mã vạch",),
+    ),
+    "brand": (
+        ("品牌", "厂家", "生产厂家", "厂商", "品牌名称"),
+        ("brand", "manufacturer", "make", "mfr", "vendor"),
+        ("marca", "fabricante"),
+        ("marca", "fabricante"),
+        ("marque", "fabricant"),
+        ("marke", "hersteller"),
+        ("marca", "produttore"),
+        ("бренд", "производитель", "марка производителя", "изготовитель"),
+        ("márka", "gyártó"),
+        ("marka", "producent"),
+        ("marka", "üretici"),
+        ("ブランド", "メーカー"),
+        ("브랜드", "제조사"),
+        ("thương hiệu", "hãng", "nhà sản xuất"),
+    ),
+    "remark": (
+        ("备注", "说明", "備註", "注"),
+        ("remark", "remarks", "note", "notes", "comment", "comments", "applications", "application", "features",
+         "feature", "usage"),
+        ("observaciones", "obs", "notas", "aplicación", "nota"),
+        ("observações", "obs", "aplicação", "notas"),
+        ("remarques", "observations", "application"),
+        ("bemerkung", "anmerkung", "hinweis", "anwendung", "bemerkungen"),
+        ("note", "osservazioni", "applicazione"),
+        ("примечание", "примечания", "применение", "комментарий"),
+        ("megjegyzés", "alkalmazás"),
+        ("uwagi", "zastosowanie"),
+        ("not", "notlar", "açıklamalar"),
+        ("備考", "用途"),
+        ("비고", "용도"),
+        ("ghi chú", "ứng dụng"),
+    ),
+    "stock": (
+        ("库存", "现货", "交期", "货期"),
+        ("stock", "availability", "in stock", "lead time", "status"),
+        ("existencia", "disponibilidad", "stock"),
+        ("estoque", "disponibilidade"),
+        ("stock", "disponibilité"),
+        ("lager", "verfügbarkeit", "lieferzeit"),
+        ("disponibilità", "giacenza"),
+        ("наличие", "остаток", "срок поставки"),
+        ("készlet", "raktár"),
+        ("stan", "dostępność"),
+        ("stok", "stok durumu"),
+        ("在庫", "納期"),
+        ("재고",),
+        ("tồn kho",),
+    ),
+    "weight": (
+        ("重量", "净重", "毛重", "重量(kg)", "重量(g)"),
+        ("weight", "net weight", "gross weight", "n w", "g w", "wt", "nw", "gw"),
+        ("peso", "peso neto"),
+        ("peso", "peso líquido"),
+        ("poids",),
+        ("gewicht",),
+        ("peso",),
+        ("вес", "масса", "вес нетто"),
+        ("súly", "tömeg"),
+        ("waga", "masa"),
+        ("ağırlık",),
+        ("重さ", "重量"),
+        ("무게", "중량"),
+        ("trọng lượng", "khối lượng"),
+    ),
+    "category": (
+        ("类别", "分类", "类型", "系列", "品类"),
+        ("category", "series", "family", "group", "class", "range"),
+        ("categoría", "familia", "serie", "línea", "grupo"),
+        ("categoria", "família", "série", "linha", "grupo"),
+        ("catégorie", "famille", "série", "gamme"),
+        ("kategorie", "serie", "gruppe", "familie"),
+        ("categoria", "famiglia", "serie", "linea"),
+        ("категория", "серия", "группа"),
+        ("kategória", "sorozat", "csoport"),
+        ("kategoria", "seria", "grupa"),
+        ("kategori", "seri", "grup"),
+        ("カテゴリ", "シリーズ", "分類"),
+        ("카테고리", "시리즈", "분류"),
+        ("danh mục", "loại", "nhóm", "dòng"),
+    ),
+}
+# Where one term names two roles in different languages, the first role listed here wins.
+ROLE_PRIORITY: tuple[Role, ...] = ("model", "price", "product_name", "size", "color", "material", "picture",
+                                   "package", "barcode", "quantity", "unit", "index", "brand", "weight", "stock",
+                                   "category", "remark")
+CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", "руб", "р", "rub", "грн", "uah", "ft", "huf",
+              "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
+              "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
+              "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd")
+CURRENCY_SCORE = 0.6
+PART_SCORE = 0.8
+_PARENS = re.compile(r"[(（\[【]([^)）\]】]{0,16})[)）\]】]")
+_SEPARATORS = re.compile(r"[^\w#№$€£¥￥₽₺₩₫₹/]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+@dataclass(frozen=True)
+class HeaderMatch:
+    role: Role
+    score: float
+    term: str
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form (NFKC, casefold, combining marks dropped; CJK kept)."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(token for token in _SEPARATORS.split(fold(text).replace(".", " ")) if token)
+
+
+@cache
+def _index() -> dict[tuple[str, ...], Role]:
+    """Every term's token sequence → its role (the higher-priority role when two share a term)."""
+    index: dict[tuple[str, ...], Role] = {}
+    for role in reversed(ROLE_PRIORITY):
+        for language in VOCABULARY[role]:
+            for term in language:
+                index[_tokens(term)] = role
+    return index
+
+
+_CURRENCY_TOKENS = frozenset(_tokens(c)[0] for c in CURRENCIES if _tokens(c))
+
+
+def _is_currency(tokens: tuple[str, ...]) -> bool:
+    return bool(tokens) and all(token in _CURRENCY_TOKENS for token in tokens)
+
+
+def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
+    """The longest term found as whole consecutive tokens, or in CJK text (written without spaces) at
+    the start or end of a token ('含税单价', '产品名称及规格'; not '品目' inside '药品目录')."""
+    index = _index()
+    found: tuple[Role, tuple[str, ...]] | None = None
+    for size in range(len(tokens), 0, -1):
+        for start in range(len(tokens) - size + 1):
+            part = tokens[start:start + size]
+            if part in index:
+                return index[part], part
+    for token in tokens:
+        if not _CJK.search(token):
+            continue
+        for term, role in index.items():
+            text = "".join(term)
+            if len(text) >= 2 and _CJK.search(text) and (token.startswith(text) or token.endswith(text)) and (
+                    found is None or len(text) > len("".join(found[1]))):
+                found = (role, term)
+    return found
+
+
+@lru_cache(maxsize=8192)
+def header_role(text: str) -> HeaderMatch | None:
+    """The role a header cell names, with how sure that is; None for anything else."""
+    bare = _PARENS.sub(" ", text)
+    tokens = _tokens(bare)
+    if not tokens:
+        inner = _tokens(" ".join(_PARENS.findall(text)))
+        return HeaderMatch("price", CURRENCY_SCORE, " ".join(inner)) if _is_currency(inner) else None
+    if len(tokens) > 6:  # a sentence, not a header
+        return None
+    index = _index()
+    if tokens in index:
+        return HeaderMatch(index[tokens], 1.0, " ".join(tokens))
+    if "/" in text or "\n" in text:  # bilingual: '型号/Model', 'Size/尺寸'
+        for piece in re.split(r"[/\n]", bare):
+            piece_tokens = _tokens(piece)
+            if piece_tokens in index:
+                return HeaderMatch(index[piece_tokens], 1.0, " ".join(piece_tokens))
+    if _is_currency(tokens):
+        return HeaderMatch("price", CURRENCY_SCORE, " ".join(tokens))
+    part = _best_part(tokens)
+    return HeaderMatch(part[0], PART_SCORE, " ".join(part[1])) if part else None
+
+
+def attribute_for_label(label: str) -> str | None:
+    """The SKU attribute (or 'picture') a label or header names exactly enough to read a value by it."""
+    match = header_role(label)
+    if match is None or match.role not in (*ATTRIBUTE_ROLES, "picture"):
+        return None
+    return match.role if match.score >= PART_SCORE else None
+
+
+LABELLED_VALUE = re.compile(r"^\s*([^:：]{1,30}?)\s*[:：]\s*(.+?)\s*$")
+
+
+def labelled_value(line: str) -> tuple[str, str] | None:
+    """'型号：A-100' → ('model', 'A-100'); 'Артикул: 12-34' → ('model', '12-34'); None otherwise."""
+    match = LABELLED_VALUE.match(line)
+    if not match:
+        return None
+    found = header_role(match.group(1))
+    if found is None or found.score < 1.0 or found.role not in ATTRIBUTE_ROLES:
+        return None
+    return found.role, match.group(2)

@@ -1,0 +1,150 @@
+"""Prices as people print them: '16 700 Ft', 'R$ 1.234,56', '9,400', '$4.02 ea.', '¥1,280.00', '12,-'.
+
+A printed amount groups thousands with a space (any of the Unicode spaces), a dot, a comma or an
+apostrophe, and marks decimals with a dot or a comma. One amount alone is often ambiguous ('9,400'
+is 9400 in a yen list and 9.4 in a euro one), so a column's cells decide its decimal mark together
+(``decimal_mark``), and a single amount falls back to what is most common: three digits after the
+only separator are thousands, fewer are decimals, and a leading zero is always a decimal ('0.125').
+The printed text is kept beside the number (``Price.raw``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+DecimalMark = Literal[".", ","]
+_SPACES = "\u0020\u00a0\u2009\u202f\u2007\u2002\u2003"
+_GROUP = rf"[{_SPACES}.,'’]"
+AMOUNT = rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
+BEFORE = (r"Kr\.|kr\.|US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|Rs\.?|RMB|CNY|USD|EUR|GBP|"
+          r"CHF|HUF|PLN|BRL|"
+          r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN")
+AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|PLN|TL|₺|TRY|円|원|₩|đ|₫|VND|Kč|"
+         r"CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB")
+PER_UNIT = (r"ea\.?|each|/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m|ea|шт\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)"
+            r"|(?:за|per)\s+\S+|起|шт\.?")
+_SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
+PRICE_TEXT = re.compile(
+    rf"(?P<before>{BEFORE})?\s*(?P<amount>{AMOUNT}){_SIGN}"
+    rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
+    rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?",
+    re.IGNORECASE)
+_WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
+                           r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá)\s*[:：]?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Price:
+    raw: str
+    amount: Decimal
+    currency: str | None = None
+    per: str | None = None
+    upper: Decimal | None = None  # a range's upper end ('12–15')
+
+    @property
+    def text(self) -> str:
+        """The amount as a plain decimal string ('1234.56'), as SKU attributes carry it."""
+        return format(self.amount, "f")
+
+
+def _separators(amount: str) -> list[tuple[int, str]]:
+    return [(i, ch) for i, ch in enumerate(amount) if not ch.isdigit()]
+
+
+def _mark_of(amount: str) -> DecimalMark | None:
+    """The decimal mark one amount shows by itself: the last separator when it occurs once and
+    either follows another kind of separator ('1.234,56'), is not followed by exactly three digits
+    ('12,50') or follows a zero ('0.125'); None when the amount shows no decimals or is ambiguous."""
+    seps = _separators(amount)
+    if not seps:
+        return None
+    position, last = seps[-1]
+    if last not in ".," or sum(1 for _, ch in seps if ch == last) > 1:
+        return None
+    other_kind = any(ch != last for _, ch in seps)
+    tail = len(amount) - position - 1
+    if other_kind or tail != 3 or not amount[:position].strip("0"):
+        return last  # type: ignore[return-value]
+    return None
+
+
+def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal | None:
+    """The number an amount prints, read with ``decimal_mark`` when the column's is known."""
+    seps = _separators(amount)
+    mark = decimal_mark or _mark_of(amount)
+    whole, fraction = amount, ""
+    if seps and mark and seps[-1][1] == mark and sum(1 for _, ch in seps if ch == mark) == 1:
+        whole, fraction = amount[:seps[-1][0]], amount[seps[-1][0] + 1:]
+    digits = re.sub(r"\D", "", whole)
+    if not digits or len({ch for _, ch in _separators(whole)}) > 1:
+        return None  # '1.234 567,8': not one way of grouping
+    try:
+        return Decimal(f"{digits}.{fraction}" if fraction else digits)
+    except InvalidOperation:
+        return None
+
+
+def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price | None:
+    amount = to_decimal(match.group("amount"), decimal_mark)
+    if amount is None:
+        return None
+    upper = to_decimal(match.group("upper"), decimal_mark) if match.group("upper") else None
+    currency = match.group("before") or match.group("after")
+    return Price(raw.strip(), amount, currency.strip() if currency else None,
+                 match.group("per").strip() if match.group("per") else None, upper)
+
+
+def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
+    """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'); None
+    when the cell holds anything else too (a code, a size, a percentage, words)."""
+    cleaned = _WORDS_AROUND.sub("", text.strip())
+    match = PRICE_TEXT.fullmatch(cleaned)
+    if not match or "%" in text:
+        return None
+    return _price(match, text, decimal_mark)
+
+
+def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Price]:
+    """Every amount in running text that a currency marks as a price ('特价 ¥99 起')."""
+    found = []
+    for match in PRICE_TEXT.finditer(text):
+        if not (match.group("before") or match.group("after")):
+            continue
+        before = text[:match.start("amount")]
+        if before and before[-1].isalnum() and not match.group("before"):
+            continue  # 'SF-100USD' style glue is a code, not a price
+        price = _price(match, match.group(0), decimal_mark)
+        if price is not None:
+            found.append(price)
+    return found
+
+
+def find_price(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
+    prices = find_prices(text, decimal_mark)
+    return prices[0] if prices else None
+
+
+def parse_price(text: str, decimal_mark: DecimalMark | None = None) -> str | None:
+    """A price as a plain decimal string: the whole text if it is one, else a currency-marked amount in it."""
+    found = price_of_cell(text, decimal_mark) or find_price(text, decimal_mark)
+    return found.text if found else None
+
+
+def decimal_mark(cells: Iterable[str]) -> DecimalMark | None:
+    """The decimal mark a column of amounts uses, decided by the cells that show one."""
+    votes: Counter[str] = Counter()
+    for cell in cells:
+        for match in re.finditer(AMOUNT, cell):
+            mark = _mark_of(match.group(0))
+            if mark:
+                votes[mark] += 1
+    if not votes:
+        return None
+    (best, count), *rest = votes.most_common()
+    return best if not rest or count > rest[0][1] else None  # type: ignore[return-value]
+

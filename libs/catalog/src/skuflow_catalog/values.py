@@ -1,0 +1,42 @@
+"""What attribute values look like when no header says what a column holds: sizes, colours and
+materials, in the languages catalogs use."""
+
+from __future__ import annotations
+
+import re
+
+from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT
+
+COLOR_WORDS = (
+    "白", "黑", "红", "蓝", "灰", "粉", "绿", "米色", "黄", "紫", "棕", "金色", "银色", "透明",
+    "white", "black", "red", "blue", "grey", "gray", "pink", "green", "beige", "yellow", "purple", "brown", "gold",
+    "silver", "clear", "navy", "orange",
+    "blanco", "negro", "rojo", "azul", "verde", "gris", "branco", "preto", "vermelho", "cinza", "blanc", "noir",
+    "rouge", "bleu", "vert", "weiß", "schwarz", "blau", "grün", "grau", "bianco", "nero", "rosso", "белый", "черный",
+    "чёрный", "красный", "синий", "зеленый", "серый", "fehér", "fekete", "piros", "kék", "zöld", "szürke",
+)
+MATERIAL_WORDS = (
+    "钢", "玻璃", "陶瓷", "竹", "硅胶", "塑料", "棉", "木", "铝", "铁", "尼龙", "皮革", "tpe", "pu", "abs",
+    "steel", "glass", "ceramic", "bamboo", "silicone", "plastic", "cotton", "oak", "wood", "alumin", "iron", "nylon",
+    "leather", "polyester",
+)
+SIZE_WORDS = re.compile(r"^(?:XXS|XS|S|M|L|XL|XXL|XXXL|\d?XL|均码|大号|中号|小号)$", re.IGNORECASE)
+
+
+def _names(text: str, words: tuple[str, ...]) -> bool:
+    lowered = text.lower()
+    return len(text) <= 24 and any(word in lowered for word in words)
+
+
+def is_size(text: str) -> bool:
+    """'300ml', '120×80×40 mm', 'Ø12', 'XL': a size or capacity."""
+    t = text.strip()
+    return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t) or SIZE_WORDS.match(t))
+
+
+def is_color(text: str) -> bool:
+    return len(text) <= 12 and _names(text, COLOR_WORDS)
+
+
+def is_material(text: str) -> bool:
+    return _names(text, MATERIAL_WORDS)

@@ -1,0 +1,251 @@
+"""Tables found from the geometry of their words: rows, cells and columns, in any language.
+
+A row is the lines whose vertical centres line up; a cell is a run of a row's words without a wide
+gap; columns are the x-ranges that the cells of many rows share, separated by gutters that (almost)
+no cell crosses. So a header centred over a right-aligned price column, a title spanning two
+columns or a long description does not merge columns: a gutter only has to be free in most rows.
+The same holds for text-layer words and OCR words, which is what lets one engine read both.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from skuflow_catalog.headers import labelled_value
+
+from skuflow_contracts.ir import BBox, union
+from skuflow_extractor.domain.words import CELL_GAP, Line, Word, rows_of
+
+ATOM_GAP = 0.42  # row heights: a wider gap between two numbers or codes separates two cells
+MAX_ROW_GAP = 2.6  # row heights: a wider gap above a row ends the block of rows it would join
+MAX_LOOSE_ROWS = 4  # this many rows without product data in a row (a paragraph) end a table
+MAX_HEADER_ROWS = 6  # lines a header may wrap into
+HEADER_LEADING = 1.6  # row heights: a wider gap above a header line leaves what is above (a title) out
+PROSE_SHARE = 0.6  # a one-cell line wider than this share of the table above it is prose or a title
+PITCH_SLACK = 1.15  # a header may stand one row pitch (and a little) above the first row
+SPAN_OVERLAP = 0.3  # a cell stands over a column when it covers this share of the narrower of the two
+ALIGN = 4.0  # points two left edges may differ and still start one column
+FULL_ROW_SHARE = 0.6  # rows with at least this share of the widest row's cells define the columns
+CROSSING_SHARE = 8  # up to 1 row in 8 may cross a gutter (a spanning title, a long cell)
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    bbox: BBox
+    words: tuple[Word, ...]
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[Cell, ...]
+    lines: frozenset[int]
+    height: float
+
+    @property
+    def top(self) -> float:
+        return min(cell.bbox[1] for cell in self.cells)
+
+    @property
+    def bottom(self) -> float:
+        return max(cell.bbox[3] for cell in self.cells)
+
+    @property
+    def bbox(self) -> BBox:
+        return union([cell.bbox for cell in self.cells])
+
+
+Column = tuple[float, float]  # the x-range its cells occupy
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A block of rows and the columns they share; ``reach`` extends each column to its gutters."""
+
+    rows: tuple[Row, ...]
+    columns: tuple[Column, ...]
+    above: tuple[Row, ...] = ()  # rows right above the block, header candidates
+
+    @property
+    def reach(self) -> list[Column]:
+        edges = [(a[1] + b[0]) / 2 for a, b in pairwise(self.columns)]
+        return list(zip([-math.inf, *edges], [*edges, math.inf], strict=True))
+
+    def column_of(self, word: Word) -> int:
+        centre = (word.bbox[0] + word.bbox[2]) / 2
+        return next(j for j, (left, right) in enumerate(self.reach) if left <= centre < right)
+
+    def texts(self, row: Row) -> list[str]:
+        """The row's text per column ('' where it prints nothing)."""
+        parts: list[list[str]] = [[] for _ in self.columns]
+        for cell in row.cells:
+            for word in cell.words:
+                parts[self.column_of(word)].append(word.text)
+        return [" ".join(p) for p in parts]
+
+    def spans(self, cell: Cell) -> list[int]:
+        """The columns a cell overlaps (a header cell may stand over several)."""
+        return [j for j, (left, right) in enumerate(self.columns)
+                if min(cell.bbox[2], right) - max(cell.bbox[0], left)
+                > SPAN_OVERLAP * min(right - left, cell.bbox[2] - cell.bbox[0])]
+
+
+def _atomic(word: Word) -> bool:
+    """A number, a code or a CJK term: no lower-case letters, as cells of spec tables are."""
+    return not any(ch.islower() for ch in word.text)
+
+
+def _cells(words: list[Word], height: float) -> tuple[Cell, ...]:
+    """Words joined while the gap between them is narrow: up to ``CELL_GAP`` row heights, but only
+    ``ATOM_GAP`` between two numbers or codes, since dense spec tables set their columns closer than
+    words in a sentence ('512 512 256' are three cells, '32 400' one amount)."""
+    groups: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: w.bbox[0]):
+        gap = word.bbox[0] - groups[-1][-1].bbox[2] if groups else math.inf
+        atoms = groups and _atomic(word) and _atomic(groups[-1][-1])
+        if gap <= (ATOM_GAP if atoms else CELL_GAP) * height:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    return tuple(Cell(" ".join(w.text for w in g), union([w.bbox for w in g]), tuple(g)) for g in groups)
+
+
+def cell_rows(lines: list[Line], tolerance: float) -> list[Row]:
+    """The page's visual rows, each cut into cells at wide gaps between its words."""
+    rows = []
+    for row in rows_of(lines, tolerance):
+        height = statistics.median(line.height for line in row)
+        words = [word for line in row for word in line.words]
+        if words:
+            rows.append(Row(_cells(words, height), frozenset(line.index for line in row), height))
+    return rows
+
+
+def _coverage(rows: list[Row]) -> tuple[int, list[int]]:
+    """How many rows' cells cover each point of x (from the leftmost cell on)."""
+    left = math.floor(min(cell.bbox[0] for row in rows for cell in row.cells))
+    right = math.ceil(max(cell.bbox[2] for row in rows for cell in row.cells))
+    steps = [0] * (right - left + 2)
+    for row in rows:
+        for cell in row.cells:
+            steps[int(cell.bbox[0]) - left] += 1
+            steps[math.ceil(cell.bbox[2]) - left + 1] -= 1
+    covered, running = [], 0
+    for step in steps:
+        running += step
+        covered.append(running)
+    return left, covered
+
+
+def _runs(values: list[int], test) -> list[tuple[int, int]]:
+    runs, start = [], None
+    for x, value in enumerate([*values, None]):
+        inside = value is not None and test(value)
+        if inside and start is None:
+            start = x
+        elif not inside and start is not None:
+            runs.append((start, x - 1))
+            start = None
+    return runs
+
+
+def columns_of(rows: list[Row]) -> tuple[Column, ...]:
+    """Columns of the rows that print (nearly) every cell, so merged cells of spec tables do not join
+    columns: runs of covered x, cut again where at most one row in ``CROSSING_SHARE`` crosses a
+    valley between two well-covered parts."""
+    widest = max((len(row.cells) for row in rows), default=0)
+    multi = [row for row in rows if len(row.cells) >= max(2, FULL_ROW_SHARE * widest)]
+    if not multi:
+        return ()
+    left, covered = _coverage(multi)
+    allowed = len(multi) // CROSSING_SHARE
+    columns: list[Column] = []
+    for start, end in _runs(covered, lambda v: v > 0):
+        cuts = [start]
+        for v0, v1 in _runs(covered[start:end + 1], lambda v: v <= allowed):
+            a, b = start + v0, start + v1
+            left_peak, right_peak = max(covered[cuts[-1]:a], default=0), max(covered[b + 1:end + 1], default=0)
+            if min(left_peak, right_peak) > 2 * allowed:
+                columns.append((left + cuts[-1], left + a))
+                cuts.append(b + 1)
+        columns.append((left + cuts[-1], left + end))
+    return tuple(columns)
+
+
+def is_data_row(row: Row) -> bool:
+    """Two cells or more, one of them printing a digit: a product row rather than a header or prose."""
+    return len(row.cells) >= 2 and any(any(ch.isdigit() for ch in cell.text) for cell in row.cells)
+
+
+def blocks_of(rows: list[Row]) -> list[list[Row]]:
+    """Runs of data rows close together; other rows may sit between them (a wrapped cell, a section
+    title) but a paragraph of them, or a wide gap, ends the block."""
+    blocks: list[list[Row]] = []
+    current: list[Row] = []
+    loose = 0
+    for row in rows:
+        if current and (row.top - current[-1].bottom > MAX_ROW_GAP * max(row.height, current[-1].height)
+                        or loose >= MAX_LOOSE_ROWS):
+            blocks.append(current[:len(current) - loose])
+            current, loose = [], 0
+        if is_data_row(row):
+            current.append(row)
+            loose = 0
+        elif current:
+            current.append(row)
+            loose += 1
+    blocks.append(current[:len(current) - loose])
+    return [block for block in blocks if block]
+
+
+def _header_rows(rows: list[Row], first: int, block: list[Row]) -> tuple[Row, ...]:
+    """Rows right above a block (the first within a row pitch of it, the others closer than
+    ``HEADER_LEADING`` row heights to the next), sharing its x-range: the table's header, however
+    many lines it wraps into."""
+    left, right = min(r.bbox[0] for r in block), max(r.bbox[2] for r in block)
+    found: list[Row] = []
+    below = block[0]
+    pitch = block[1].top - block[0].top if len(block) > 1 else 0.0
+    for row in reversed(rows[max(0, first - MAX_HEADER_ROWS):first]):
+        first_line = PITCH_SLACK * pitch - row.height if not found else 0.0
+        reach = max(HEADER_LEADING * max(row.height, below.height), first_line)
+        if row.top >= below.top or below.top - row.bottom > reach:
+            break
+        prose = len(row.cells) == 1 and row.bbox[2] - row.bbox[0] > PROSE_SHARE * (right - left)
+        if row.bbox[2] < left or row.bbox[0] > right or is_data_row(row) or prose:
+            break
+        found.insert(0, row)
+        below = row
+    return tuple(found)
+
+
+def grids_of(lines: list[Line], tolerance: float) -> list[Grid]:
+    """Every block of aligned product rows on the page, with its columns and the rows above it.
+    Labelled lines ('单价：¥283.90') belong to product cards or captions, never to a table's rows."""
+    rows = cell_rows([line for line in lines if not labelled_value(line.text)], tolerance)
+    position = {id(row): n for n, row in enumerate(rows)}
+    grids = []
+    for block in blocks_of(rows):
+        columns = columns_of(block)
+        if len(columns) >= 2:
+            grids.append(Grid(tuple(block), columns, _header_rows(rows, position[id(block[0])], block)))
+    return grids
+
+
+def split_at_header(grid: Grid, header: list[Row]) -> Grid:
+    """Two cells set on one line with a plain space ('CB-26551-PK Pink') make one body column; a header
+    cell starting inside that column splits it where the body's words start under it too."""
+    columns = list(grid.columns)
+    for cell in (cell for row in header for cell in row.cells):
+        x = cell.bbox[0]
+        for j, (left, right) in enumerate(columns):
+            if not left + ALIGN < x < right:
+                continue
+            starts = sum(1 for row in grid.rows if any(abs(w.bbox[0] - x) <= ALIGN for c in row.cells for w in c.words))
+            if starts * 2 >= sum(1 for row in grid.rows if is_data_row(row)):
+                columns[j:j + 1] = [(left, x - ALIGN), (x - ALIGN / 2, right)]
+            break
+    return replace(grid, columns=tuple(columns)) if len(columns) > len(grid.columns) else grid

@@ -1,0 +1,126 @@
+"""What each column of a table holds, decided from its cells across rows and from its header.
+
+Header words are good evidence but often missing, printed in a language the vocabulary lacks, or
+misleading ('型号' over a column that is really the package). Cells are evidence too: a code column
+is code-like and unique down the rows, a price column parses as amounts, a name column holds words.
+Each role gets a score per column = data evidence + header evidence, recorded so a reviewer can see
+why; a header naming something that is not an attribute (package, quantity, index, barcode) damps
+every attribute role of its column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skuflow_catalog.codes import code_score, is_package, leading_code
+from skuflow_catalog.headers import header_role
+from skuflow_catalog.prices import decimal_mark, price_of_cell
+from skuflow_catalog.values import is_color, is_material, is_size
+
+HEADER_WEIGHT = 0.6
+PLAIN_NUMBER = 0.45  # price evidence of a whole number without currency, decimals or grouping
+LEADING_CODE = 0.7  # code evidence of a cell that starts with a code and goes on with a description
+MAIN_PRICE_SHARE = 0.75  # price columns scoring at least this share of the best one are all prices
+OTHER_DAMPING = 0.2  # a header naming a non-attribute role leaves this much of the data evidence
+MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color": 0.6, "material": 0.6}
+IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
+
+
+@dataclass(frozen=True)
+class ColumnRole:
+    """One column's decided role, its header text and the scores behind the decision."""
+
+    role: str | None  # an attribute, 'price_extra' for a second price column, 'custom', or None (ignored)
+    header: str
+    scores: dict[str, float] = field(default_factory=dict)
+    decimal_mark: str | None = None
+    named: bool = False  # the header names this role (then a model column's cells may be plain numbers)
+
+
+def _share(cells: list[str], test) -> float:
+    filled = [c for c in cells if c]
+    return sum(1 for c in filled if test(c)) / len(filled) if filled else 0.0
+
+
+def _is_words(text: str) -> bool:
+    letters = sum(ch.isalpha() for ch in text)
+    return letters >= 2 and letters >= 0.5 * len(text.replace(" ", "")) and code_score(text) < 0.5
+
+
+def _header_evidence(header: str) -> tuple[str | None, float]:
+    """The role the header names (from the whole header or its last line) and how surely."""
+    best: tuple[str | None, float] = (None, 0.0)
+    for candidate in (header, *header.split("\n")):
+        match = header_role(candidate.strip()) if candidate.strip() else None
+        if match and match.score > best[1]:
+            best = (match.role, match.score)
+    return best
+
+
+def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str | None]:
+    """Role → score for one column, and its decimal mark."""
+    filled = [c for c in cells if c]
+    fill = len(filled) / len(cells) if cells else 0.0
+    mark = decimal_mark(filled)
+    codes = sum(max(code_score(c), LEADING_CODE * bool(leading_code(c))) for c in filled) / max(len(filled), 1)
+    leading = [leading_code(c) or c for c in filled]
+    unique = len(set(leading)) / len(leading) if leading else 0.0
+    packages = _share(cells, is_package)
+    data = {
+        "model": codes * unique * (1 - packages) * min(1.0, fill * 1.5),
+        "price": _price_evidence(cells, mark) * min(1.0, fill * 1.5),
+        "product_name": _share(cells, _is_words) * min(1.0, fill * 1.5),
+        "size": _share(cells, is_size),
+        "color": _share(cells, is_color),
+        "material": _share(cells, is_material),
+    }
+    named, named_score = _header_evidence(header)
+    scores = {}
+    for role, value in data.items():
+        blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
+        if blocked or (named and named not in data):
+            value *= OTHER_DAMPING
+        scores[role] = round(value + (HEADER_WEIGHT * named_score if named == role else 0.0), 3)
+    return scores, mark
+
+
+def _price_evidence(cells: list[str], mark: str | None) -> float:
+    """How surely a column holds prices: amounts with a currency, decimals or thousands grouping are
+    strong evidence; plain whole numbers are weak (they are as often counts, sizes or watts)."""
+    filled = [c for c in cells if c]
+    if not filled:
+        return 0.0
+    total = 0.0
+    for cell in filled:
+        found = price_of_cell(cell, mark)
+        if found is None or not any(ch.isdigit() for ch in cell):
+            continue
+        printed = found.currency or found.per or not cell.strip().isdigit()
+        total += 1.0 if printed and found.upper is None else PLAIN_NUMBER
+    return total / len(filled)
+
+
+def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRole]:
+    """One role per column, strongest evidence first: each attribute goes to the column that scores
+    highest for it among those still free. Prices may take several columns: those scoring close to
+    the best are prices, the leftmost is ``price`` and the others ``price_extra``. Other headed
+    columns are kept as custom attributes, unheaded ones ignored."""
+    scored = [column_scores(h, c) for h, c in zip(headers, columns, strict=True)]
+    roles: list[str | None] = [None] * len(columns)
+    best_price = max((scores["price"] for scores, _ in scored), default=0.0)
+    candidates = sorted(((scores[role], -j, role) for j, (scores, _) in enumerate(scored) for role in scores
+                         if scores[role] >= MINIMUM[role]
+                         and (role != "price" or scores[role] >= MAIN_PRICE_SHARE * best_price)), reverse=True)
+    for _, negative, role in candidates:
+        j = -negative
+        if roles[j] is None and (role == "price" or role not in roles):
+            roles[j] = role
+    prices = [j for j, role in enumerate(roles) if role == "price"]
+    for j in prices[1:]:
+        roles[j] = "price_extra"
+    named = [_header_evidence(header)[0] for header in headers]
+    for j, header in enumerate(headers):
+        if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
+            roles[j] = "custom"
+    return [ColumnRole(role, header, scores, mark, named=role is not None and named[j] == role.removesuffix("_extra"))
+            for j, (role, header, (scores, mark)) in enumerate(zip(roles, headers, scored, strict=True))]

@@ -1,0 +1,101 @@
+"""Rebuild the real-catalog PDFs from their public origins (``sources.json``).
+
+Each source names a public file (repository, commit, path, SHA-256) and the pages taken from it.
+The script finds the original in the directories given with ``--originals`` (matched by its
+SHA-256) or, with ``--download``, fetches it from raw.githubusercontent.com at that commit, checks
+its hash, and writes ``<set>/<name>.pdf`` holding the chosen pages in order (a photo becomes a
+one-page PDF). The truth files beside them number pages 1..n in that order.
+
+    python tests/real/build.py --download                 # every external document
+    python tests/real/build.py --originals ~/catalogs     # from files already downloaded
+    python tests/real/build.py --committed --originals …  # also (re)write the committed PDFs
+
+External documents are licensed in ways that do not let us commit them; they are checked outside
+CI (``skuflow eval tests/real``). Committed ones are in CI's quality gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import urllib.request
+from pathlib import Path
+
+import pymupdf
+
+HERE = Path(__file__).parent
+IMAGE_DPI = 144  # a photo's page size assumes this resolution (a phone photo or a scan of ~A4)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _find(source: dict, directories: list[Path]) -> bytes | None:
+    for directory in directories:
+        for path in directory.rglob("*"):
+            if path.is_file() and path.stat().st_size < 50_000_000 and _sha256(path.read_bytes()) == source["sha256"]:
+                return path.read_bytes()
+    return None
+
+
+def _download(source: dict) -> bytes:
+    url = f"https://raw.githubusercontent.com/{source['repo']}/{source['commit']}/{source['path']}"
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"User-Agent": "skuflow-real-set"}),
+                                timeout=120) as response:
+        return response.read()
+
+
+def build_pdf(data: bytes, original: str, pages: list[int]) -> bytes:
+    """The chosen pages of a PDF, or a photo as a one-page PDF."""
+    out = pymupdf.open()
+    if original.lower().endswith((".jpg", ".jpeg", ".png")):
+        picture = pymupdf.open(stream=data, filetype=original.rsplit(".", 1)[1])
+        width, height = picture[0].rect.width, picture[0].rect.height
+        scale = 72 / IMAGE_DPI
+        page = out.new_page(width=width * scale, height=height * scale)
+        page.insert_image(page.rect, stream=data)
+    else:
+        source = pymupdf.open(stream=data, filetype="pdf")
+        for number in pages:
+            out.insert_pdf(source, from_page=number - 1, to_page=number - 1)
+    return out.tobytes(garbage=3, deflate=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--originals", type=Path, action="append", default=[], help="directory holding originals")
+    parser.add_argument("--download", action="store_true", help="fetch originals from GitHub")
+    parser.add_argument("--committed", action="store_true", help="also write the committed PDFs")
+    parser.add_argument("--only", action="append", default=[], help="build only these names")
+    args = parser.parse_args(argv)
+    sources = json.loads((HERE / "sources.json").read_text(encoding="utf-8"))
+    missing = []
+    for n, source in enumerate(sources, start=1):
+        if (source["committed"] and not args.committed) or (args.only and source["name"] not in args.only):
+            continue
+        target = HERE / ("committed" if source["committed"] else "external") / f"{source['name']}.pdf"
+        print(f"[{n}/{len(sources)}] {source['name']}: ", end="", flush=True)
+        data = _find(source, args.originals)
+        if data is None and args.download:
+            try:
+                data = _download(source)
+            except OSError as exc:
+                print(f"download failed ({exc})")
+                missing.append(source["name"])
+                continue
+        if data is None or _sha256(data) != source["sha256"]:
+            print("original not found" if data is None else "original has a different SHA-256")
+            missing.append(source["name"])
+            continue
+        target.write_bytes(build_pdf(data, source["original"], source["pages"]))
+        print(f"{len(source['pages'])} pages → {target.relative_to(HERE)}")
+    if missing:
+        print(f"not built: {', '.join(missing)}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
