@@ -35,7 +35,7 @@ def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str
         extraction = extract_page(stored.page, classification, file_hash, profile, previous_table)
         previous_table = extraction.table
         results.append(bind_page(stored.page, classification, extraction.skus, extraction.method, profile, seen,
-                                 extraction.fallback_reason))
+                                 extraction.fallback_reason, extraction.review_reasons))
     return results
 
 

@@ -121,3 +121,23 @@ def test_pictures_lower_than_40pt_are_thumbnails_not_product_pictures():
     cards = [stacked(i, 90, 100 + 40 * i, f"型号：SF-{i:04d}", "价格：¥9") for i in range(3)]
     features = classify_page(page(cards, thumbs), PROFILE).detail["features"]
     assert (features["thumbnails"], features["product_images"]) == (3, 0)
+
+
+def test_a_page_with_prices_but_no_codes_is_a_product_page_never_d():
+    lines = stacked(1, 50, 100, "ABACAXI CRISTALIZADO  R$ 45,00", "AÇAFRÃO (CÚRCUMA)  R$ 7,33",
+                    "FEIJÃO PRETO  R$ 6,11", "AMENDOIM  R$ 12,50", width=400)
+    result = classify_page(page([lines]), PROFILE)
+    assert result.page_type != "D" and result.detail["features"]["price_mentions"] >= 3
+
+
+def test_a_scan_read_poorly_is_not_skipped_as_blank():
+    blurred = page([stacked(1, 50, 100, "lorem")], [image(1, (0, 0, 595, 842))]).model_copy(
+        update={"parser_backend": "ocr", "ocr_confidence": 0.55})
+    result = classify_page(blurred, PROFILE)
+    assert (result.page_type, result.needs_review, result.reason) == ("D", True, "scan with little readable text")
+
+
+def test_a_cover_without_product_signal_stays_a_confident_d():
+    result = classify_page(page([stacked(1, 50, 100, "2024 Catalogue", "Kitchen and home", "www.example.com")]),
+                           PROFILE)
+    assert (result.page_type, result.needs_review) == ("D", False)

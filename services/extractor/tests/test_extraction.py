@@ -18,7 +18,7 @@ def test_an_a_page_is_read_by_table_rules():
     result = extract(*table(0, 100, [HEADER, *body_rows(1, 2)]), page_type="A")
     assert (result.method, result.fallback_reason, result.merged_from) == ("table_rule", None, None)
     assert [s.sku_id for s in result.skus] == ["feedbeef_p03_001", "feedbeef_p03_002"]
-    assert {s.confidence for s in result.skus} == {0.9}
+    assert all(0.8 < s.confidence <= 0.9 for s in result.skus)  # table rule's 0.9, scaled by each row's evidence
     assert [role for role, *_ in result.table.columns] == ["model", "product_name", "size", "price"]
 
 
@@ -152,3 +152,28 @@ def test_margin_rows_do_not_make_a_page_wait():
     roles = {block.block_id: "header" for block in rows}
     assert not needs_previous_page(page(*rows, body), classification("A", roles), PROFILE)
     assert needs_previous_page(page(*rows, body), classification("A"), PROFILE)
+
+
+def ocr_page_of(*blocks, confidence):
+    """The same page as read by OCR with the given recognition confidence."""
+    return page(*[b.model_copy(update={"confidence": confidence}) for b in blocks]).model_copy(
+        update={"parser_backend": "ocr"})
+
+
+def test_an_skus_confidence_follows_its_evidence_and_weak_ones_are_a_reason_for_review():
+    rows = table(0, 100, [HEADER, *body_rows(1, 3)])
+    clean = extract_page(ocr_page_of(*rows, confidence=0.98), classification("A"), HASH, PROFILE)
+    blurred = extract_page(ocr_page_of(*rows, confidence=0.6), classification("A"), HASH, PROFILE)
+    assert min(s.confidence for s in clean.skus) > max(s.confidence for s in blurred.skus)
+    assert clean.review_reasons == [] and blurred.review_reasons == ["low_confidence_skus:3"]
+
+
+def test_codes_printed_on_the_page_that_became_no_sku_are_a_reason_for_review():
+    loose = stacked(20, 40, 500, "AB-1001", "AB-1002", "AB-1003", leading=40)  # codes the table does not hold
+    result = extract(*table(0, 100, [HEADER, *body_rows(1, 2)]), loose, page_type="A")
+    assert [s.attributes.model for s in result.skus] == ["SF-0001", "SF-0002"]
+    assert result.review_reasons == ["unread_codes:3"]
+
+
+def test_a_page_read_to_nothing_says_why():
+    assert extract(stacked(0, 40, 300, "欢迎选购"), page_type="A").review_reasons == ["nothing_read:unread_codes=0"]

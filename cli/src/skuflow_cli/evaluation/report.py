@@ -33,7 +33,7 @@ def build_report(scored: list[ScoredPage], routes: list[tuple[str | None, str | 
         "pages_per_second": round(total_pages / seconds, 2) if seconds else 0.0,
         "overall": _sum(scored).metrics(),
         "route_confusion": {k: dict(v) for k, v in sorted(confusion.items())},
-        "route_accuracy": round(sum(e == p for e, p in routes if e) / max(1, sum(1 for e, _ in routes if e)), 4),
+        "route_accuracy": _route_accuracy(routes),
     }
     for name, attribute in BREAKDOWNS.items():
         groups: dict[str, list[ScoredPage]] = defaultdict(list)
@@ -41,6 +41,12 @@ def build_report(scored: list[ScoredPage], routes: list[tuple[str | None, str | 
             groups[getattr(page, attribute)].append(page)
         report[name] = {key: _sum(pages).metrics() for key, pages in sorted(groups.items())}
     return report
+
+
+def _route_accuracy(routes: list[tuple[str | None, str | None]]) -> float | None:
+    """Over documents whose truth expects a route; None when none does (the real set labels none)."""
+    expected = [(e, p) for e, p in routes if e]
+    return round(sum(e == p for e, p in expected) / len(expected), 4) if expected else None
 
 
 def _cell(value: float | None) -> str:
@@ -72,6 +78,6 @@ def summary_table(report: dict) -> str:
                  f"(rate {_cell(silent['rate']).strip()}); review flag as a detector of pages with errors: "
                  f"precision {_cell(flag['precision']).strip()}, recall {_cell(flag['recall']).strip()} "
                  f"({flag['flagged_error_pages']} of {flag['error_pages']} error pages flagged)")
-    lines.append(f"route accuracy {report['route_accuracy']:.3f}; confusion (expected → predicted): "
+    lines.append(f"route accuracy {_cell(report['route_accuracy']).strip()}; confusion (expected → predicted): "
                  + "; ".join(f"{e} → {dict(p)}" for e, p in report["route_confusion"].items()))
     return "\n".join(lines)

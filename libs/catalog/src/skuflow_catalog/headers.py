@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from typing import Literal
 
 Role = Literal["model", "product_name", "size", "material", "color", "price", "picture", "package", "quantity",
-               "unit", "index", "barcode", "brand", "remark", "stock", "weight", "category"]
+               "unit", "index", "barcode", "brand", "remark", "stock", "weight", "category", "measure"]
 ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material", "color", "price")
 
 # Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi).
@@ -334,6 +334,8 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd")
+UNIT = re.compile(r"(?:mm|cm|m|km|m2|m²|m3|m³|kg|g|t|l|ml|w|kw|v|a|hz|mhz|kb|mb|gb|kbyte|mbyte|byte|bit|pcs|"
+                  r"мм|см|м|кг|г|л|мл|вт|квт|в|шт|毫米|厘米|米|公斤|千克|克|升|毫升|瓦|伏|个|件|kg/db|db|°c|%)")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
 _PARENS = re.compile(r"[(（\[【]([^)）\]】]{0,16})[)）\]】]")
@@ -398,8 +400,22 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
 
 
 @lru_cache(maxsize=8192)
+def _measured(text: str) -> bool:
+    """Does the header give a unit of measure ('Magasság (mm)', 'Flash（KB）', 'Вес, кг')?"""
+    hints = [*_PARENS.findall(text), *re.findall(r",\s*([^,]{1,8})$", text)]
+    return any(UNIT.fullmatch(hint.strip().strip(".").casefold()) for hint in hints)
+
+
 def header_role(text: str) -> HeaderMatch | None:
-    """The role a header cell names, with how sure that is; None for anything else."""
+    """The role a header cell names, with how sure that is; None for anything else. A header that
+    names nothing known but gives a unit of measure heads a measurement ('measure')."""
+    match = _named(text)
+    if (match is None or match.role in ("size", "quantity")) and _measured(text):
+        return HeaderMatch("measure", CURRENCY_SCORE, text.strip()) if match is None else match
+    return match
+
+
+def _named(text: str) -> HeaderMatch | None:
     bare = _PARENS.sub(" ", text)
     tokens = _tokens(bare)
     if not tokens:

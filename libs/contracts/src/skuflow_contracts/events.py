@@ -90,6 +90,7 @@ class PageExtracted(PageWork):
     extraction_method: ExtractionMethod | None
     fallback_reason: str | None = None
     skus: list[SkuRecord]
+    review_reasons: list[str] = Field(default_factory=list, description="why extraction doubts its own reading")
 
 
 class PageBound(PageWork):

@@ -30,6 +30,7 @@ class ClassificationThresholds(Contract):
 
 class ExtractionThresholds(Contract):
     two_stage_invalid_threshold: float = 0.3
+    sku_min_confidence: float = Field(0.65, description="an SKU read with less confidence sends its page to review")
     required_attribute_keys: tuple[str, ...] = ("model", "product_name", "size", "material", "color", "price")
     row_tolerance: float = Field(4.0, description="points: cells whose centres differ less share a row")
 

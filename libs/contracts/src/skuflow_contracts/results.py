@@ -36,6 +36,9 @@ class SkuRecord(Contract):
     confidence: float = Field(ge=0, le=1)
     quality_warning: str | None = None
     status: SkuStatus = "IMPORT_READY"
+    raw_attributes: dict[str, str] = Field(
+        default_factory=dict,
+        description="attributes as printed where they were parsed ('R$ 1.234,56' for price 1234.56)")
     attribute_source: dict[str, str] = Field(
         default_factory=dict, description="attributes not printed on the SKU's own row or card: where they came "
                                           "from (table_caption, variant_card, inherited_header)")
@@ -94,6 +97,7 @@ class PageResult(Contract):
     parser_backend: ParserBackend | None
     extraction_method: ExtractionMethod | None
     fallback_reason: str | None = None
+    review_reasons: list[str] = Field(default_factory=list, description="why the page needs a person (empty if not)")
     skus: list[SkuRecord] = Field(default_factory=list)
     images: list[ImageRecord] = Field(default_factory=list)
     bindings: list[BindingRecord] = Field(default_factory=list)

@@ -33,7 +33,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         seen = await _seen(uow)
         known = set(seen.hashes)
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
-                           profile_for(extracted.config_version), seen, extracted.fallback_reason)
+                           profile_for(extracted.config_version), seen, extracted.fallback_reason,
+                           extracted.review_reasons)
         count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}

@@ -70,7 +70,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
         ).on_conflict_do_nothing())
     await uow.emit(classified.advance(
         PageExtracted, classification=classified.classification, extraction_method=extraction.method,
-        fallback_reason=extraction.fallback_reason, skus=extraction.skus))
+        fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons))
     await _release_next(uow, ctx, page.page)
 
 

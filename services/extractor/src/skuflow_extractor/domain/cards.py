@@ -74,6 +74,7 @@ def read_card(card: list[Line]) -> SkuDraft | None:
         if code:
             draft.set("model", code)
             draft.set("product_name", line.text[len(code):].strip(" -–:"))
+            draft.evidence = 0.5 + 0.5 * max(code_score(code), 0.5)
             coded = True
         elif parse_price(line.text):
             draft.set("price", line.text)
@@ -82,7 +83,13 @@ def read_card(card: list[Line]) -> SkuDraft | None:
         elif line is card[0] and len(line.text) <= TITLE_MAX:
             draft.set("product_name", line.text)
     labelled = len(card) - len(unlabelled)
+    draft.evidence = round(draft.evidence * _read_by_ocr(card), 3)
     return draft if (labelled or coded) and draft.has_identity else None
+
+
+def _read_by_ocr(lines: list[Line]) -> float:
+    """The least OCR confidence of the lines (1 for a text layer)."""
+    return min((line.confidence for line in lines if line.confidence is not None), default=1.0)
 
 
 def extract_cards(lines: list[Line]) -> list[SkuDraft]:
@@ -107,7 +114,7 @@ def extract_lines(lines: list[Line]) -> list[SkuDraft]:
         if not (lead or coded or price):
             continue  # codes mentioned in a sentence ('supports TIM16 and CRC-32') name no product
         for code in codes:
-            draft = SkuDraft(origin="line", boxes=[line.bbox])
+            draft = SkuDraft(origin="line", boxes=[line.bbox], evidence=_read_by_ocr([line]))
             draft.set("model", code)
             if price:
                 draft.set("price", price)

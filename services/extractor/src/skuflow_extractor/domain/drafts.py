@@ -21,6 +21,7 @@ class SkuDraft:
     boxes: list[BBox] = field(default_factory=list)
     variant_group: str | None = None
     raw: dict[str, str] = field(default_factory=dict)  # attributes as printed ('R$ 1.234,56'), where parsed
+    evidence: float = 1.0  # how surely this is one product read right (0..1): code, column role, OCR
 
     @property
     def bbox(self) -> BBox:

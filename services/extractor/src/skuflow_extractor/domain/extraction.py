@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from skuflow_catalog.codes import code_score, leading_code
 
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.profile import ThresholdProfile
@@ -26,6 +28,8 @@ log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
                                              "final_fallback": 0.0}
 MARGIN_ROLES = ("header", "footer")
+UNREAD_CODE = 0.75  # a line scoring this as a code prints a code
+UNREAD_MIN, UNREAD_SHARE = 3, 0.25  # this many unread codes (or this share of the SKUs) make a page doubtful
 TABLE_PAGES = ("A", "B")  # page types whose headerless rows are read as a table
 
 
@@ -36,6 +40,7 @@ class Extraction:
     fallback_reason: str | None = None
     table: TableHeader | None = None  # the header the page's last table was read with (for the next page)
     merged_from: int | None = None  # the page whose table this page continues
+    review_reasons: list[str] = field(default_factory=list)  # why this reading is doubtful
 
 
 def reading_lines(page: ParsedPage, classification: PageClassification) -> list[Line]:
@@ -72,7 +77,8 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
             draft.boxes = [turn(draft.bbox, -skew)] if skew else draft.boxes
         skus = records(drafts, page=page.page, file_hash=file_hash, confidence=CONFIDENCE[method],
                        required_keys=profile.extraction.required_attribute_keys)
-        return Extraction(method, skus, reason, last_table, merged_from)
+        return Extraction(method, skus, reason, last_table, merged_from,
+                          doubts(skus, lines, profile.extraction.sku_min_confidence))
 
     table_skus = [sku for table in tables for sku in table.skus]
     if classification.page_type == "A" and table_skus:
@@ -94,4 +100,33 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
             reason = f"invalid_ratio={_invalid_ratio(drafts):.2f}"
         else:
             return finish(method, drafts, reason)
-    return Extraction("final_fallback", [], "all_extraction_failed", last_table, merged_from)
+    return Extraction("final_fallback", [], "all_extraction_failed", last_table, merged_from,
+                      ["nothing_read" + (f":unread_codes={len(unread_codes(lines, []))}" if lines else ":no_text")])
+
+
+def unread_codes(lines: list[Line], skus: list[SkuRecord]) -> set[str]:
+    """Codes printed on the page, alone on a line or starting one, that no SKU was read with."""
+    read = {normalize(sku.attributes.model) for sku in skus if sku.attributes.model}
+    printed = set()
+    for line in lines:
+        code = line.text if code_score(line.text) >= UNREAD_CODE else leading_code(line.text)
+        if code and normalize(code) not in read and not any(normalize(code) in r for r in read):
+            printed.add(normalize(code))
+    return printed
+
+
+def doubts(skus: list[SkuRecord], lines: list[Line], min_confidence: float) -> list[str]:
+    """Why a person should look at this reading: SKUs read with little confidence, or codes printed
+    on the page that became no SKU (a table half read, a block missed)."""
+    reasons = []
+    weak = [sku for sku in skus if sku.validity == "valid" and sku.confidence < min_confidence]
+    if weak:
+        reasons.append(f"low_confidence_skus:{len(weak)}")
+    unread = unread_codes(lines, skus)
+    if len(unread) >= max(UNREAD_MIN, UNREAD_SHARE * len(skus)):
+        reasons.append(f"unread_codes:{len(unread)}")
+    return reasons
+
+
+def normalize(text: str) -> str:
+    return "".join(text.split()).upper()

@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from skuflow_catalog.headers import labelled_value
+from skuflow_catalog.headers import header_role, labelled_value
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.words import CELL_GAP, Line, Word, rows_of
@@ -44,6 +44,7 @@ class Row:
     cells: tuple[Cell, ...]
     lines: frozenset[int]
     height: float
+    confidence: float | None = None  # the least OCR confidence of its lines; None for a text layer
 
     @property
     def top(self) -> float:
@@ -120,7 +121,9 @@ def cell_rows(lines: list[Line], tolerance: float) -> list[Row]:
         height = statistics.median(line.height for line in row)
         words = [word for line in row for word in line.words]
         if words:
-            rows.append(Row(_cells(words, height), frozenset(line.index for line in row), height))
+            read = [line.confidence for line in row if line.confidence is not None]
+            rows.append(Row(_cells(words, height), frozenset(line.index for line in row), height,
+                            min(read) if read else None))
     return rows
 
 
@@ -236,16 +239,29 @@ def grids_of(lines: list[Line], tolerance: float) -> list[Grid]:
 
 
 def split_at_header(grid: Grid, header: list[Row]) -> Grid:
-    """Two cells set on one line with a plain space ('CB-26551-PK Pink') make one body column; a header
-    cell starting inside that column splits it where the body's words start under it too."""
+    """Two cells set on one line with a plain space ('CB-26551-PK Pink') make one body column whose
+    header shows two cells naming attributes: one at the column's left edge, one inside it. The column
+    splits there when the body's words start under the inner one too."""
+    named = [cell for row in header for cell in row.cells if header_role(cell.text)]
     columns = list(grid.columns)
-    for cell in (cell for row in header for cell in row.cells):
+    for cell in named:
         x = cell.bbox[0]
         for j, (left, right) in enumerate(columns):
-            if not left + ALIGN < x < right:
+            if not left + ALIGN < x < right or not any(abs(other.bbox[0] - left) <= ALIGN for other in named):
                 continue
             starts = sum(1 for row in grid.rows if any(abs(w.bbox[0] - x) <= ALIGN for c in row.cells for w in c.words))
             if starts * 2 >= sum(1 for row in grid.rows if is_data_row(row)):
                 columns[j:j + 1] = [(left, x - ALIGN), (x - ALIGN / 2, right)]
             break
     return replace(grid, columns=tuple(columns)) if len(columns) > len(grid.columns) else grid
+
+
+def add_header_columns(grid: Grid, header: list[Row]) -> Grid:
+    """A header cell naming an attribute over no column of the block heads a column whose cells the
+    block's full rows never print (codes set on lines of their own above each row, say)."""
+    columns = list(grid.columns)
+    for cell in (cell for row in header for cell in row.cells if header_role(cell.text)):
+        x0, x1 = cell.bbox[0], cell.bbox[2]
+        if all(min(x1, right) - max(x0, left) <= 0 for left, right in columns):
+            columns.append((x0, x1))
+    return replace(grid, columns=tuple(sorted(columns))) if len(columns) > len(grid.columns) else grid

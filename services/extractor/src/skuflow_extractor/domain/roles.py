@@ -18,6 +18,8 @@ from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
 HEADER_WEIGHT = 0.6
+IDENTITY = ("model", "product_name")
+IDENTITY_FILL = 0.5  # a code or name column prints in at least half of the rows; a sparser one is a group
 PLAIN_NUMBER = 0.45  # price evidence of a whole number without currency, decimals or grouping
 LEADING_CODE = 0.7  # code evidence of a cell that starts with a code and goes on with a description
 MAIN_PRICE_SHARE = 0.75  # price columns scoring at least this share of the best one are all prices
@@ -80,7 +82,8 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
         blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
         if blocked or (named and named not in data):
             value *= OTHER_DAMPING
-        scores[role] = round(value + (HEADER_WEIGHT * named_score if named == role else 0.0), 3)
+        value += HEADER_WEIGHT * named_score if named == role else 0.0
+        scores[role] = round(value * (min(1.0, fill / IDENTITY_FILL) if role in IDENTITY else 1.0), 3)
     return scores, mark
 
 

@@ -27,6 +27,7 @@ from skuflow_extractor.domain.grid import (
     PROSE_SHARE,
     Grid,
     Row,
+    add_header_columns,
     cell_rows,
     grids_of,
     is_data_row,
@@ -47,7 +48,12 @@ MIN_PARTS = 3  # part numbers heading this many columns make a comparison table 
 MIN_PART = 6  # characters of a whole part number stacked over another
 MAX_HEAD_LINES = 3  # lines a part number may wrap into
 PREFIX = 3  # characters part numbers of one series share
+LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
+LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
+NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
+NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
+BAND_GAP = 0.5  # row heights: a line this close to a row and filling only its empty columns belongs to it
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
 
 
@@ -107,7 +113,8 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
         first -= 1
     last = found + 1
-    while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES:
+    while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES and not any(
+            code_score(cell.text) >= 0.5 or leading_code(cell.text) for cell in rows[last].cells):
         last += 1
     return rows[first:last], rows[last:]
 
@@ -143,27 +150,69 @@ def _segments(roles_hint: list[str | None]) -> list[range]:
     return [range(max(a, 0), b) for a, b in pairwise(bounds)]
 
 
-def _listed_codes(text: str, code: str | None = None) -> list[str | None]:
+def _listed_codes(text: str) -> list[str]:
     """Several codes listed in one cell ('N32G430C6L7, N32G430K6L7'), each an SKU of the row."""
     parts = [p.strip() for p in LIST_SEPARATORS.split(text) if p.strip()]
-    return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else [code]
+    return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else []
 
 
-def _model_of(text: str, named: bool) -> str | None:
-    """The code a model cell prints: the whole cell, the code it starts with, or the one code in it;
-    under a header that names the column as the code, any short cell with a digit ('12', '0457')."""
-    if code_score(text) >= CODE_MIN:
-        return text
+def _model_of(text: str, named: bool) -> tuple[str, float] | None:
+    """The code a model cell prints and how code-like it is: the whole cell, the code it starts with,
+    or the one code in it; under a header that names the column as the code, any short cell with a
+    digit ('12', '0457')."""
+    if listed := _listed_codes(text):
+        return listed[0], LIST_EVIDENCE
+    if (score := code_score(text)) >= CODE_MIN:
+        return text, score
     if (lead := leading_code(text)) is not None:
-        return lead
+        return lead, LEADING_EVIDENCE
     if named and len(text) <= NAMED_CODE_MAX and any(ch.isdigit() for ch in text):
-        return text
+        return text, NAMED_EVIDENCE
     found = find_codes(text)
-    return found[0] if len(found) == 1 else None
+    return (found[0], code_score(found[0])) if len(found) == 1 else None
+
+
+def _evidence(code: float, role: float, row: Row) -> float:
+    """An SKU row's evidence: how code-like its code is, how surely its column is the code (or name)
+    column, and how surely OCR read the row."""
+    return round((0.5 + 0.5 * code) * (0.7 + 0.3 * min(1.0, role)) * (row.confidence or 1.0), 3)
+
+
+def _filled(grid: Grid, row: Row, columns: range) -> set[int]:
+    texts = grid.texts(row)
+    return {j for j in columns if texts[j]}
+
+
+def _merge(rows: list[Row]) -> Row:
+    return Row(tuple(cell for row in rows for cell in row.cells), frozenset().union(*(r.lines for r in rows)),
+               max(r.height for r in rows), min((r.confidence for r in rows if r.confidence is not None), default=None))
+
+
+def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
+    """Visual rows joined into table rows: a cell of two or three lines, centred in a taller row,
+    sets its lines above and below the row's other cells; a line that fills only columns the row
+    leaves empty, and touches it, belongs to it."""
+    merged: list[Row] = []
+    fills = [_filled(grid, row, columns) for row in body]
+    taken = [False] * len(body)
+    for n, row in enumerate(body):
+        if taken[n] or len(fills[n]) < 2:
+            continue
+        group = [row]
+        for m in (n - 1, n + 1):
+            near = 0 <= m < len(body) and not taken[m] and len(fills[m]) < 2 and not fills[m] & fills[n]
+            if near and max(body[m].top - row.bottom, row.top - body[m].bottom) < BAND_GAP * row.height:
+                group.insert(0 if m < n else len(group), body[m])
+                taken[m] = True
+        taken[n] = True
+        merged.append((n, _merge(group)))
+    rest = [(n, row) for n, row in enumerate(body) if not taken[n]]
+    return [row for _, row in sorted([*merged, *rest], key=lambda item: item[0])]
 
 
 def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole]) -> tuple[list[SkuDraft], set[int]]:
     """Body rows → SKUs; codeless rows name the rows below them, wrap the row above, or are skipped."""
+    body = table_rows(grid, body, columns)
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
     model, name, price = by_role.get("model"), by_role.get("product_name"), by_role.get("price")
     skus: list[SkuDraft] = []
@@ -184,10 +233,14 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
             continue
-        code = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
+        found = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
+        code = found[0] if found else None
         if code or (name is not None and texts[name] and priced):
-            for listed in _listed_codes(texts[model], code) if model is not None else [code]:
+            keyed = roles[(model if code else name) - columns.start].scores["model" if code else "product_name"]
+            evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row)
+            for listed in (_listed_codes(texts[model]) if model is not None else []) or [code]:
                 draft = _row_draft(texts, columns, roles, row)
+                draft.evidence = evidence
                 if listed:
                     draft.set("model", listed)
                     rest = texts[model].strip()[len(listed):].strip(" ,-–")
@@ -301,7 +354,7 @@ def _read_grid(grid: Grid, previous: TableHeader | None) -> list[Table]:
     if (transposed := _transposed(grid)) is not None:
         return [transposed]
     header_rows, body = _split_header(grid)
-    grid = split_at_header(grid, header_rows)
+    grid = add_header_columns(split_at_header(grid, header_rows), header_rows)
     headers = _column_headers(grid, header_rows)
     inherited = False
     if not any(headers) and previous is not None and (laid := previous.headers_for(grid)):

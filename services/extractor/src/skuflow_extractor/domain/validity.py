@@ -23,7 +23,7 @@ def judge(attributes: SkuAttributes, custom: dict[str, str]) -> tuple[str, SkuSt
 def records(drafts: list[SkuDraft], *, page: int, file_hash: str, confidence: float,
             required_keys: tuple[str, ...]) -> list[SkuRecord]:
     """Validity first, then ids in reading order: (top, left) with tops banded so one printed line
-    of SKUs reads left to right."""
+    of SKUs reads left to right. An SKU's confidence is its method's, scaled by its own evidence."""
     ordered = sorted(drafts, key=lambda d: (round(d.bbox[1] / READING_ORDER_BAND), d.bbox[0]))
     out = []
     for seq, draft in enumerate(ordered, start=1):
@@ -31,7 +31,8 @@ def records(drafts: list[SkuDraft], *, page: int, file_hash: str, confidence: fl
         validity, status, warning = judge(attributes, draft.custom)
         out.append(SkuRecord(
             sku_id=sku_id(file_hash, page, seq), validity=validity, status=status, attributes=attributes,
-            custom_attributes=draft.custom, source_bbox=draft.bbox, confidence=confidence,
+            custom_attributes=draft.custom, source_bbox=draft.bbox, confidence=round(confidence * draft.evidence, 3),
+            raw_attributes=draft.raw,
             quality_warning=warning, attribute_source=draft.source, origin=draft.origin,
             variant_group=f"{file_hash[:8]}_p{page:02d}_{draft.variant_group}" if draft.variant_group else None,
         ))

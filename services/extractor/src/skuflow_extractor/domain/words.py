@@ -27,6 +27,7 @@ class Line:
     size: float
     heading: bool
     words: tuple[Word, ...]
+    confidence: float | None = None  # OCR recognition confidence; None for a text layer
 
     @property
     def height(self) -> float:
@@ -103,13 +104,13 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             words = split_words(line, len(lines))
             runs = _runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
             if len(runs) == 1:
-                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words))
+                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words, block.confidence))
                 continue
             for run in runs:
                 box = (run[0].bbox[0], line.bbox[1], run[-1].bbox[2], line.bbox[3])
                 index = len(lines)
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
-                                  tuple(replace(w, line=index) for w in run)))
+                                  tuple(replace(w, line=index) for w in run), block.confidence))
     return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
 
 

@@ -93,9 +93,19 @@ VIEWABLE_SPACES = ("DeviceGray", "DeviceRGB", "ICCBased(Gray", "ICCBased(RGB")  
 PNG_LEVEL = 3  # zlib level: about 1.5x faster than MuPDF's own PNG writer, about as small on catalog pictures
 
 
+def _resized(mask: pymupdf.Pixmap, width: int, height: int) -> pymupdf.Pixmap | None:
+    """A soft mask scaled to its picture's size (None, i.e. opaque, when it is not a plain gray mask)."""
+    if mask.n != 1 or mask.alpha:
+        return None
+    scaled = Image.frombytes("L", (mask.width, mask.height), mask.samples).resize((width, height))
+    return pymupdf.Pixmap(pymupdf.csGRAY, width, height, scaled.tobytes(), False)
+
+
 def _as_png(pix: pymupdf.Pixmap, mask: pymupdf.Pixmap | None) -> EmbeddedImage:
     """Pixels a viewer cannot take as they are stored (Flate, masked, CMYK, JPX…) as a PNG, hashed
     from the pixels in hand rather than by decoding the PNG again."""
+    if mask is not None and (mask.width, mask.height) != (pix.width, pix.height):
+        mask = _resized(mask, pix.width, pix.height)  # PDF allows a soft mask of another size; MuPDF does not
     if mask is not None:
         pix = pymupdf.Pixmap(pix, mask)
     if pix.colorspace and not pix.colorspace.name.startswith(VIEWABLE_SPACES):

@@ -1,0 +1,45 @@
+"""Product codes, and what only looks like one."""
+
+import pytest
+from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
+from skuflow_catalog.values import is_color, is_size
+
+
+@pytest.mark.parametrize("text", ["CB-26551-PK", "SF_1234", "TB 40/120", "KX 60/8 S", "CSR 150 KG", "NJ 2324 ECML/C3",
+                                  "3МП-25", "АИР63А6", "CH32V307VCT6", "017W", "AFE 80/50 L", "10234"])
+def test_codes_with_spaces_slashes_dots_and_any_script(text):
+    assert code_score(text) >= 0.5
+
+
+@pytest.mark.parametrize("text", ["II.3", "4.2.1", "2023-05-01", "01.02.2023", "+7 (495) 123-45-67",
+                                  "150 kg", "3.5 mm", "12V", "4KB", "120×80×40", "DN 40", "G 1/2", "12.50", "12",
+                                  "Pink 12", "Size 40", "0x2000F000", "¥1,280"])
+def test_section_numbers_dates_phones_measurements_and_prices_are_not_codes(text):
+    assert code_score(text) == 0.0
+
+
+def test_a_makers_name_before_a_code_is_a_weaker_code():
+    assert code_score("Kostal PIKO 7.0") == 0.6 < code_score("SMA SB 1300TL-10")
+
+
+@pytest.mark.parametrize("text, package", [("SOP16", True), ("QSOP24", True), ("SOT-23-5", True), ("LQFP64", True),
+                                           ("TO-220", True), ("CH32V307", False), ("SF-0001", False)])
+def test_electronic_packages_look_like_codes_but_are_known(text, package):
+    assert is_package(text) is package
+
+
+@pytest.mark.parametrize("text, code", [
+    ("AFE 80/50 L KN fenékelem csaphornyos", "AFE 80/50 L KN"), ("1690158 ABECEDARIO GRANDE", "1690158"),
+    ("БР-002 Бордюр с фаской", "БР-002"), ("Surrantó Elem 56/44", None), ("SF-0001", None), ("Glass Tumbler", None),
+])
+def test_the_code_a_cell_starts_with(text, code):
+    assert leading_code(text) == code
+
+
+def test_codes_in_running_text_must_be_one_strong_token():
+    assert find_codes("型号SF_1234颜色 CB-26551-PK Pink abc-123 X-1 2026 300ML 12V SOP16") == ["SF_1234", "CB-26551-PK"]
+
+
+def test_sizes_and_colours_in_several_languages():
+    assert is_size("300ml") and is_size("120×80×40 mm") and is_size("XL") and not is_size("SF-300")
+    assert is_color("黑色") and is_color("Weiß") and is_color("красный") and not is_color("Glass")

@@ -1,0 +1,58 @@
+"""Header words and labels in the languages catalogs are printed in."""
+
+import pytest
+from skuflow_catalog.headers import attribute_for_label, header_role, labelled_value
+
+
+@pytest.mark.parametrize("label, role", [
+    # zh, en, bilingual
+    ("型号", "model"), ("货号", "model"), ("订货号", "model"), ("型号/Model", "model"), ("Item No.", "model"),
+    ("Part No.", "model"), ("Cat. No.", "model"), ("SKU", "model"), ("US Item No.", "model"),
+    # es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi
+    ("Código", "model"), ("Referencia", "model"), ("Référence", "model"), ("Art.-Nr.", "model"),
+    ("Artikel", "model"), ("Codice articolo", "model"), ("Артикул", "model"), ("Cikkszám", "model"),
+    ("Nr katalogowy", "model"), ("Ürün Kodu", "model"), ("品番", "model"), ("품번", "model"), ("Mã sản phẩm", "model"),
+    ("品名", "product_name"), ("Description", "product_name"), ("Descripción", "product_name"),
+    ("Bezeichnung", "product_name"), ("Наименование", "product_name"), ("Megnevezés", "product_name"),
+    ("药品名称", "product_name"), ("产品名称及规格", "product_name"),
+    ("单价（元）", "price"), ("Unit Price (USD)", "price"), ("Precio c/IVA", "price"), ("Preço", "price"),
+    ("Prix HT", "price"), ("Einzelpreis", "price"), ("Цена, руб.", "price"), ("Nettó ár", "price"),
+    ("Cena netto", "price"), ("Birim Fiyat", "price"), ("単価", "price"), ("단가", "price"), ("Đơn giá", "price"),
+    ("规格", "size"), ("Size/尺寸", "size"), ("颜色 / Colour", "color"), ("材质", "material"), ("图片", "picture"),
+    # columns that are not the product's identity
+    ("封装", "package"), ("Package", "package"), ("Qty", "quantity"), ("序号", "index"), ("EAN", "barcode"),
+    ("Hersteller", "brand"), ("备注", "remark"),
+])
+def test_header_words_name_their_role_in_many_languages(label, role):
+    assert header_role(label).role == role
+
+
+def test_a_bare_currency_heads_a_price_column_with_less_certainty():
+    assert [(m.role, m.score) for m in map(header_role, ["USD", "€", "(元)", "Ft"])] == [("price", 0.6)] * 4
+
+
+def test_a_unit_of_measure_heads_a_measurement_not_a_price():
+    assert header_role("Belső szélesség (mm)").role == "measure"
+    assert header_role("Flash Memory（KB）").role == "measure"
+    assert header_role("Weight (kg)").role == "weight"  # a known word wins over its unit
+    assert header_role("Egységár (Ft/db)").role == "price"
+
+
+def test_chinese_terms_match_at_the_start_or_end_of_a_header_only():
+    assert header_role("含税单价").role == "price"
+    assert header_role("商业健康保险创新药品目录") is None  # '品目' inside '药品目录' names nothing
+
+
+@pytest.mark.parametrize("label", ["foo", "foo/bar", "功率", "", "Unit (USD)", "功率 与 效率 以及 其他 很多 说明 文字"])
+def test_unknown_labels_name_no_attribute(label):
+    assert attribute_for_label(label) is None
+
+
+def test_labelled_values_need_a_known_label_and_a_colon():
+    assert labelled_value("型号：A-100") == ("model", "A-100")
+    assert labelled_value("Артикул: 12-34") == ("model", "12-34")
+    assert labelled_value("Price: $12.50") == ("price", "$12.50")
+    assert labelled_value(" 颜色 ： 透明 ") == ("color", "透明")
+    assert labelled_value("功率：20W") is None
+    assert labelled_value("图片：front.jpg") is None
+    assert labelled_value("型号 A-100") is None

@@ -1,0 +1,45 @@
+"""Prices as people print them, per locale, with the raw text kept."""
+
+from decimal import Decimal
+
+import pytest
+from skuflow_catalog.prices import decimal_mark, find_prices, parse_price, price_of_cell
+
+
+@pytest.mark.parametrize("text, amount, currency", [
+    ("16 700 Ft", "16700", "Ft"), ("16\u202f700 Ft", "16700", "Ft"), ("R$ 1.234,56", "1234.56", "R$"),
+    ("1.234,56 €", "1234.56", "€"), ("9,400", "9400", None), ("$4.02 ea.", "4.02", "$"),
+    ("¥1,280.00", "1280.00", "¥"), ("1'234.50 CHF", "1234.50", "CHF"), ("12,-", "12", None),
+    ("Kr. 22:—", "22", "Kr."), ("0.125", "0.125", None), ("12,50", "12.50", None), ("35元", "35", "元"),
+    ("от 1 200 руб.", "1200", "руб."), ("9200,00", "9200.00", None), ("1,234,567.89 USD", "1234567.89", "USD"),
+])
+def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency):
+    price = price_of_cell(text)
+    assert (price.text, price.currency, price.raw) == (amount, currency, text.strip())
+
+
+def test_units_and_ranges_are_kept_apart_from_the_amount():
+    assert price_of_cell("$4.02 ea.").per == "ea."
+    assert price_of_cell("¥12/件").per == "/件"
+    ranged = price_of_cell("12.50 – 15.00")
+    assert (ranged.amount, ranged.upper) == (Decimal("12.50"), Decimal("15.00"))
+
+
+@pytest.mark.parametrize("text", ["free", "300ml", "", "SF-0001", "33,35%", "na zapytanie", "12 V"])
+def test_what_is_not_a_price(text):
+    assert price_of_cell(text) is None
+
+
+def test_a_column_decides_its_decimal_mark_together():
+    euro = ["9200,00", "12,50", "1 234"]
+    assert decimal_mark(euro) == ","
+    assert price_of_cell("9,400", decimal_mark(["9,400", "12,50"])).text == "9.400"
+    assert decimal_mark(["9,400", "12,500"]) is None  # only thousands: nothing to decide
+    assert price_of_cell("9,400").text == "9400"  # alone, three digits after the only separator are thousands
+    assert decimal_mark(["1,234.50", "9.4"]) == "."
+
+
+def test_prices_in_running_text_need_a_currency():
+    assert [p.text for p in find_prices("特价 ¥99 起，另有 35元 的款")] == ["99", "35"]
+    assert find_prices("共 12 款 300ml") == []
+    assert parse_price("特价 ¥99 起") == "99"

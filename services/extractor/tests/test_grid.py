@@ -1,0 +1,52 @@
+"""Tables from word geometry: cells, columns, blocks and the rows above them."""
+
+from extractor_pages import block, lines_of, spanned, table
+
+from skuflow_extractor.domain.grid import cell_rows, columns_of, grids_of
+from skuflow_extractor.domain.tables import find_tables
+
+TOLERANCE = 4.0
+
+
+def test_numbers_set_close_together_are_separate_cells_but_a_grouped_amount_is_one():
+    numbers = [spanned(50, 100, "512"), spanned(76, 100, "512"), spanned(102, 100, "256"), spanned(200, 100, "32"),
+               spanned(214, 100, "400")]  # 8 points between the three numbers, 2 inside the amount
+    [row] = cell_rows(lines_of(block(0, numbers)), TOLERANCE)
+    assert [cell.text for cell in row.cells] == ["512", "512", "256", "32 400"]
+
+
+def test_a_title_across_the_table_does_not_join_its_columns():
+    rows = table(0, 100, [["A-100", "Mug", "¥8"], ["A-200", "Cup", "¥9"], ["A-300", "Bowl", "¥7"]],
+                 xs=(50, 200, 400))
+    title = block(9, [spanned(50, 60, "Kitchen collection 2024, prices without VAT, all sizes")])
+    [grid] = grids_of(lines_of(title, *rows), TOLERANCE)
+    assert len(grid.columns) == 3
+
+
+def test_merged_cells_of_spec_rows_do_not_join_the_columns_full_rows_define():
+    full = [["Flash", "512", "256", "128"], ["Pins", "100", "64", "48"], ["GPIO", "83", "52", "38"]]
+    rows = table(0, 100, full, xs=(50, 200, 300, 400))
+    merged = block(9, [spanned(50, 160, "Temp"), spanned(210, 160, "-40 to 105 C all parts")])
+    assert len(columns_of(cell_rows(lines_of(*rows, merged), TOLERANCE))) == 4
+
+
+def test_a_header_one_row_pitch_above_the_first_row_is_found():
+    rows = table(0, 100, [["Model", "Price"], ["A-100", "¥8"], ["A-200", "¥9"]], xs=(50, 200), pitch=30)
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [role for role, *_ in found.header.columns] == ["model", "price"]
+
+
+def test_a_comparison_table_with_one_product_per_column_gives_one_sku_per_column():
+    rows = table(0, 100, [["功能", "HC32F4", "HC32F4", "HC32F4"], ["", "60PEHB", "60PETB", "60KETA"],
+                          ["封装", "VFBGA", "LQFP", "LQFP"], ["引脚数", "100", "100", "64"]], xs=(50, 200, 300, 400),
+                 pitch=14)
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == ["HC32F460PEHB", "HC32F460PETB", "HC32F460KETA"]
+    assert found.skus[2].custom == {"引脚数": "64", "封装": "LQFP"}
+
+
+def test_codes_listed_in_one_cell_are_one_sku_each_and_a_one_cell_row_is_a_section_heading():
+    rows = table(0, 100, [["系列", "型号", "封装"], ["", "Mugs", ""], ["N32G430", "N32G430C6L7,N32G430K6L7", "LQFP48"],
+                          ["N32G432", "N32G432C8L7", "QFN32"]], xs=(50, 150, 400))
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == ["N32G430C6L7", "N32G430K6L7", "N32G432C8L7"]

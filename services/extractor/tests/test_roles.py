@@ -1,0 +1,49 @@
+"""Column roles decided from what the cells hold across rows, and from the header."""
+
+from skuflow_extractor.domain.roles import assign_roles
+
+
+def roles(headers, *columns):
+    return [r.role for r in assign_roles(list(headers), [list(c) for c in columns])]
+
+
+CODES = ["AD146A0", "AD142A0", "AD142A4", "AD145A2"]
+PACKAGES = ["QFN32_4x4", "SOP16", "SOP16", "SOP16"]
+
+
+def test_without_a_header_the_cells_name_code_name_and_price_columns():
+    assert roles(["", "", ""], ["SF-0001", "SF-0002", "SF-0003"], ["玻璃杯", "保温杯", "马克杯"],
+                 ["¥8.50", "¥9.00", "¥12.00"]) == ["model", "product_name", "price"]
+
+
+def test_a_package_column_is_never_the_model_even_where_its_header_says_so():
+    assert roles(["型号", "封装"], CODES, PACKAGES) == ["model", "custom"]
+    assert roles(["型号", ""], PACKAGES, CODES) == ["custom", "model"]  # the code-like, unique column wins
+
+
+def test_a_running_number_is_a_code_only_under_a_header_naming_the_code():
+    numbers = ["1", "2", "3", "4"]
+    names = ["7 CM ELECTRIC SPARKLERS", "7 CM GREEN SPARKLERS", "10 CM RED SPARKLERS", "FLOWER POTS"]
+    assert roles(["", ""], numbers, names)[0] is None
+    coded = assign_roles(["Code", "Particulars"], [numbers, names])
+    assert [r.role for r in coded] == ["model", "product_name"] and coded[0].named
+
+
+def test_of_several_price_columns_the_leftmost_is_the_price_and_the_others_are_kept():
+    assert roles(["Item No.", "Price", "Price after Discount"], ["A-100", "A-200"], ["24", "28"], ["12", "14"]) == [
+        "model", "price", "price_extra"]
+
+
+def test_plain_numbers_are_weak_price_evidence_beside_printed_prices():
+    assert roles(["", "", "VK"], ["SMA SB 1300TL-10", "SMA SB 1600TL-10"], ["1300", "1600"],
+                 ["865,58 €", "924,48 €"]) == ["model", None, "price"]
+
+
+def test_a_header_giving_a_unit_of_measure_keeps_a_grouped_number_from_being_a_price():
+    assert roles(["Típus", "Belső szélesség (mm)", "Egységár (Ft/db)"], ["LKE 120/120/100", "LKE 150/150/100"],
+                 ["1 200", "1 500"], ["392 100", "461 600"]) == ["model", "custom", "price"]
+
+
+def test_every_decision_records_its_scores_and_decimal_mark():
+    [model, price] = assign_roles(["Artikel", "Grundpreis"], [["208432A", "208408A"], ["136,30", "1.060,00"]])
+    assert model.scores["model"] > model.scores["price"] and price.decimal_mark == ","

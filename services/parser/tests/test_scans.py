@@ -1,0 +1,62 @@
+"""Scans as they come: low-resolution page images read at a resolution that suits OCR, text drawn as
+outlines read like a scan, and pictures whose soft mask has another size."""
+
+import io
+
+import pymupdf
+import pytest
+from pdf_samples import PAGE, PRODUCT_TEXT, born_digital, scanned
+from PIL import Image
+
+from skuflow_parser.backends.ocr_backend import ocr_resolution, scan_resolution
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.domain.text_layer import ocr_reason
+from skuflow_parser.pages import parse_page
+
+
+@pytest.mark.parametrize("scanned_at, read_at", [(None, 200), (72, 150), (90, 150), (110, 165), (144, 200),
+                                                 (300, 200)])
+def test_low_resolution_scans_are_upscaled_to_150_dpi_and_others_read_at_200(scanned_at, read_at):
+    assert ocr_resolution(200, scanned_at) == read_at
+
+
+def test_the_resolution_of_a_page_filling_picture_is_measured():
+    page = open_document(scanned(dpi=90))[0]
+    assert scan_resolution(page) == pytest.approx(90, abs=1)
+    assert scan_resolution(born_digital()[0]) is None
+
+
+def test_a_phone_quality_scan_at_90_dpi_is_read_by_ocr_with_its_code_and_price():
+    parsed = parse_page(open_document(scanned(dpi=90)), 0, "f" * 64, ImageCache()).page
+    text = "".join(block.text for block in parsed.text_blocks)
+    assert parsed.parser_backend == "ocr" and "SF-0012" in text and "35.00" in text
+
+
+def test_a_page_drawn_as_outlines_is_read_by_ocr():
+    assert ocr_reason("", 0.0, 0.0, drawn_paths=1200) == "outlined_text"
+    assert ocr_reason("", 0.0, 0.0, drawn_paths=20) is None  # a few rules and frames: a blank page
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    for n in range(400):  # hundreds of filled shapes and no text layer, as a 'text to outlines' export prints
+        x, y = 60 + (n % 40) * 12, 100 + (n // 40) * 20
+        page.draw_rect(pymupdf.Rect(x, y, x + 8, y + 12), color=(0, 0, 0), fill=(0, 0, 0))
+    parsed = parse_page(pymupdf.open(stream=doc.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.parser_backend == "ocr"
+
+
+def test_a_soft_mask_of_another_size_than_its_picture_does_not_fail_the_page():
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((60, 80), PRODUCT_TEXT.splitlines()[1], fontname="china-s", fontsize=14)
+    rgba = Image.new("RGBA", (200, 100), (200, 40, 40, 180))
+    out = io.BytesIO()
+    rgba.save(out, "PNG")
+    page.insert_image(pymupdf.Rect(100, 200, 300, 300), stream=out.getvalue())
+    smask = next(int(doc.xref_get_key(x, "SMask")[1].split()[0]) for x in range(1, doc.xref_length())
+                 if doc.xref_get_key(x, "SMask")[0] == "xref")
+    small = Image.new("L", (50, 25), 128)
+    doc.update_stream(smask, small.tobytes(), new=False, compress=True)
+    doc.xref_set_key(smask, "Width", "50")
+    doc.xref_set_key(smask, "Height", "25")
+    parsed = parse_page(pymupdf.open(stream=doc.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.status == "ok" and len(parsed.images) == 1 and parsed.images[0].width_px == 200

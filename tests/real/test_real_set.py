@@ -1,0 +1,54 @@
+"""The real-catalog set: its records are consistent, and its committed part scores at least its baseline.
+
+Raise the baseline with any change that improves it:
+``skuflow eval tests/real/committed --out r.json --baseline tests/real/baseline.json --update-baseline``.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skuflow_cli.evaluation.gate import regressions
+from skuflow_cli.evaluation.report import summary_table
+from skuflow_cli.evaluation.runner import evaluate, run_in_process
+
+REAL = Path(__file__).parent
+SOURCES = json.loads((REAL / "sources.json").read_text(encoding="utf-8"))
+COMMITTABLE = ("MIT", "Apache-2.0", "BSD", "CC-BY", "CC0", "public-domain")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[s["name"] for s in SOURCES])
+def test_every_source_has_a_truth_file_with_one_page_per_page_taken(source):
+    folder = REAL / ("committed" if source["committed"] else "external")
+    truth = json.loads((folder / f"{source['name']}.truth.json").read_text(encoding="utf-8"))
+    assert [p["page"] for p in truth["pages"]] == list(range(1, len(source["pages"]) + 1))
+    assert [p["original_page"] for p in truth["pages"]] == source["pages"]
+    assert truth["split"] == source["split"] and truth["source_kind"] == source["kind"]
+    assert (folder / f"{source['name']}.pdf").is_file() or not source["committed"]
+
+
+def test_only_permissively_licensed_documents_are_committed_and_all_are_listed():
+    listed = (REAL / "SOURCES.md").read_text(encoding="utf-8")
+    for source in SOURCES:
+        assert f"`{source['name']}`" in listed
+        if source["committed"]:
+            assert source["licence"].startswith(COMMITTABLE), source["name"]
+    assert {p.stem for p in (REAL / "committed").glob("*.pdf")} == {s["name"] for s in SOURCES if s["committed"]}
+
+
+def test_the_set_is_as_large_and_as_varied_as_promised():
+    pages = sum(len(s["pages"]) for s in SOURCES)
+    chinese = sum(len(s["pages"]) for s in SOURCES if s["language"].startswith("zh"))
+    assert len(SOURCES) >= 25 and pages >= 80 and chinese * 3 >= pages
+    assert len({s["publisher"] for s in SOURCES}) >= 15
+    assert len({s["language"][:2] for s in SOURCES if not s["language"].startswith("zh")}) >= 5
+    holdout = [s for s in SOURCES if s["split"] == "holdout"]
+    assert len(holdout) * 5 >= len(SOURCES) - 1
+
+
+def test_the_committed_real_catalogs_score_at_least_their_baseline():
+    report = evaluate(REAL / "committed", run_in_process, "in-process")
+    print(summary_table(report))
+    assert report["overall"]["silent_loss"]["rate"] == 0
+    assert regressions(report, json.loads((REAL / "baseline.json").read_text())) == []
