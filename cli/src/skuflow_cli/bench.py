@@ -200,6 +200,10 @@ def rss_figures() -> list[Figure]:
     return figures
 
 
+def _progress(step: str) -> None:
+    print(f"bench: {step}…", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skuflow_cli.bench")
     parser.add_argument("--pages", type=int, default=50)
@@ -209,10 +213,15 @@ def main(argv: list[str] | None = None) -> int:
         scratch = Path(tmp)
         pdf = scratch / "catalog.pdf"
         generate_catalog(pdf, pages=args.pages, seed=50)
+        _progress(f"in-process pipeline on a {args.pages}-page catalog")
         figures = in_process_figures(pdf, args.pages, scratch)
         local_rate = figures[-1].value  # the whole in-process pipeline
-        figures += ocr_figures(pdf, scratch) + parser_rss_figures(pdf, scratch)
+        _progress("OCR of scanned pages")
+        figures += ocr_figures(pdf, scratch)
+        _progress("parser worker memory over 300 pages")
+        figures += parser_rss_figures(pdf, scratch)
         if args.gateway:
+            _progress(f"the Kafka pipeline through {args.gateway}")
             figures += service_figures(pdf, args.pages, scratch, args.gateway, local_rate)
     print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
     for figure in figures:
