@@ -92,6 +92,11 @@ class Table:
     bottom: float
     roles: list[ColumnRole] = field(default_factory=list)
 
+    @property
+    def inferred(self) -> bool:
+        """Read without a header of its own or inherited: its columns come from its cells alone."""
+        return not self.inherited and not any(text for *_, text in self.header.columns)
+
 
 def _header_like(texts: list[str]) -> bool:
     named = sum(1 for t in texts if t and (m := header_role(t)) and m.score >= 0.8)
@@ -421,8 +426,9 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
             for sku in table.skus:
                 sku.inherit(shared, "variant_card" if group else "table_caption")
                 sku.variant_group = group
-                if table.inherited:
-                    sku.source.update(dict.fromkeys(sku.attributes, "inherited_header"))
+                if table.inherited or table.inferred:
+                    source = "inherited_header" if table.inherited else "inferred_columns"
+                    sku.source.update(dict.fromkeys(sku.attributes, source))
             table.lines |= caption
             used |= table.lines
             tables.append(table)
