@@ -106,6 +106,8 @@ class ParsedPage(Contract):
     decorations: list[BBox] = Field(default_factory=list,
                                     description="boxes of images below the size floor: neither stored nor hashed")
     tables: list[TableBlock] = Field(default_factory=list)
+    rules: list[BBox] = Field(default_factory=list, description="horizontal rules drawn across the page (table row "
+                              "borders, cell edges), of text-layer pages that are upright")
     reading_order: list[int] = Field(default_factory=list, description="block_ids in reading order")
     text_coverage: float = 0.0
     ocr_confidence: float | None = None

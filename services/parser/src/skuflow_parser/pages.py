@@ -24,7 +24,7 @@ from skuflow_parser.domain.features import page_features
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE, picture_share
 from skuflow_parser.domain.layout import reading_order, with_block_types
 from skuflow_parser.domain.screenshots import ScreenshotPolicy, wants_screenshot
-from skuflow_parser.domain.tables import looks_tabular, reading_rotation
+from skuflow_parser.domain.tables import horizontal_rules, looks_tabular, reading_rotation
 from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
@@ -93,6 +93,15 @@ def _tables(page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
         return []
 
 
+def _rules(page: pymupdf.Page) -> list:
+    try:
+        return horizontal_rules(page.get_cdrawings())
+    except Exception:  # counted and logged; tables are still read from their words
+        PARSER_FAILURES.labels("drawings").inc()
+        log.exception("reading drawings failed", extra={"fields": {"page": page.number + 1}})
+        return []
+
+
 def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCache,
                config: ParserConfig | None = None) -> PageParse:
     config = config or ParserConfig()
@@ -122,11 +131,12 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)
     found_tables = _tables(page, blocks) if backend == "pymupdf" else []
+    rules = _rules(page) if backend == "pymupdf" and not page.rotation else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
         text_blocks=blocks, images=[placed.region for placed in images], decorations=found.decorations,
-        tables=found_tables,
+        tables=found_tables, rules=rules,
         reading_order=reading_order(blocks, width),
         text_coverage=coverage, ocr_confidence=confidence,
         features={**features, "table_count": float(len(found_tables))},

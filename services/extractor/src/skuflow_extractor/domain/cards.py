@@ -13,6 +13,7 @@ import re
 from skuflow_catalog.codes import code_score, find_codes, leading_code
 from skuflow_catalog.headers import labelled_value
 from skuflow_catalog.prices import parse_price
+from skuflow_catalog.values import is_size
 
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line
@@ -20,6 +21,8 @@ from skuflow_extractor.domain.words import Line
 ALIGN = 6.0  # points: left edges of one stack
 LEADING = 1.25  # a gap above a line larger than this many line heights starts a new stack
 TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
+MAX_TITLE_LINES = 3  # a product's name wraps onto at most this many lines
+NAME_ONLY_EVIDENCE = 0.75  # a card that prints only a name and a price is a product, less surely
 CODE_LINE_SHARE = 0.4  # codes must make up this share of a line's characters for single stage to read it
 BARE_CODE = 0.75  # a line alone in a card that scores this high is the card's model code
 CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$")
@@ -57,8 +60,20 @@ def boundaries(stack: list[Line]) -> list[list[Line]]:
     return cards
 
 
+def _title(lines: list[Line]) -> list[Line]:
+    """The lines a card's name is printed on: its first unlabelled lines, before any price or size,
+    each short enough to be a name (a long name wraps: 'AQUA HAIR STYLING MATTE WAX' / 'M10')."""
+    title: list[Line] = []
+    for line in lines[:MAX_TITLE_LINES]:
+        if labelled_value(line.text) or parse_price(line.text) or is_size(line.text) or len(line.text) > TITLE_MAX:
+            break
+        title.append(line)
+    return title
+
+
 def read_card(card: list[Line]) -> SkuDraft | None:
-    """Stage 2: a card's attributes; None when it names no product (a paragraph, a heading)."""
+    """Stage 2: a card's attributes; None when it names no product (a paragraph, a heading). A card
+    is a product when it prints a labelled value or a code, or a name with a price."""
     draft = SkuDraft(origin="card", boxes=[line.bbox for line in card])
     unlabelled: list[Line] = []
     for line in card:
@@ -67,6 +82,10 @@ def read_card(card: list[Line]) -> SkuDraft | None:
             draft.set(*found)
         else:
             unlabelled.append(line)
+    title = _title(card)
+    named = [line for line in title if line is not card[0] or code_score(line.text) < BARE_CODE]
+    if named and len(named) > 1:
+        draft.set("product_name", " ".join(line.text for line in named))
     coded = False
     for line in unlabelled:
         code = line.text if code_score(line.text) >= BARE_CODE else leading_code(line.text)
@@ -83,8 +102,11 @@ def read_card(card: list[Line]) -> SkuDraft | None:
         elif line is card[0] and len(line.text) <= TITLE_MAX:
             draft.set("product_name", line.text)
     labelled = len(card) - len(unlabelled)
+    priced_name = bool(named) and "price" in draft.attributes and not labelled
+    if priced_name and not coded:
+        draft.evidence = NAME_ONLY_EVIDENCE
     draft.evidence = round(draft.evidence * _read_by_ocr(card), 3)
-    return draft if (labelled or coded) and draft.has_identity else None
+    return draft if (labelled or coded or priced_name) and draft.has_identity else None
 
 
 def _read_by_ocr(lines: list[Line]) -> float:

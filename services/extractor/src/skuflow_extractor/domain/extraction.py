@@ -67,7 +67,7 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     lines, skew = reading_lines(page, classification), 0.0
     if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
         lines, skew = straighten(lines)
-    tables = find_tables(lines, profile.extraction.row_tolerance, previous_table)
+    tables = find_tables(lines, profile.extraction.row_tolerance, previous_table, page.rules)
     table_lines = {index for table in tables for index in table.lines}
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
     merged_from = page.page - 1 if any(t.inherited for t in tables) else None

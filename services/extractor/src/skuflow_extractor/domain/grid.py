@@ -44,7 +44,12 @@ class Row:
     cells: tuple[Cell, ...]
     lines: frozenset[int]
     height: float
-    confidence: float | None = None  # the least OCR confidence of its lines; None for a text layer
+    read: tuple[tuple[int, float], ...] = ()  # (line index, OCR confidence) of its OCR'd lines
+
+    def confidence(self, lines: set[int] | None = None) -> float:
+        """How surely OCR read the row (of ``lines`` only, when given): the least confidence; 1 for a
+        text layer."""
+        return min((c for n, c in self.read if lines is None or n in lines), default=1.0)
 
     @property
     def top(self) -> float:
@@ -121,9 +126,8 @@ def cell_rows(lines: list[Line], tolerance: float) -> list[Row]:
         height = statistics.median(line.height for line in row)
         words = [word for line in row for word in line.words]
         if words:
-            read = [line.confidence for line in row if line.confidence is not None]
-            rows.append(Row(_cells(words, height), frozenset(line.index for line in row), height,
-                            min(read) if read else None))
+            read = tuple((line.index, line.confidence) for line in row if line.confidence is not None)
+            rows.append(Row(_cells(words, height), frozenset(line.index for line in row), height, read))
     return rows
 
 

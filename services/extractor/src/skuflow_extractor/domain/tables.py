@@ -21,8 +21,10 @@ from skuflow_catalog.codes import code_score, find_codes, leading_code
 from skuflow_catalog.headers import header_role, labelled_value
 from skuflow_catalog.prices import price_of_cell
 
+from skuflow_contracts.ir import BBox
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.grid import (
+    FULL_ROW_SHARE,
     HEADER_LEADING,
     PROSE_SHARE,
     Grid,
@@ -53,7 +55,10 @@ LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a desc
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
-BAND_GAP = 0.5  # row heights: a line this close to a row and filling only its empty columns belongs to it
+RULE_SPAN = 0.6  # a rule across this share of the table's width bounds its rows
+RULED_MIN = 3  # rules inside the body that make a table ruled row by row
+MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
+BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
 
 
@@ -177,10 +182,10 @@ def _model_of(text: str, named: bool) -> tuple[str, float] | None:
     return (found[0], code_score(found[0])) if len(found) == 1 else None
 
 
-def _evidence(code: float, role: float, row: Row) -> float:
+def _evidence(code: float, role: float, read: float) -> float:
     """An SKU row's evidence: how code-like its code is, how surely its column is the code (or name)
-    column, and how surely OCR read the row."""
-    return round((0.5 + 0.5 * code) * (0.7 + 0.3 * min(1.0, role)) * (row.confidence or 1.0), 3)
+    column, and how surely OCR read that cell."""
+    return round((0.5 + 0.5 * code) * (0.7 + 0.3 * min(1.0, role)) * read, 3)
 
 
 def _filled(grid: Grid, row: Row, columns: range) -> set[int]:
@@ -190,34 +195,58 @@ def _filled(grid: Grid, row: Row, columns: range) -> set[int]:
 
 def _merge(rows: list[Row]) -> Row:
     return Row(tuple(cell for row in rows for cell in row.cells), frozenset().union(*(r.lines for r in rows)),
-               max(r.height for r in rows), min((r.confidence for r in rows if r.confidence is not None), default=None))
+               max(r.height for r in rows), tuple(pair for r in rows for pair in r.read))
+
+
+def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[Row] | None:
+    """A ruled table's rows: the lines between two rules across the table make one row (a cell of
+    several lines, a centred cell). None where the rules do not bound rows of a few lines each
+    (a table ruled only above and below, or in groups)."""
+    if not body:
+        return None
+    left, right = grid.columns[0][0], grid.columns[-1][1]
+    top, bottom = body[0].top, body[-1].bottom
+    cuts = sorted({r[1] for r in rules if top - 1 < r[1] < bottom + 1
+                   and min(r[2], right) - max(r[0], left) >= RULE_SPAN * (right - left)})
+    if len(cuts) < RULED_MIN:
+        return None
+    bands: dict[int, list[Row]] = {}
+    for row in body:
+        centre = (row.top + row.bottom) / 2
+        bands.setdefault(sum(1 for cut in cuts if cut < centre), []).append(row)
+    if max(len(rows) for rows in bands.values()) > MAX_BAND_LINES:
+        return None
+    return [_merge(rows) if len(rows) > 1 else rows[0] for _, rows in sorted(bands.items())]
 
 
 def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
-    """Visual rows joined into table rows: a cell of two or three lines, centred in a taller row,
-    sets its lines above and below the row's other cells; a line that fills only columns the row
-    leaves empty, and touches it, belongs to it."""
-    merged: list[Row] = []
+    """Visual rows joined into table rows. A row printing most of the table's cells is a product row;
+    the lines between two of them that print only in columns the product rows fill (wrapped or
+    vertically centred cells of several lines) join the nearer one. Lines printing elsewhere (a
+    section heading, a note) stay rows of their own."""
     fills = [_filled(grid, row, columns) for row in body]
-    taken = [False] * len(body)
-    for n, row in enumerate(body):
-        if taken[n] or len(fills[n]) < 2:
+    widest = max((len(f) for f in fills), default=0)
+    main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
+    if not main:
+        return body
+    usual = {j for j in columns if sum(j in fills[n] for n in main) * 2 >= len(main)}
+    groups: dict[int, list[int]] = {n: [n] for n in main}
+    for n, fill in enumerate(fills):
+        if n in groups or not fill or not fill <= usual:
             continue
-        group = [row]
-        for m in (n - 1, n + 1):
-            near = 0 <= m < len(body) and not taken[m] and len(fills[m]) < 2 and not fills[m] & fills[n]
-            if near and max(body[m].top - row.bottom, row.top - body[m].bottom) < BAND_GAP * row.height:
-                group.insert(0 if m < n else len(group), body[m])
-                taken[m] = True
-        taken[n] = True
-        merged.append((n, _merge(group)))
-    rest = [(n, row) for n, row in enumerate(body) if not taken[n]]
-    return [row for _, row in sorted([*merged, *rest], key=lambda item: item[0])]
+        centre = (body[n].top + body[n].bottom) / 2
+        nearest = min(main, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
+        if abs((body[nearest].top + body[nearest].bottom) / 2 - centre) <= BAND_REACH * body[nearest].height * max(
+                1, len(groups[nearest])):
+            groups[nearest].append(n)
+    joined = {n for members in groups.values() for n in members}
+    rows = [(n, _merge([body[m] for m in sorted(groups[n])])) for n in main]
+    rows += [(n, row) for n, row in enumerate(body) if n not in joined]
+    return [row for _, row in sorted(rows, key=lambda item: item[0])]
 
 
 def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole]) -> tuple[list[SkuDraft], set[int]]:
     """Body rows → SKUs; codeless rows name the rows below them, wrap the row above, or are skipped."""
-    body = table_rows(grid, body, columns)
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
     model, name, price = by_role.get("model"), by_role.get("product_name"), by_role.get("price")
     skus: list[SkuDraft] = []
@@ -242,7 +271,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         code = found[0] if found else None
         if code or (name is not None and texts[name] and priced):
             keyed = roles[(model if code else name) - columns.start].scores["model" if code else "product_name"]
-            evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row)
+            key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == (model if code else name)}
+            evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row.confidence(key_lines))
             for listed in (_listed_codes(texts[model]) if model is not None else []) or [code]:
                 draft = _row_draft(texts, columns, roles, row)
                 draft.evidence = evidence
@@ -355,7 +385,7 @@ def _shared_prefix(codes: list[str]) -> bool:
     return max(prefixes.count(p) for p in prefixes) * 2 >= len(codes)
 
 
-def _read_grid(grid: Grid, previous: TableHeader | None) -> list[Table]:
+def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tuple = ()) -> list[Table]:
     if (transposed := _transposed(grid)) is not None:
         return [transposed]
     header_rows, body = _split_header(grid)
@@ -366,7 +396,8 @@ def _read_grid(grid: Grid, previous: TableHeader | None) -> list[Table]:
         headers, inherited = laid, True
     hints = [(m.role if (m := header_role(h.split("\n")[-1] if h else "")) and m.score >= 0.8 else None)
              for h in headers]
-    cells = [grid.texts(row) for row in body]
+    body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)))
+    cells = _product_rows([grid.texts(row) for row in body])
     tables = []
     for columns in _segments(hints):
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
@@ -384,6 +415,13 @@ def _read_grid(grid: Grid, previous: TableHeader | None) -> list[Table]:
         lines = used | {ln for row in header_rows for ln in row.lines if _inside(row, left, right)}
         tables.append(Table(header, skus, lines, inherited, max(row.bottom for row in body), roles))
     return tables
+
+
+def _product_rows(texts: list[list[str]]) -> list[list[str]]:
+    """The rows a column's role is judged on: those printing most of the table's cells, not the
+    section headings, group labels and notes between them."""
+    widest = max((sum(1 for t in row if t) for row in texts), default=0)
+    return [row for row in texts if sum(1 for t in row if t) >= FULL_ROW_SHARE * widest] or texts
 
 
 def _inside(row: Row, left: float, right: float) -> bool:
@@ -415,12 +453,14 @@ def _shared_above(lines: list[Line], table: Table, used: set[int]) -> tuple[dict
     return (shared, taken) if shared else ({}, set())
 
 
-def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None) -> list[Table]:
-    """Every product table on the page, top to bottom; the first may continue ``previous``."""
+def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
+                rules: list[BBox] | tuple = ()) -> list[Table]:
+    """Every product table on the page, top to bottom; the first may continue ``previous``. ``rules``
+    are the page's horizontal rules, which bound a ruled table's rows."""
     tables: list[Table] = []
     used: set[int] = set()
     for n, grid in enumerate(grids_of(lines, row_tolerance)):
-        for table in _read_grid(grid, previous if n == 0 else None):
+        for table in _read_grid(grid, previous if n == 0 else None, rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
             for sku in table.skus:

@@ -10,6 +10,10 @@ from skuflow_contracts.ir import BBox, TextLine
 
 ROW_TOLERANCE = 4.0
 MIN_CELLS, MIN_ROWS = 3, 3
+MIN_RULE = 20.0  # points: a shorter line is a tick, an underline or a glyph part
+THIN = 2.0  # points: a line or rectangle this thin is a rule
+MAX_ROW_BOX = 60.0  # points: a box up to this tall is a cell or a shaded row, whose edges are rules
+MAX_PATHS = 5000
 CROSS_PAGE_MARGIN = 0.1  # a table ending in the bottom 10% of the page may continue overleaf
 
 
@@ -70,3 +74,27 @@ def merge_headless_columns(rows: list[list[str]]) -> tuple[list[list[str]], list
             groups[-1].append(col)
     merged = [[" ".join(row[c] for c in group if c < len(row) and row[c]) for group in groups] for row in rows]
     return merged, groups
+
+
+def horizontal_rules(drawings: list[dict]) -> list[BBox]:
+    """Horizontal rules a page draws: thin lines and rectangles, and the top and bottom edges of
+    row-sized boxes (cell borders, row shading), at least ``MIN_RULE`` points long; each once.
+    Pages drawn with more than ``MAX_PATHS`` paths are artwork, not tables."""
+    if len(drawings) > MAX_PATHS:
+        return []
+    found: set[tuple[float, float, float]] = set()
+    for path in drawings:
+        for item in path.get("items", ()):
+            if item[0] == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+                if abs(y1 - y0) <= THIN and abs(x1 - x0) >= MIN_RULE:
+                    found.add((round(min(x0, x1)), round((y0 + y1) / 2, 1), round(max(x0, x1))))
+            elif item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if x1 - x0 < MIN_RULE:
+                    continue
+                if y1 - y0 <= THIN:
+                    found.add((round(x0), round((y0 + y1) / 2, 1), round(x1)))
+                elif y1 - y0 <= MAX_ROW_BOX:
+                    found |= {(round(x0), round(y0, 1), round(x1)), (round(x0), round(y1, 1), round(x1))}
+    return [(x0, y, x1, y) for x0, y, x1 in sorted(found, key=lambda r: (r[1], r[0]))]
