@@ -437,12 +437,16 @@ def _named(text: str) -> HeaderMatch | None:
     return HeaderMatch(part[0], PART_SCORE, " ".join(part[1])) if part else None
 
 
+def named_role(text: str) -> Role | None:
+    """The role a header cell names surely enough (a whole term, or a term as one part of it)."""
+    match = header_role(text)
+    return match.role if match is not None and match.score >= PART_SCORE else None
+
+
 def attribute_for_label(label: str) -> str | None:
     """The SKU attribute (or 'picture') a label or header names exactly enough to read a value by it."""
-    match = header_role(label)
-    if match is None or match.role not in (*ATTRIBUTE_ROLES, "picture"):
-        return None
-    return match.role if match.score >= PART_SCORE else None
+    role = named_role(label)
+    return role if role in (*ATTRIBUTE_ROLES, "picture") else None
 
 
 LABELLED_VALUE = re.compile(r"^\s*([^:：]{1,30}?)\s*[:：]\s*(.+?)\s*$")

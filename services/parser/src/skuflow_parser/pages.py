@@ -93,9 +93,10 @@ def _tables(page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
         return []
 
 
-def _rules(page: pymupdf.Page) -> list:
+def _drawings(page: pymupdf.Page) -> list[dict]:
+    """The page's vector paths, read once: their number tells outlined text, their rules table rows."""
     try:
-        return horizontal_rules(page.get_cdrawings())
+        return page.get_cdrawings()
     except Exception:  # counted and logged; tables are still read from their words
         PARSER_FAILURES.labels("drawings").inc()
         log.exception("reading drawings failed", extra={"fields": {"page": page.number + 1}})
@@ -120,8 +121,10 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     coverage = text_coverage([b.bbox for b in blocks], width, height)
     backend, confidence = "pymupdf", None
     text = "\n".join(b.text for b in blocks)
-    drawn = len(page.get_cdrawings()) if len(text.strip()) < config.text_layer.min_chars else 0
-    reason = ocr_reason(text, coverage, picture_share(picture_boxes, width, height), config.text_layer, drawn)
+    sparse = len(text.strip()) < config.text_layer.min_chars
+    drawings = _drawings(page) if sparse or not page.rotation else []
+    reason = ocr_reason(text, coverage, picture_share(picture_boxes, width, height), config.text_layer,
+                        len(drawings) if sparse else 0)
     if reason and config.ocr_enabled:
         OCR_FALLBACKS.labels(reason).inc()
         ocr = _ocr(page, config)
@@ -131,7 +134,7 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)
     found_tables = _tables(page, blocks) if backend == "pymupdf" else []
-    rules = _rules(page) if backend == "pymupdf" and not page.rotation else []
+    rules = horizontal_rules(drawings) if backend == "pymupdf" and not page.rotation else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,

@@ -84,7 +84,7 @@ def read_card(card: list[Line]) -> SkuDraft | None:
             unlabelled.append(line)
     title = _title(card)
     named = [line for line in title if line is not card[0] or code_score(line.text) < BARE_CODE]
-    if named and len(named) > 1:
+    if len(named) > 1:
         draft.set("product_name", " ".join(line.text for line in named))
     coded = False
     for line in unlabelled:

@@ -110,8 +110,9 @@ def unread_codes(lines: list[Line], skus: list[SkuRecord]) -> set[str]:
     printed = set()
     for line in lines:
         code = line.text if code_score(line.text) >= UNREAD_CODE else leading_code(line.text)
-        if code and normalize(code) not in read and not any(normalize(code) in r for r in read):
-            printed.add(normalize(code))
+        key = normalize(code) if code else ""
+        if key and not any(key in r for r in read):  # read whole or as part of a longer model
+            printed.add(key)
     return printed
 
 

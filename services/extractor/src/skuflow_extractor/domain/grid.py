@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import math
 import statistics
+from bisect import bisect_right
 from dataclasses import dataclass, replace
+from functools import cached_property
 from itertools import pairwise
 
 from skuflow_catalog.headers import header_role, labelled_value
 
 from skuflow_contracts.ir import BBox, union
-from skuflow_extractor.domain.words import CELL_GAP, Line, Word, rows_of
+from skuflow_extractor.domain.words import Line, Word, rows_of, runs
 
 ATOM_GAP = 0.42  # row heights: a wider gap between two numbers or codes separates two cells
 MAX_ROW_GAP = 2.6  # row heights: a wider gap above a row ends the block of rows it would join
@@ -69,20 +71,19 @@ Column = tuple[float, float]  # the x-range its cells occupy
 
 @dataclass(frozen=True)
 class Grid:
-    """A block of rows and the columns they share; ``reach`` extends each column to its gutters."""
+    """A block of rows and the columns they share; each column reaches to the middle of its gutters."""
 
     rows: tuple[Row, ...]
     columns: tuple[Column, ...]
     above: tuple[Row, ...] = ()  # rows right above the block, header candidates
 
-    @property
-    def reach(self) -> list[Column]:
-        edges = [(a[1] + b[0]) / 2 for a, b in pairwise(self.columns)]
-        return list(zip([-math.inf, *edges], [*edges, math.inf], strict=True))
+    @cached_property
+    def _gutters(self) -> list[float]:
+        return [(a[1] + b[0]) / 2 for a, b in pairwise(self.columns)]
 
     def column_of(self, word: Word) -> int:
-        centre = (word.bbox[0] + word.bbox[2]) / 2
-        return next(j for j, (left, right) in enumerate(self.reach) if left <= centre < right)
+        """The column whose reach holds the word's centre (computed once per grid: every word asks)."""
+        return bisect_right(self._gutters, (word.bbox[0] + word.bbox[2]) / 2)
 
     def texts(self, row: Row) -> list[str]:
         """The row's text per column ('' where it prints nothing)."""
@@ -99,24 +100,10 @@ class Grid:
                 > SPAN_OVERLAP * min(right - left, cell.bbox[2] - cell.bbox[0])]
 
 
-def _atomic(word: Word) -> bool:
-    """A number, a code or a CJK term: no lower-case letters, as cells of spec tables are."""
-    return not any(ch.islower() for ch in word.text)
-
-
 def _cells(words: list[Word], height: float) -> tuple[Cell, ...]:
-    """Words joined while the gap between them is narrow: up to ``CELL_GAP`` row heights, but only
-    ``ATOM_GAP`` between two numbers or codes, since dense spec tables set their columns closer than
-    words in a sentence ('512 512 256' are three cells, '32 400' one amount)."""
-    groups: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: w.bbox[0]):
-        gap = word.bbox[0] - groups[-1][-1].bbox[2] if groups else math.inf
-        atoms = groups and _atomic(word) and _atomic(groups[-1][-1])
-        if gap <= (ATOM_GAP if atoms else CELL_GAP) * height:
-            groups[-1].append(word)
-        else:
-            groups.append([word])
-    return tuple(Cell(" ".join(w.text for w in g), union([w.bbox for w in g]), tuple(g)) for g in groups)
+    """A row's words joined into cells ('512 512 256' are three cells, '32 400' one amount)."""
+    return tuple(Cell(" ".join(w.text for w in g), union([w.bbox for w in g]), tuple(g))
+                 for g in runs(words, height, ATOM_GAP))
 
 
 def cell_rows(lines: list[Line], tolerance: float) -> list[Row]:

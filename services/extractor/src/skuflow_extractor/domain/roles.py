@@ -64,9 +64,10 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
     filled = [c for c in cells if c]
     fill = len(filled) / len(cells) if cells else 0.0
     mark = decimal_mark(filled)
-    codes = sum(max(code_score(c), LEADING_CODE * bool(leading_code(c))) for c in filled) / max(len(filled), 1)
-    leading = [leading_code(c) or c for c in filled]
-    unique = len(set(leading)) / len(leading) if leading else 0.0
+    leads = [leading_code(c) for c in filled]
+    codes = sum(max(code_score(c), LEADING_CODE * bool(lead)) for c, lead in zip(filled, leads, strict=True)) / max(
+        len(filled), 1)
+    unique = len({lead or c for c, lead in zip(filled, leads, strict=True)}) / len(filled) if filled else 0.0
     packages = _share(cells, is_package)
     data = {
         "model": codes * unique * (1 - packages) * min(1.0, fill * 1.5),

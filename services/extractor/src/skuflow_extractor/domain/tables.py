@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, find_codes, leading_code
-from skuflow_catalog.headers import header_role, labelled_value
+from skuflow_catalog.headers import labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
 from skuflow_contracts.ir import BBox
@@ -104,7 +104,7 @@ class Table:
 
 
 def _header_like(texts: list[str]) -> bool:
-    named = sum(1 for t in texts if t and (m := header_role(t)) and m.score >= 0.8)
+    named = sum(1 for t in texts if t and named_role(t))
     return named >= HEADER_CELLS and not any(code_score(t) >= 0.9 for t in texts if t)
 
 
@@ -117,7 +117,7 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]) if _header_like(grid.texts(row))),
                  None)
     if found is None:
-        above = list(grid.above) if any(_has_header_word(grid, r) for r in grid.above) else []
+        above = list(grid.above) if any(_has_header_word(r) for r in grid.above) else []
         return above, list(grid.rows)
     first = found
     while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
@@ -137,8 +137,8 @@ def _header_line(row: Row, below: Row, grid: Grid) -> bool:
     return not is_data_row(row) and not title and below.top - row.bottom <= HEADER_LEADING * row.height
 
 
-def _has_header_word(grid: Grid, row: Row) -> bool:
-    return any((m := header_role(cell.text)) and m.score >= 0.8 for cell in row.cells)
+def _has_header_word(row: Row) -> bool:
+    return any(named_role(cell.text) for cell in row.cells)
 
 
 def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
@@ -166,20 +166,20 @@ def _listed_codes(text: str) -> list[str]:
     return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else []
 
 
-def _model_of(text: str, named: bool) -> tuple[str, float] | None:
-    """The code a model cell prints and how code-like it is: the whole cell, the code it starts with,
-    or the one code in it; under a header that names the column as the code, any short cell with a
-    digit ('12', '0457')."""
+def _model_of(text: str, named: bool) -> tuple[list[str], float] | None:
+    """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
+    code it starts with, or the one code in it; under a header that names the column as the code, any
+    short cell with a digit ('12', '0457')."""
     if listed := _listed_codes(text):
-        return listed[0], LIST_EVIDENCE
+        return listed, LIST_EVIDENCE
     if (score := code_score(text)) >= CODE_MIN:
-        return text, score
+        return [text], score
     if (lead := leading_code(text)) is not None:
-        return lead, LEADING_EVIDENCE
+        return [lead], LEADING_EVIDENCE
     if named and len(text) <= NAMED_CODE_MAX and any(ch.isdigit() for ch in text):
-        return text, NAMED_EVIDENCE
+        return [text], NAMED_EVIDENCE
     found = find_codes(text)
-    return (found[0], code_score(found[0])) if len(found) == 1 else None
+    return ([found[0]], code_score(found[0])) if len(found) == 1 else None
 
 
 def _evidence(code: float, role: float, read: float) -> float:
@@ -268,18 +268,19 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             used |= row.lines
             continue
         found = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
-        code = found[0] if found else None
+        code = found[0][0] if found else None
         if code or (name is not None and texts[name] and priced):
             keyed = roles[(model if code else name) - columns.start].scores["model" if code else "product_name"]
             key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == (model if code else name)}
             evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row.confidence(key_lines))
-            for listed in (_listed_codes(texts[model]) if model is not None else []) or [code]:
+            codes = found[0] if found else [None]
+            for listed in codes:
                 draft = _row_draft(texts, columns, roles, row)
                 draft.evidence = evidence
                 if listed:
                     draft.set("model", listed)
                     rest = texts[model].strip()[len(listed):].strip(" ,-–")
-                    if rest and texts[model].strip().startswith(listed) and listed == code:
+                    if rest and texts[model].strip().startswith(listed) and len(codes) == 1:
                         draft.set("product_name", rest)
                 if family and "product_name" not in draft.attributes:
                     draft.set("product_name", family, "section_heading")
@@ -394,8 +395,7 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
     inherited = False
     if not any(headers) and previous is not None and (laid := previous.headers_for(grid)):
         headers, inherited = laid, True
-    hints = [(m.role if (m := header_role(h.split("\n")[-1] if h else "")) and m.score >= 0.8 else None)
-             for h in headers]
+    hints = [named_role(h.split("\n")[-1]) if h else None for h in headers]
     body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)))
     cells = _product_rows([grid.texts(row) for row in body])
     tables = []

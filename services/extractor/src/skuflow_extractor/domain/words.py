@@ -77,16 +77,24 @@ def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
     return tuple(words)
 
 
-def _runs(words: tuple[Word, ...], height: float) -> list[list[Word]]:
-    """Words of one text line cut where a gap wider than ``CELL_GAP`` heights separates them: a line
-    of the text layer often holds several captions or cells set side by side."""
-    runs: list[list[Word]] = []
-    for word in words:
-        if runs and word.bbox[0] - runs[-1][-1].bbox[2] <= CELL_GAP * height:
-            runs[-1].append(word)
+def _atomic(word: Word) -> bool:
+    """A number, a code or a CJK term: no lower-case letters, as cells of spec tables are."""
+    return not any(ch.islower() for ch in word.text)
+
+
+def runs(words: list[Word] | tuple[Word, ...], height: float, atom_gap: float | None = None) -> list[list[Word]]:
+    """Words, left to right, cut where a gap wider than ``CELL_GAP`` heights separates them (cells or
+    captions set side by side), or, with ``atom_gap``, wider than that between two numbers or codes,
+    since dense spec tables set their columns closer than words in a sentence."""
+    found: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: w.bbox[0]):
+        gap = word.bbox[0] - found[-1][-1].bbox[2] if found else math.inf
+        atoms = atom_gap is not None and found and _atomic(word) and _atomic(found[-1][-1])
+        if gap <= (atom_gap if atoms else CELL_GAP) * height:
+            found[-1].append(word)
         else:
-            runs.append([word])
-    return runs
+            found.append([word])
+    return found
 
 
 def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
@@ -102,11 +110,11 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             size = max((s.size for s in line.spans), default=block.font_size) or block.font_size
             heading = block.block_type == "heading"
             words = split_words(line, len(lines))
-            runs = _runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
-            if len(runs) == 1:
+            cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
+            if len(cells) == 1:
                 lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words, block.confidence))
                 continue
-            for run in runs:
+            for run in cells:
                 box = (run[0].bbox[0], line.bbox[1], run[-1].bbox[2], line.bbox[3])
                 index = len(lines)
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
