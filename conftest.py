@@ -4,6 +4,8 @@ Tests that use ``database_url`` or ``kafka_bootstrap`` are marked ``infra`` auto
 `make test` starts both first (`scripts/infra start`).
 """
 
+import asyncio
+import contextlib
 import os
 import socket
 
@@ -44,3 +46,60 @@ def kafka_bootstrap() -> str:
     except OSError as exc:
         pytest.fail(f"Kafka is not reachable at {KAFKA} ({exc}); run `make infra-up`")
     return KAFKA
+
+
+class TcpProxy:
+    """A TCP forwarder a test can cut and restore: an outage of the real Postgres or Kafka
+    as one client sees it, without stopping the server other tests share."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.port = 0
+        self._server: asyncio.base_events.Server | None = None
+        self._links: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def cut(self) -> None:
+        """Refuse new connections and break the open ones."""
+        self._server.close()
+        await self._server.wait_closed()
+        for writer in list(self._links):
+            writer.transport.abort()
+        self._links.clear()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.close()
+            return
+        self._links |= {writer, up_writer}
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                dst.close()
+                self._links.discard(dst)
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+
+@pytest.fixture
+async def postgres_proxy(database_url):
+    """``(proxy, url)``: the test database reached through a proxy the test can cut."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url)
+    proxy = TcpProxy(url.host, url.port or 5432)
+    await proxy.start()
+    yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    with contextlib.suppress(Exception):
+        await proxy.cut()

@@ -17,6 +17,7 @@ from skuflow_platform.consumer import EventConsumer, PermanentError
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.dlq import list_dead_letters, replay
+from skuflow_platform.faults import Health
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.tables import platform_tables
 from skuflow_platform.topic_reader import end_offsets, read_since
@@ -40,10 +41,11 @@ async def runtime(database_url, kafka_bootstrap):
     db = Database(database_url)
     broker = KafkaBroker(kafka_bootstrap)
     await broker.start()
-    relay = OutboxRelay(db, TABLES.outbox, broker, poll_seconds=0.2)
+    health = Health({"database": db.ping, "broker": lambda: broker.ping(timeout=2)})
+    relay = OutboxRelay(db, TABLES.outbox, broker, poll_seconds=0.2, health=health)
     consumer = EventConsumer(service="platform-test", db=db, tables=TABLES, relay=relay,
                              dead_letters=DeadLetters(broker, "platform-test"), retries=2,
-                             backoff_seconds=0.01)
+                             backoff_seconds=0.01, health=health)
     yield consumer
     await broker.stop()
     await db.close()

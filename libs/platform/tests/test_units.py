@@ -10,7 +10,8 @@ from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_platform.auth import AuthError, bearer_principal, mint_token, verify_token
 from skuflow_platform.consumer import EventConsumer, consumer_group
 from skuflow_platform.deadletter import DeadLetters
-from skuflow_platform.logs import JsonFormatter, log_context
+from skuflow_platform.faults import Backoff, Health
+from skuflow_platform.logs import JsonFormatter, RepeatLimiter, log_context
 from skuflow_platform.storage import LocalStorage, StorageError
 
 SECRET = "a-test-secret-that-is-long-enough-for-hs256"
@@ -70,7 +71,8 @@ async def test_a_malformed_message_reaches_the_dlq_through_faststream():
     """FastStream's in-memory TestKafkaBroker: the subscriber wiring, no broker and no database."""
     broker = KafkaBroker()
     consumer = EventConsumer(service="unit", db=None, tables=None, relay=None,
-                             dead_letters=DeadLetters(broker, "unit"), retries=0, backoff_seconds=0)
+                             dead_letters=DeadLetters(broker, "unit"), retries=0, backoff_seconds=0,
+                             health=Health({}))
     handled = []
 
     async def handler(envelope, uow):
@@ -86,3 +88,36 @@ async def test_a_malformed_message_reaches_the_dlq_through_faststream():
     async with TestKafkaBroker(broker) as test_broker:
         await test_broker.publish(b"definitely not json", topic=PAGE_PARSED.name, key=b"job-x")
     assert dead == [b"definitely not json"] and handled == []
+
+
+def test_backoff_doubles_up_to_its_cap():
+    backoff = Backoff(first=0.5, cap=4)
+    assert [backoff.delay(n) for n in range(1, 6)] == [0.5, 1, 2, 4, 4]
+
+
+def test_repeated_errors_are_logged_once_per_window_with_a_count():
+    now = [0.0]
+    limiter = RepeatLimiter(window_seconds=60, clock=lambda: now[0])
+
+    def record(msg: str, level: int = logging.ERROR) -> logging.LogRecord:
+        return logging.LogRecord("relay", level, __file__, 1, msg, None, None)
+
+    assert limiter.filter(record("broker unreachable"))
+    assert not any(limiter.filter(record("broker unreachable")) for _ in range(500))
+    assert limiter.filter(record("another error"))
+    assert limiter.filter(record("progress", logging.INFO)) and limiter.filter(record("progress", logging.INFO))
+    now[0] = 61
+    passed = record("broker unreachable")
+    assert limiter.filter(passed) and passed.fields == {"repeated": 500}
+
+
+async def test_health_reports_each_probe_and_a_probe_that_raises_is_down():
+    async def up() -> bool:
+        return True
+
+    async def broken() -> bool:
+        raise OSError("connection refused")
+
+    health = Health({"database": up, "broker": broken})
+    assert await health.check() == {"database": True, "broker": False}
+    assert not await health.healthy()

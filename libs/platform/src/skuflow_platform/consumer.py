@@ -4,9 +4,11 @@ The order that keeps "nothing lost, nothing twice" true:
 1. a message that breaks its contract goes straight to the DLQ (retrying cannot fix it);
 2. each attempt runs in one DB transaction that first claims the event_id in the inbox, then
    changes state and writes outbox rows; a redelivered event finds its id and does nothing;
-3. after bounded retries with backoff the message goes to the DLQ *before* its offset is
-   committed; if even the DLQ write fails the handler raises and FastStream seeks back
-   (``NACK_ON_ERROR``), so a later commit can never skip it.
+3. a failure while Postgres or Kafka is unreachable is an outage, not the message's fault: the
+   consumer waits until both answer again (capped backoff, no attempt counted, nothing
+   dead-lettered, offset not committed) and tries again;
+4. after bounded retries on a healthy system the message goes to the DLQ *before* its offset is
+   committed; if the DLQ write fails the consumer waits for the broker and writes it again.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.topics import Topic
 from skuflow_platform.db import Database
 from skuflow_platform.deadletter import DeadLetters
+from skuflow_platform.faults import Backoff, Health
 from skuflow_platform.logs import log_context
 from skuflow_platform.metrics import EVENTS_CONSUMED, HANDLER_SECONDS
 from skuflow_platform.outbox import OutboxRelay, add_to_outbox
@@ -87,10 +90,10 @@ def consumer_group(service: str, topic: Topic) -> str:
 
 class EventConsumer:
     def __init__(self, *, service: str, db: Database, tables: PlatformTables, relay: OutboxRelay,
-                 dead_letters: DeadLetters, retries: int, backoff_seconds: float) -> None:
+                 dead_letters: DeadLetters, retries: int, backoff_seconds: float, health: Health) -> None:
         self.service, self.db, self.tables, self.relay = service, db, tables, relay
-        self.dead_letters = dead_letters
-        self.retries, self.backoff_seconds = retries, backoff_seconds
+        self.dead_letters, self.health = dead_letters, health
+        self.retries, self.backoff = retries, Backoff(first=backoff_seconds)
 
     def subscribe(self, broker: KafkaBroker, topic: Topic, handler: Handler) -> None:
         subscriber = broker.subscriber(
@@ -108,8 +111,7 @@ class EventConsumer:
         try:
             envelope = decode(topic, body)
         except ContractViolation as exc:
-            await self.dead_letters.send(topic=topic, body=body, key=key, error=exc, attempts=1,
-                                         envelope=None)
+            await self._dead_letter(topic, body, key, exc, 1, None)
             EVENTS_CONSUMED.labels(topic, "dead_lettered").inc()
             return "dead_lettered"
         page = getattr(envelope.payload, "page", None)
@@ -124,23 +126,37 @@ class EventConsumer:
                                    envelope: EventEnvelope, handler: Handler) -> str:
         attempts = 0
         while True:
-            attempts += 1
             started = time.perf_counter()
             try:
-                outcome = await self._attempt(topic, envelope, handler)
+                return await self._attempt(topic, envelope, handler)
             except Exception as exc:
+                if not await self.health.healthy():
+                    await self.health.wait_until_healthy(f"consumer {topic}")
+                    continue  # an outage is nobody's fault: the attempt does not count
+                attempts += 1
                 retryable = not isinstance(exc, PermanentError | ContractViolation)
                 log.warning("handler failed", exc_info=True,
                             extra={"fields": {"attempt": attempts, "retryable": retryable}})
                 if retryable and attempts <= self.retries:
-                    await asyncio.sleep(self.backoff_seconds * 2 ** (attempts - 1))
+                    await asyncio.sleep(self.backoff.delay(attempts))
                     continue
-                await self.dead_letters.send(topic=topic, body=body, key=key, error=exc,
-                                             attempts=attempts, envelope=envelope)
+                await self._dead_letter(topic, body, key, exc, attempts, envelope)
                 return "dead_lettered"
             finally:
                 HANDLER_SECONDS.labels(topic).observe(time.perf_counter() - started)
-            return outcome
+
+    async def _dead_letter(self, topic: str, body: bytes, key: bytes | None, error: Exception,
+                           attempts: int, envelope: EventEnvelope | None) -> None:
+        """Nothing is committed until the DLQ holds the message; a broker outage is waited out."""
+        while True:
+            try:
+                await self.dead_letters.send(topic=topic, body=body, key=key, error=error,
+                                             attempts=attempts, envelope=envelope)
+                return
+            except Exception:
+                log.warning("dead-letter write failed; waiting for the broker", exc_info=True)
+                await self.health.wait_until_healthy(f"dead-letter {topic}")
+                await asyncio.sleep(self.backoff.delay(1))
 
     async def _attempt(self, topic: str, envelope: EventEnvelope, handler: Handler) -> str:
         async with self.db.transaction() as conn:

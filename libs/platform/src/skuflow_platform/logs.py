@@ -7,7 +7,8 @@ import contextvars
 import json
 import logging
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 _context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("log_context")
@@ -45,9 +46,39 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+class RepeatLimiter(logging.Filter):
+    """One line per (logger, level, message) per window: an outage must not write 40,000 errors.
+
+    The first occurrence passes; repeats inside ``window_seconds`` are counted, and the next line
+    that passes after the window says how many were held back (``repeated``).
+    """
+
+    def __init__(self, window_seconds: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.window, self.clock = window_seconds, clock
+        self._seen: dict[tuple[str, int, str], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        first, held = self._seen.get(key, (None, 0))
+        if first is not None and now - first < self.window:
+            self._seen[key] = (first, held + 1)
+            return False
+        self._seen[key] = (now, 0)
+        if held:
+            record.fields = {**(getattr(record, "fields", None) or {}), "repeated": held}
+        if len(self._seen) > 10_000:  # messages are a fixed vocabulary; this only bounds a leak
+            self._seen.clear()
+        return True
+
+
 def configure_logging(service: str, level: str = "INFO") -> None:
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(JsonFormatter(service))
+    handler.addFilter(RepeatLimiter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_contracts.codec import encode, envelope_for
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_platform.db import Database
+from skuflow_platform.faults import Health
 from skuflow_platform.metrics import OUTBOX_PENDING, OUTBOX_PUBLISHED
 
 log = logging.getLogger(__name__)
@@ -41,8 +42,8 @@ class OutboxRelay:
     """Publishes unpublished outbox rows in id order; woken after each commit, polls otherwise."""
 
     def __init__(self, db: Database, outbox: sa.Table, broker: KafkaBroker, *, poll_seconds: float,
-                 batch_size: int = 200) -> None:
-        self.db, self.outbox, self.broker = db, outbox, broker
+                 health: Health, batch_size: int = 200) -> None:
+        self.db, self.outbox, self.broker, self.health = db, outbox, broker, health
         self.poll_seconds, self.batch_size = poll_seconds, batch_size
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -65,7 +66,8 @@ class OutboxRelay:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("outbox relay pass failed; will retry")
+                log.warning("outbox relay pass failed; waiting for the infrastructure", exc_info=True)
+                await self.health.wait_until_healthy("outbox relay")
                 relayed = 0
             if relayed < self.batch_size:
                 self._wake.clear()

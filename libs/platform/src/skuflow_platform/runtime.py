@@ -16,7 +16,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 import uvicorn
-from fastapi import APIRouter, FastAPI, Response
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
 from faststream.kafka import KafkaBroker
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -24,6 +25,7 @@ from skuflow_contracts.topics import Topic
 from skuflow_platform.consumer import EventConsumer, Handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
+from skuflow_platform.faults import Health, outage_types
 from skuflow_platform.logs import configure_logging
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings
@@ -46,6 +48,7 @@ class ServiceContext:
     broker: KafkaBroker
     tables: PlatformTables
     relay: OutboxRelay
+    health: Health
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
 
 
@@ -68,9 +71,11 @@ class ServiceDefinition:
 def build_context(definition: ServiceDefinition, settings: PlatformSettings) -> ServiceContext:
     db = Database(settings.database_url)
     broker = KafkaBroker(settings.kafka_bootstrap, client_id=f"skuflow-{definition.name}")
-    relay = OutboxRelay(db, definition.tables.outbox, broker, poll_seconds=settings.outbox_poll_seconds)
+    health = Health({"database": db.ping, "broker": lambda: broker.ping(timeout=2)})
+    relay = OutboxRelay(db, definition.tables.outbox, broker, poll_seconds=settings.outbox_poll_seconds,
+                        health=health)
     return ServiceContext(definition.name, settings, db, LocalStorage(settings.storage_root), broker,
-                          definition.tables, relay)
+                          definition.tables, relay, health)
 
 
 def build_app(definition: ServiceDefinition, settings: PlatformSettings | None = None) -> FastAPI:
@@ -81,7 +86,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
     consumer = EventConsumer(
         service=definition.name, db=ctx.db, tables=ctx.tables, relay=ctx.relay,
         dead_letters=DeadLetters(ctx.broker, definition.name), retries=settings.handler_retries,
-        backoff_seconds=settings.retry_backoff_seconds,
+        backoff_seconds=settings.retry_backoff_seconds, health=ctx.health,
     )
     for topic, handler in definition.subscriptions(ctx):
         consumer.subscribe(ctx.broker, topic, handler)
@@ -114,10 +119,12 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     @app.get("/readyz", include_in_schema=False)
     async def readyz(response: Response) -> dict[str, object]:
-        db_ok = await ctx.db.ping()
-        ready = state["ready"] and db_ok
+        """Ready when started, Postgres and Kafka answer, and no consumer is waiting out an outage."""
+        checks = await ctx.health.check() if state["ready"] else {}
+        waiting = sorted(ctx.health.waiting)
+        ready = bool(checks) and all(checks.values()) and not waiting
         response.status_code = 200 if ready else 503
-        return {"ready": ready, "database": db_ok, "broker": state["ready"]}
+        return {"ready": ready, "started": state["ready"], **checks, "waiting": waiting}
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
@@ -125,7 +132,19 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     if definition.routes:
         app.include_router(definition.routes(ctx))
+        for kind in outage_types():
+            app.add_exception_handler(kind, unavailable)
     return app
+
+
+RETRY_AFTER_SECONDS = 5
+
+
+async def unavailable(_: Request, exc: Exception) -> Response:
+    """While Postgres or Kafka is down a request is refused with 503 and a hint, not a 500."""
+    log.warning("request refused: infrastructure unavailable", extra={"fields": {"error": type(exc).__name__}})
+    return JSONResponse({"detail": "service temporarily unavailable; please retry"}, status_code=503,
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def serve(definition: ServiceDefinition) -> None:
