@@ -120,3 +120,16 @@ async def test_a_redelivered_page_is_not_extracted_twice(service):
         count = (await conn.execute(sa.select(sa.func.count()).select_from(OUTBOX)
                                     .where(OUTBOX.c.message_key == job.id))).scalar_one()
     assert count == 1
+
+
+async def test_a_page_replayed_from_the_dlq_is_extracted_despite_its_placeholder(service):
+    """page.failed left a placeholder for page 2; the replayed page 2 must still be read and emitted."""
+    job = Job(service)
+    await job.failed(2)
+    await job.classified(2)
+    events = await job.emitted()
+    assert [sku.attributes.model for sku in events[2].skus] == ["SF-0001", "SF-0002"]
+    [row] = await job.rows(page_tables)
+    assert not row.placeholder and row.header is not None
+    await job.classified(2)  # a second replay is a duplicate like any other
+    assert list(await job.emitted()) == [2]

@@ -3,7 +3,8 @@
 A page that may continue the previous page's table (it starts with product rows and no header)
 is not read before that page: it waits in ``deferred_pages`` and is read, in the same
 transaction, when the previous page's header is recorded, or when that page is announced as
-dead-lettered (``page.failed``), in which case it is read on its own.
+dead-lettered (``page.failed``), in which case it is read on its own. The dead-lettered page
+leaves a placeholder row that its replay replaces, so a replay yields what a first delivery would.
 """
 
 from __future__ import annotations
@@ -57,10 +58,16 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             return
     header = previous if isinstance(previous, TableHeader) else None
     extraction = extract_page(page, classified.classification, classified.file_hash, profile, header)
-    recorded = await uow.conn.execute(pg_insert(page_tables).values(
+    reading = pg_insert(page_tables).values(
         job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
-        header=extraction.table.to_json() if extraction.table else None,
-    ).on_conflict_do_nothing().returning(page_tables.c.page))
+        header=extraction.table.to_json() if extraction.table else None, placeholder=False,
+    )
+    recorded = await uow.conn.execute(reading.on_conflict_do_update(
+        index_elements=[page_tables.c.job_id, page_tables.c.page],
+        set_={"header": reading.excluded.header, "merged_from": reading.excluded.merged_from,
+              "placeholder": False},
+        where=page_tables.c.placeholder,  # a replayed page replaces its dead-letter placeholder
+    ).returning(page_tables.c.page))
     if recorded.first() is None:
         return  # already extracted (a redelivery racing a release)
     for sku in extraction.skus:
@@ -81,7 +88,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
         await uow.conn.execute(pg_insert(page_tables).values(
-            job_id=envelope.job_id, page=failed.page, header=None).on_conflict_do_nothing())
+            job_id=envelope.job_id, page=failed.page, header=None, placeholder=True).on_conflict_do_nothing())
         await _release_next(uow, ctx, failed.page)
 
     return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed)]

@@ -25,6 +25,8 @@ page_tables = sa.Table(
     sa.Column("page", sa.Integer, primary_key=True),
     sa.Column("header", JSONB),
     sa.Column("merged_from", sa.Integer),
+    # written when the page was dead-lettered, so the next page need not wait; a replay replaces it
+    sa.Column("placeholder", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 deferred_pages = sa.Table(
