@@ -12,6 +12,12 @@ from skuflow_platform.consumer import EventConsumer, consumer_group
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Backoff, Health
 from skuflow_platform.logs import JsonFormatter, RepeatLimiter, log_context
+from skuflow_platform.settings import (
+    DEVELOPMENT_JWT_SECRET,
+    InsecureConfiguration,
+    PlatformSettings,
+    refuse_unsafe_secrets,
+)
 from skuflow_platform.storage import LocalStorage, StorageError
 
 SECRET = "a-test-secret-that-is-long-enough-for-hs256"
@@ -121,3 +127,15 @@ async def test_health_reports_each_probe_and_a_probe_that_raises_is_down():
     health = Health({"database": up, "broker": broken})
     assert await health.check() == {"database": True, "broker": False}
     assert not await health.healthy()
+
+
+@pytest.mark.parametrize("secret", [DEVELOPMENT_JWT_SECRET, "REPLACE_ME", "short-but-random-91f3",
+                                    "dev-only-not-a-secret-but-long-enough-to-pass"])
+def test_a_deployment_refuses_to_start_with_a_known_or_weak_jwt_secret(secret):
+    with pytest.raises(InsecureConfiguration, match="SKUFLOW_JWT_SECRET"):
+        refuse_unsafe_secrets(PlatformSettings(env="production", jwt_secret=secret))
+    refuse_unsafe_secrets(PlatformSettings(env="development", jwt_secret=secret))  # development may
+
+
+def test_a_deployment_starts_with_a_long_random_secret():
+    refuse_unsafe_secrets(PlatformSettings(env="production", jwt_secret="9f" * 32))

@@ -41,3 +41,12 @@ def test_a_job_closed_by_output_counts_every_page_even_before_the_last_page_even
     assert pages_done("PARTIAL_FAILED", 5, 6) == 6
     assert pages_done("PROCESSING", 4, 6) == 4
     assert pages_done("REJECTED", 0, None) == 0
+
+
+def test_the_gateway_refuses_to_start_in_a_deployment_with_the_development_secret():
+    from skuflow_gateway.service import definition
+    from skuflow_platform.runtime import build_app
+    from skuflow_platform.settings import InsecureConfiguration, PlatformSettings
+
+    with pytest.raises(InsecureConfiguration, match="SKUFLOW_JWT_SECRET"):
+        build_app(definition, PlatformSettings(env="staging"))

@@ -28,7 +28,7 @@ from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Health, outage_types
 from skuflow_platform.logs import configure_logging
 from skuflow_platform.outbox import OutboxRelay
-from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
 from skuflow_platform.storage import LocalStorage
 from skuflow_platform.tables import PlatformTables
 from skuflow_platform.tracing import configure_tracing
@@ -80,6 +80,7 @@ def build_context(definition: ServiceDefinition, settings: PlatformSettings) -> 
 
 def build_app(definition: ServiceDefinition, settings: PlatformSettings | None = None) -> FastAPI:
     settings = settings or PlatformSettings()
+    refuse_unsafe_secrets(settings)
     configure_logging(definition.name, settings.log_level)
     configure_tracing(definition.name)
     ctx = build_context(definition, settings)

@@ -6,6 +6,15 @@ from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+DEVELOPMENT = "development"
+DEVELOPMENT_JWT_SECRET = "dev-only-secret-change-me-before-deploying"
+PLACEHOLDER_MARKS = ("replace_me", "change-me", "changeme", "dev-only", "not-a-secret")
+MIN_SECRET_LENGTH = 32
+
+
+class InsecureConfiguration(SystemExit):
+    """Raised at start-up: a deployment must not run with a secret anyone can read in our repo."""
+
 
 class PlatformSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SKUFLOW_", extra="ignore")
@@ -16,8 +25,21 @@ class PlatformSettings(BaseSettings):
     http_host: str = "127.0.0.1"
     http_port: int | None = None
     log_level: str = "INFO"
-    jwt_secret: str = "dev-only-secret-change-me-before-deploying"
+    env: str = DEVELOPMENT  # SKUFLOW_ENV; anything else is a deployment with real secrets
+    jwt_secret: str = DEVELOPMENT_JWT_SECRET
     handler_retries: int = 3
     retry_backoff_seconds: float = 0.2
     outbox_poll_seconds: float = 0.5
     config_version: str = "v1"
+
+
+def refuse_unsafe_secrets(settings: PlatformSettings) -> None:
+    """Outside development, a default, placeholder or short SKUFLOW_JWT_SECRET stops the service."""
+    if settings.env == DEVELOPMENT:
+        return
+    secret = settings.jwt_secret
+    if any(mark in secret.lower() for mark in PLACEHOLDER_MARKS) or len(secret) < MIN_SECRET_LENGTH:
+        raise InsecureConfiguration(
+            f"refusing to start with SKUFLOW_ENV={settings.env!r}: SKUFLOW_JWT_SECRET is the development "
+            f"default, a placeholder or shorter than {MIN_SECRET_LENGTH} characters; set it to a long random "
+            "value (e.g. `openssl rand -hex 32`) in the skuflow-secrets Secret or the compose environment")
