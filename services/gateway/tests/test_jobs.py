@@ -50,3 +50,14 @@ def test_the_gateway_refuses_to_start_in_a_deployment_with_the_development_secre
 
     with pytest.raises(InsecureConfiguration, match="SKUFLOW_JWT_SECRET"):
         build_app(definition, PlatformSettings(env="staging"))
+
+
+def test_a_job_with_failed_pages_says_which_and_why():
+    from skuflow_gateway.domain.jobs import error_message
+
+    assert error_message(None, [], 4) is None
+    assert error_message("security:encrypted_pdf", [], None).startswith("PDF is encrypted")
+    message = error_message(None, [(2, "parse_failed:page_timeout")], 4)
+    assert message == "1 of 4 pages could not be processed (page 2: parse_failed:page_timeout)"
+    many = error_message(None, [(n, "boom") for n in range(1, 9)], 8)
+    assert many.endswith("page 5: boom; and 3 more)")

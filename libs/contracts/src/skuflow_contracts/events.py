@@ -59,6 +59,7 @@ class PageWork(Contract):
     route: Route
     config_version: str
     ir_uri: str
+    document_warnings: list[str] = Field(default_factory=list, description="e.g. the PDF was repaired when opened")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
         """The next stage's event for the same page, carrying the job facts along."""
@@ -75,6 +76,7 @@ class PageParseRequested(Contract):
     file_hash: Sha256
     route: Route
     config_version: str
+    document_warnings: list[str] = Field(default_factory=list)
 
 
 class PageParsed(PageWork):

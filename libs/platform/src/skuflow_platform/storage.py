@@ -6,10 +6,13 @@ directory wherever it likes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 SCHEME = "local://"
 
@@ -36,6 +39,20 @@ class LocalStorage:
             handle.write(data)
         os.replace(tmp, target)
         return SCHEME + key
+
+    @contextlib.contextmanager
+    def writer(self, key: str) -> Iterator[BinaryIO]:
+        """Stream a blob in; it appears under ``key`` only if the block ends without an error."""
+        target = self._resolve(key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                yield handle
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
 
     def get(self, uri: str) -> bytes:
         path = self.path(uri)

@@ -11,7 +11,7 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.jobs import advances
+from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
@@ -28,13 +28,17 @@ async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
     await uow.transition("job", job_id, current, status, values.get("degrade_reason"))
 
 
-async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None) -> None:
-    await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status)
+async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None,
+                     error: str | None = None, warnings: list[str] | None = None) -> None:
+    await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status,
+                                                       error=error)
                            .on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
-                                                  set_={"status": status}))
-    if total_pages:
-        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id)
-                               .values(total_pages=total_pages))
+                                                  set_={"status": status, "error": error}))
+    facts = {"total_pages": total_pages} if total_pages else {}
+    if warnings:
+        facts["warnings"] = warnings
+    if facts:
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
 
 
 def subscriptions(_: ServiceContext) -> Subscriptions:
@@ -51,11 +55,14 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
-        await _page_done(uow, bound.page, bound.result.status, bound.total_pages)
+        result = bound.result
+        error = "; ".join(result.review_reasons) or "the page could not be read" \
+            if result.status in PAGE_FAILED_STATUSES else None
+        await _page_done(uow, bound.page, result.status, bound.total_pages, error, bound.document_warnings)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await _page_done(uow, failed.page, "DEAD_LETTER", failed.total_pages)
+        await _page_done(uow, failed.page, "DEAD_LETTER", failed.total_pages, f"{failed.stage}: {failed.error}")
 
     return [(JOB_ROUTED, on_routed), (JOB_FAILED, on_failed), (JOB_COMPLETED, on_completed),
             (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed)]

@@ -1,6 +1,7 @@
 """The gateway's read model: jobs as users see them, and per-page progress rows."""
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
 
 from skuflow_platform.tables import platform_tables
 
@@ -22,6 +23,7 @@ jobs = sa.Table(
     sa.Column("total_pages", sa.Integer),
     sa.Column("result_uri", sa.Text),
     sa.Column("sku_count", sa.Integer),
+    sa.Column("warnings", JSONB),  # e.g. the PDF was damaged and repaired when opened
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
@@ -31,4 +33,5 @@ job_pages = sa.Table(
     sa.Column("job_id", sa.Text, primary_key=True),
     sa.Column("page", sa.Integer, primary_key=True),
     sa.Column("status", sa.Text, nullable=False),
+    sa.Column("error", sa.Text),  # why the page failed, for the job's error_message
 )

@@ -15,52 +15,41 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParseRequested
 from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
-from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
-from skuflow_parser.pages import failed_parse
-from skuflow_parser.pipeline import open_checked, store_page
+from skuflow_parser.pipeline import store_page
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import metadata, parsed_pages, platform
-from skuflow_parser.workers import PagePool, PageTimeout
+from skuflow_parser.workers import PagePool
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
-
-
-def _checked_page_count(pdf: bytes, limits: SecurityLimits) -> int:
-    doc = open_checked(pdf, limits)
-    try:
-        return doc.page_count
-    finally:
-        doc.close()
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     settings = ParserSettings()
     pool = PagePool(workers=settings.parser_workers, max_tasks_per_child=settings.parser_max_tasks_per_child,
-                    page_budget_seconds=settings.parser_page_budget_seconds, config=settings.parser_config())
+                    page_budget_seconds=settings.parser_page_budget_seconds, config=settings.parser_config(),
+                    document_budget_seconds=settings.parser_document_budget_seconds)
     ctx.on_shutdown.append(pool.close)
     limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
 
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
-        try:
-            total = await asyncio.to_thread(_checked_page_count, ctx.storage.get(routed.file_uri), limits)
-        except UnreadableDocument as exc:
-            await uow.emit(JobFailed(stage="parser", reason=exc.reason, message=exc.message))
-            await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", exc.reason)
+        checked = await pool.check(str(ctx.storage.path(routed.file_uri)), limits)
+        if checked.reason is not None:
+            await uow.emit(JobFailed(stage="parser", reason=checked.reason, message=checked.message))
+            await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", checked.reason)
             return
+        total = checked.page_count
         for page in range(1, total + 1):
             await uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
                                               file_hash=routed.file_hash, route=routed.route,
-                                              config_version=routed.config_version),
+                                              config_version=routed.config_version,
+                                              document_warnings=list(checked.warnings)),
                            key=f"{envelope.job_id}/{page}")
 
     async def on_parse_requested(envelope: EventEnvelope[PageParseRequested], uow: UnitOfWork) -> None:
         request = envelope.payload
-        try:
-            parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
-        except PageTimeout as exc:
-            parsed = failed_parse(request.page, f"page_timeout: {exc}")
+        parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
         stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
         page = stored.page
         await uow.conn.execute(pg_insert(parsed_pages).values(
@@ -71,7 +60,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                              "AI_QUEUED" if page.status == "ok" else "AI_FAILED", page.failure_reason)
         await uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
                                   route=request.route, config_version=request.config_version,
-                                  ir_uri=stored.ir_uri, parser_backend=page.parser_backend))
+                                  ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
+                                  document_warnings=request.document_warnings))
 
     return [(JOB_ROUTED, on_job_routed), (PAGE_PARSE_REQUESTED, on_parse_requested)]
 

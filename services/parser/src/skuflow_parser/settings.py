@@ -18,6 +18,7 @@ class ParserSettings(PlatformSettings):
     parser_workers: int = 1
     parser_max_tasks_per_child: int = 200
     parser_page_budget_seconds: float = 60.0
+    parser_document_budget_seconds: float = 120.0  # opening and pre-checking a whole document
     ocr_enabled: bool = True
     ocr_dpi: int = 200
     ocr_engine: EngineName = "rapidocr"

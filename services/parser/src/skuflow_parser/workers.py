@@ -1,32 +1,92 @@
-"""Page parsing in a worker process (C9): MuPDF and OCR run off the event loop, a page that
-exceeds its time budget is abandoned (its worker killed) instead of blocking the consumer, and
-workers are recycled after ``max_tasks_per_child`` pages so leaks cannot accumulate.
+"""Document checks and page parsing in worker processes (C9).
+
+MuPDF and OCR run off the event loop and out of the service's process: a hostile file that
+overflows MuPDF's stack, loops or crashes the process costs a worker, never the consumer. A
+task past its time budget is abandoned (its worker killed); workers are recycled after
+``max_tasks_per_child`` tasks so leaks cannot accumulate, and die with the service (Linux
+parent-death signal). Whatever goes wrong inside a worker comes back as plain data (a reason
+string), because MuPDF's exceptions can hold objects that cannot cross a process boundary.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import multiprocessing
+import signal
+import sys
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 import pymupdf
 
 from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.pages import PageParse, ParserConfig, parse_page
+from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.domain.security import SecurityLimits
+from skuflow_parser.pages import PageParse, ParserConfig, failed_parse, parse_page
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
 _documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
 
 
+PR_SET_PDEATHSIG = 1
+
+
 class PageTimeout(Exception):
-    """The page took longer than its budget."""
+    """The task took longer than its budget."""
+
+
+class WorkerCrashed(Exception):
+    """The worker process died while handling the task (a MuPDF crash, the OOM killer)."""
+
+
+@dataclass(frozen=True)
+class DocumentCheck:
+    """The pre-check of a whole document, as plain data: its page count or why it is refused."""
+
+    page_count: int = 0
+    warnings: tuple[str, ...] = ()
+    reason: str | None = None
+    message: str = ""
+
+
+REPAIRED = "the PDF was damaged and had to be repaired when opened; some content may be missing"
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the service process dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _start_worker(config: ParserConfig) -> None:
+    _die_with_parent()
     if config.ocr_enabled:
         ocr_backend.warm_up(config.ocr)
+
+
+def check_in_worker(pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
+    from skuflow_parser.pipeline import open_checked
+
+    try:
+        with open(pdf_path, "rb") as handle:
+            doc = open_checked(handle.read(), limits)
+    except UnreadableDocument as exc:
+        return DocumentCheck(reason=exc.reason, message=exc.message)
+    except Exception as exc:  # MuPDF's own failures (stack overflow, broken trees): plain text only
+        return DocumentCheck(reason="corrupt_pdf", message=f"the file is not a readable PDF ({_describe(exc)})")
+    try:
+        return DocumentCheck(page_count=doc.page_count, warnings=(REPAIRED,) if doc.is_repaired else ())
+    finally:
+        doc.close()
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
 
 
 def _document(path: str) -> tuple[pymupdf.Document, ImageCache]:
@@ -42,15 +102,20 @@ def _document(path: str) -> tuple[pymupdf.Document, ImageCache]:
 
 
 def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserConfig) -> PageParse:
-    doc, cache = _document(pdf_path)
-    return parse_page(doc, index, file_hash, cache, config)
+    try:
+        doc, cache = _document(pdf_path)
+        return parse_page(doc, index, file_hash, cache, config)
+    except Exception as exc:
+        _documents.pop(pdf_path, None)
+        return failed_parse(index + 1, f"unreadable_page: {_describe(exc)}")
 
 
 class PagePool:
     def __init__(self, *, workers: int, max_tasks_per_child: int, page_budget_seconds: float,
-                 config: ParserConfig) -> None:
+                 config: ParserConfig, document_budget_seconds: float = 120.0) -> None:
         self.workers, self.max_tasks_per_child = workers, max_tasks_per_child
         self.page_budget_seconds, self.config = page_budget_seconds, config
+        self.document_budget_seconds = document_budget_seconds
         self._pool = self._new_pool()
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -60,13 +125,40 @@ class PagePool:
             initargs=(self.config,))
 
     async def parse(self, pdf_path: str, index: int, file_hash: str) -> PageParse:
-        loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(self._pool, parse_in_worker, pdf_path, index, file_hash, self.config)
+        """Always a PageParse: a page that times out or kills its worker comes back failed, with why."""
         try:
-            return await asyncio.wait_for(work, timeout=self.page_budget_seconds)
+            return await self._run(f"page {index + 1}", self.page_budget_seconds, parse_in_worker, pdf_path, index,
+                                   file_hash, self.config)
+        except PageTimeout as exc:
+            return failed_parse(index + 1, f"page_timeout: {exc}")
+        except WorkerCrashed as exc:
+            return failed_parse(index + 1, f"worker_crashed: {exc}")
+
+    async def check(self, pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
+        """Open and pre-check a whole document inside the page budget; never raises for a bad file."""
+        try:
+            return await self._run("the document check", self.document_budget_seconds, check_in_worker,
+                                   pdf_path, limits)
+        except PageTimeout as exc:
+            return DocumentCheck(reason="corrupt_pdf", message=f"the PDF could not be opened in time ({exc})")
+        except WorkerCrashed as exc:
+            return DocumentCheck(reason="corrupt_pdf", message=f"the PDF crashed the reader ({exc})")
+
+    async def _run(self, what: str, budget: float, task: Callable, *args: object):
+        loop = asyncio.get_running_loop()
+        try:
+            work = loop.run_in_executor(self._pool, task, *args)
+        except BrokenProcessPool:  # broken by an earlier task (a worker killed meanwhile): not this one's fault
+            self._replace_pool()
+            work = loop.run_in_executor(self._pool, task, *args)
+        try:
+            return await asyncio.wait_for(work, timeout=budget)
         except TimeoutError:
             self._replace_pool()
-            raise PageTimeout(f"page {index + 1} took longer than {self.page_budget_seconds:g}s") from None
+            raise PageTimeout(f"{what} took longer than {budget:g}s") from None
+        except BrokenProcessPool:
+            self._replace_pool()
+            raise WorkerCrashed(f"the worker died while reading {what}") from None
 
     def _replace_pool(self) -> None:
         """A stuck MuPDF call cannot be interrupted: kill the workers and start fresh ones."""

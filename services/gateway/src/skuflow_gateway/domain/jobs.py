@@ -32,6 +32,23 @@ USER_ERROR_MESSAGES = {
 }
 
 
+FAILED_PAGES_SHOWN = 5
+PAGE_FAILED_STATUSES = {"AI_FAILED", "DEAD_LETTER"}
+
+
+def error_message(degrade_reason: str | None, failed_pages: list[tuple[int, str]],
+                  total_pages: int | None) -> str | None:
+    """What went wrong, for a person: the job's own reason, else which pages failed and why."""
+    if degrade_reason:
+        return USER_ERROR_MESSAGES.get(degrade_reason, degrade_reason)
+    if not failed_pages:
+        return None
+    shown = "; ".join(f"page {page}: {reason}" for page, reason in failed_pages[:FAILED_PAGES_SHOWN])
+    more = len(failed_pages) - FAILED_PAGES_SHOWN
+    tail = f"; and {more} more" if more > 0 else ""
+    return f"{len(failed_pages)} of {total_pages or '?'} pages could not be processed ({shown}{tail})"
+
+
 class UploadRejected(Exception):
     def __init__(self, status_code: int, message: str) -> None:
         super().__init__(message)

@@ -1,0 +1,12 @@
+"""The gateway's public REST API under /api/v1, one module per resource."""
+
+from fastapi import APIRouter
+
+from skuflow_gateway.api import jobs
+from skuflow_platform.runtime import ServiceContext
+
+
+def routes(ctx: ServiceContext) -> APIRouter:
+    router = APIRouter(prefix="/api/v1")
+    router.include_router(jobs.routes(ctx))
+    return router

@@ -1,0 +1,147 @@
+"""Jobs: upload a catalog, list and read jobs, download the result (JWT; scoped to the caller's merchant)."""
+
+import uuid
+from typing import Annotated
+
+import sqlalchemy as sa
+from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi.responses import FileResponse
+from pydantic_settings import SettingsConfigDict
+
+from skuflow_contracts.events import JobCreated
+from skuflow_contracts.profile import UnknownProfile, profile_for
+from skuflow_gateway.api.auth import caller_dependency
+from skuflow_gateway.api.uploads import receive_file
+from skuflow_gateway.domain.jobs import (
+    ACTION_HINT,
+    UploadLimits,
+    UploadRejected,
+    check_upload,
+    error_message,
+    pages_done,
+    user_status,
+)
+from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.auth import Principal
+from skuflow_platform.outbox import add_to_outbox
+from skuflow_platform.runtime import ServiceContext
+from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.tracing import current_traceparent, tracer
+
+MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around the file
+RATE_WINDOW_SECONDS = 60
+UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+    "type": "object", "required": ["file"],
+    "properties": {"file": {"type": "string", "format": "binary", "description": "the PDF catalog"}}}}}}}
+JobId = Annotated[str, Path(min_length=1, max_length=100)]
+
+
+class GatewaySettings(PlatformSettings):
+    model_config = SettingsConfigDict(env_prefix="SKUFLOW_", extra="ignore")
+    max_upload_mb: int = 100
+    uploads_per_minute: int = 60  # per merchant, across every gateway replica
+
+
+def routes(ctx: ServiceContext) -> APIRouter:
+    settings = GatewaySettings()
+    limits = UploadLimits(max_bytes=settings.max_upload_mb * 1024 * 1024)
+    router = APIRouter()
+    Caller = caller_dependency(ctx)
+
+    async def own_job(job_id: str, caller: Principal) -> sa.Row:
+        """Another merchant's job is indistinguishable from a missing one (no existence leak)."""
+        async with ctx.db.transaction() as conn:
+            row = (await conn.execute(sa.select(jobs).where(
+                (jobs.c.job_id == job_id) & (jobs.c.merchant_id == caller.merchant_id)))).first()
+        if row is None:
+            raise HTTPException(404, f"job {job_id} not found")
+        return row
+
+    async def check_rate(caller: Principal) -> None:
+        """Counted in Postgres so that every replica enforces one limit per merchant."""
+        async with ctx.db.transaction() as conn:
+            recent, oldest = (await conn.execute(
+                sa.select(sa.func.count(), sa.func.min(jobs.c.created_at)).where(
+                    (jobs.c.merchant_id == caller.merchant_id)
+                    & (jobs.c.created_at > sa.func.now() - sa.text(f"interval '{RATE_WINDOW_SECONDS} seconds'"))))
+            ).one()
+            if recent < settings.uploads_per_minute:
+                return
+            waited = (await conn.execute(sa.select(sa.func.extract("epoch", sa.func.now() - oldest)))).scalar_one()
+        retry_after = max(1, int(RATE_WINDOW_SECONDS - float(waited)) + 1)
+        raise HTTPException(429, f"at most {settings.uploads_per_minute} uploads per minute; retry in {retry_after}s",
+                            headers={"Retry-After": str(retry_after)})
+
+    @router.post("/jobs", status_code=201, openapi_extra=UPLOAD_BODY)
+    async def create_job(request: Request, caller: Caller) -> dict:
+        """Auth (dependency), declared size and rate are checked before one byte of the body is read."""
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > limits.max_bytes + MULTIPART_OVERHEAD:
+            raise HTTPException(413, f"the file is larger than the {settings.max_upload_mb} MB limit")
+        await check_rate(caller)
+        try:
+            profile_for(ctx.settings.config_version)  # the job is frozen to this profile (INV-09)
+        except UnknownProfile as exc:
+            raise HTTPException(503, str(exc)) from exc
+        job_id = str(uuid.uuid4())
+        key = f"jobs/{job_id}/source.pdf"
+        try:
+            with ctx.storage.writer(key) as sink:
+                received = await receive_file(request, sink, field_name="file", max_bytes=limits.max_bytes)
+                check_upload(received.head, received.size, limits)
+        except UploadRejected as exc:
+            raise HTTPException(exc.status_code, exc.message) from exc
+        file_uri = f"local://{key}"
+        filename = received.filename or "upload.pdf"
+        with tracer().start_as_current_span("upload catalog"):
+            async with ctx.db.transaction() as conn:
+                await conn.execute(jobs.insert().values(
+                    job_id=job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
+                    filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size,
+                    status="EVALUATING"))
+                await add_to_outbox(conn, ctx.tables.outbox, JobCreated(
+                    filename=filename, file_uri=file_uri, file_hash=received.sha256, size_bytes=received.size,
+                    config_version=ctx.settings.config_version,
+                ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
+                    traceparent=current_traceparent())
+        ctx.relay.wake()
+        return {"job_id": job_id, "status": "EVALUATING", "user_status": user_status("EVALUATING"),
+                "file_hash": received.sha256}
+
+    @router.get("/jobs")
+    async def list_jobs(caller: Caller, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict]:
+        async with ctx.db.transaction() as conn:
+            rows = (await conn.execute(sa.select(jobs.c.job_id, jobs.c.filename, jobs.c.status)
+                                       .where(jobs.c.merchant_id == caller.merchant_id)
+                                       .order_by(jobs.c.created_at.desc()).limit(limit))).all()
+        return [{"job_id": r.job_id, "filename": r.filename, "status": r.status,
+                 "user_status": user_status(r.status)} for r in rows]
+
+    @router.get("/jobs/{job_id}")
+    async def get_job(job_id: JobId, caller: Caller) -> dict:
+        job = await own_job(job_id, caller)
+        async with ctx.db.transaction() as conn:
+            pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error)
+                                        .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
+        done = pages_done(job.status, len(pages), job.total_pages)
+        shown = user_status(job.status)
+        total = job.total_pages or 0
+        failed = [(p.page, p.error) for p in pages if p.error is not None]
+        return {
+            "job_id": job.job_id, "filename": job.filename, "status": job.status, "user_status": shown,
+            "route": job.route, "total_pages": job.total_pages, "completed_pages": done,
+            "progress_percent": round(100 * done / total, 1) if total else 0.0,
+            "sku_count": job.sku_count, "action_hint": ACTION_HINT[shown],
+            "error_message": error_message(job.degrade_reason, failed, job.total_pages),
+            "warnings": list(job.warnings or []),
+            "result_available": job.result_uri is not None,
+        }
+
+    @router.get("/jobs/{job_id}/result")
+    async def get_result(job_id: JobId, caller: Caller) -> FileResponse:
+        job = await own_job(job_id, caller)
+        if job.result_uri is None:
+            raise HTTPException(409, f"job {job_id} has no result yet (status {job.status})")
+        return FileResponse(ctx.storage.path(job.result_uri), media_type="application/json")
+
+    return router

@@ -1,0 +1,76 @@
+"""Hostile files end with a result or a clear reason, inside their budget, and never crash the service.
+
+Regressions of what was seen against the running stack: a stack overflow raised in the service
+process (job stuck in PROCESSING), an unpicklable MuPDF error from a page-tree loop (retried, then
+dead-lettered), a truncated PDF silently repaired (no warning).
+"""
+
+import asyncio
+
+import pytest
+
+from skuflow_parser.domain.security import SecurityLimits
+from skuflow_parser.pages import ParserConfig
+from skuflow_parser.workers import REPAIRED, PagePool
+from tests.fuzz.hostile import HOSTILE
+
+HASH = "ab" * 32
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = PagePool(workers=1, max_tasks_per_child=20, page_budget_seconds=30,
+                    config=ParserConfig(ocr_enabled=False), document_budget_seconds=30)
+    yield pool
+    pool.close()
+
+
+def outcome(pool: PagePool, name: str, tmp_path) -> tuple:
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(HOSTILE[name]())
+
+    async def run():
+        checked = await pool.check(str(path), SecurityLimits())
+        pages = [await pool.parse(str(path), index, HASH) for index in range(min(checked.page_count, 3))]
+        return checked, [p.page for p in pages]
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_every_hostile_file_ends_with_pages_or_a_reason(pool, name, tmp_path):
+    checked, pages = outcome(pool, name, tmp_path)
+    assert (checked.reason is None) == bool(pages)
+    assert checked.reason is None or checked.message
+    assert all(page.status == "ok" or page.failure_reason for page in pages)
+
+
+def test_a_stack_overflow_while_opening_refuses_the_document_with_a_reason(pool, tmp_path):
+    checked, _ = outcome(pool, "deep_nesting", tmp_path)
+    assert checked.reason == "corrupt_pdf" and "stack overflow" in checked.message
+
+
+def test_a_page_tree_loop_fails_its_page_as_plain_data(pool, tmp_path):
+    _, pages = outcome(pool, "page_tree_loop", tmp_path)
+    assert pages[0].status == "failed" and "cycle in page tree" in pages[0].failure_reason
+
+
+def test_a_truncated_pdf_is_read_with_a_warning(pool, tmp_path):
+    checked, pages = outcome(pool, "truncated_catalog", tmp_path)
+    assert checked.warnings == (REPAIRED,) and pages
+
+
+def test_a_worker_that_dies_fails_the_page_and_the_pool_recovers(pool, tmp_path):
+    path = tmp_path / "c.pdf"
+    path.write_bytes(HOSTILE["dangling_references"]())
+
+    async def run():
+        worker = next(iter(pool._pool._processes.values()))
+        worker.kill()  # as the OOM killer would
+        await asyncio.sleep(0.2)
+        crashed = await pool.parse(str(path), 0, HASH)
+        return crashed, await pool.parse(str(path), 0, HASH)
+
+    crashed, after = asyncio.run(run())
+    assert crashed.page.status == "ok"  # the pool broken by a dead worker is replaced, not blamed on the page
+    assert after.page.status == "ok"
