@@ -38,12 +38,13 @@ class Supervisor:
         return self.run_dir / f"{name}.log"
 
     def pid(self, name: str) -> int | None:
+        """The service's live process: a dead, dying (zombie) or reused pid does not count."""
         try:
             pid = int(self.pid_file(name).read_text())
             os.kill(pid, 0)
         except (FileNotFoundError, ValueError, ProcessLookupError):
             return None
-        return pid
+        return pid if _is_live_service(pid, name) else None
 
     def start(self, name: str) -> None:
         if self.pid(name):
@@ -76,11 +77,18 @@ class Supervisor:
             return False
 
     def wait_ready(self, names: list[str], timeout: float = 90) -> None:
+        """A service that exits during start-up (e.g. its port still held by a dying predecessor)
+        is started once more before this gives up."""
         deadline = time.monotonic() + timeout
         pending = list(names)
+        restarted: set[str] = set()
         while pending and time.monotonic() < deadline:
             for name in list(pending):
-                if self.pid(name) is None:
+                if self.pid(name) is None and name not in restarted:
+                    restarted.add(name)
+                    time.sleep(1)
+                    self.start(name)
+                elif self.pid(name) is None:
                     raise RuntimeError(f"{name} exited during start-up; see {self.log_file(name)}:\n"
                                        + _tail(self.log_file(name)))
                 if self.ready(name):
@@ -88,6 +96,19 @@ class Supervisor:
             time.sleep(0.3)
         if pending:
             raise RuntimeError(f"not ready after {timeout}s: {', '.join(pending)} (logs in {self.run_dir})")
+
+
+def _is_live_service(pid: int, name: str) -> bool:
+    """False for a zombie or for a pid the system has since given to another program (Linux /proc)."""
+    proc = Path(f"/proc/{pid}")
+    if not proc.exists():
+        return True  # no /proc (not Linux): trust the signal check
+    with contextlib.suppress(OSError):
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state in ("Z", "X"):
+            return False
+        return f"skuflow_{name}".encode() in (proc / "cmdline").read_bytes()
+    return False
 
 
 def _reap(pid: int) -> None:

@@ -25,3 +25,36 @@ def test_a_page_is_parsed_in_a_worker_and_an_overrun_page_times_out_without_brea
         assert asyncio.run(pool.parse(str(pdf), 0, HASH)).page.status == "ok"
     finally:
         pool.close()
+
+
+def test_workers_die_with_their_service_even_when_it_is_killed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pdf = tmp_path / "c.pdf"
+    born_digital().save(pdf)
+    service = subprocess.Popen([sys.executable, "-c", f"""
+import asyncio, os, sys
+from skuflow_parser.pages import ParserConfig
+from skuflow_parser.workers import PagePool
+if __name__ == "__main__":
+    pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=60, config=ParserConfig(ocr_enabled=False))
+    asyncio.run(pool.parse({str(pdf)!r}, 0, {HASH!r}))
+    print(*[p.pid for p in pool._pool._processes.values()], flush=True)
+    import time; time.sleep(120)
+"""], stdout=subprocess.PIPE, text=True)
+    worker = int(service.stdout.readline())
+    os.kill(worker, 0)
+    service.send_signal(signal.SIGKILL)
+    service.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"worker {worker} outlived its killed service")
