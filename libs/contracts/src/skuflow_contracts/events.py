@@ -123,6 +123,10 @@ class TaskCreated(Contract):
 
 
 class SkuDelivered(Contract):
+    """One SKU for the downstream import. Deliveries are at least once: dedupe on ``delivery_key``."""
+
+    delivery_key: str = Field(default="", description="merchant/job/revision/sku_id: the import's idempotency key")
+    revision: int = Field(default=1, ge=1, description="1 for the automatic result; human reviews add revisions")
     page: int = Field(ge=1)
     file_hash: Sha256
     sku: SkuRecord

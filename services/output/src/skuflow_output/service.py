@@ -10,6 +10,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered
+from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import JobSummary, PageResult
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
 from skuflow_output.domain.completion import (
@@ -26,6 +27,8 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.storage import SCHEME
 
+AUTOMATIC_REVISION = 1
+
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
     """Create the job row on first sight and lock it, so page events of one job apply one by one."""
@@ -38,7 +41,7 @@ async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
 
 
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
-    """One sku.delivered per valid SKU, ever: sku_id is the idempotency key of the import."""
+    """One sku.delivered per valid SKU of a job, keyed for the importer by merchant, job and revision."""
     bound = {b.sku_id: b.image_id for b in result.bindings if b.image_id}
     images = {image.image_id: image for image in result.images}
     for sku in result.skus:
@@ -49,7 +52,9 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
         ).on_conflict_do_nothing().returning(deliveries.c.sku_id))
         if new.first() is not None:
             linked = [images[bound[sku.sku_id]]] if sku.sku_id in bound else []
-            await uow.emit(SkuDelivered(page=result.page, file_hash=file_hash, sku=sku, images=linked))
+            key = delivery_key(uow.envelope.merchant_id, uow.envelope.job_id, AUTOMATIC_REVISION, sku.sku_id)
+            await uow.emit(SkuDelivered(delivery_key=key, revision=AUTOMATIC_REVISION, page=result.page,
+                                        file_hash=file_hash, sku=sku, images=linked))
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
