@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +37,15 @@ log = logging.getLogger(__name__)
 Subscriptions = list[tuple[Topic, Handler]]
 
 
+@dataclass(frozen=True)
+class Periodic:
+    """Work a service does on a clock (watchdogs, scanners); it must be safe with several replicas."""
+
+    name: str
+    every_seconds: float
+    run: Callable[[], Awaitable[None]]
+
+
 @dataclass
 class ServiceContext:
     """The object graph a service's handlers and routes are built from."""
@@ -61,6 +70,7 @@ class ServiceDefinition:
     versions_dir: Path
     subscriptions: Callable[[ServiceContext], Subscriptions]
     routes: Callable[[ServiceContext], APIRouter] | None = None
+    periodic: Callable[[ServiceContext], list[Periodic]] | None = None
 
     @property
     def schema(self) -> str:
@@ -98,12 +108,17 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
         await asyncio.to_thread(migrate, settings.database_url, definition.schema, definition.versions_dir)
         await ctx.broker.start()
         ctx.relay.start()
+        clocks = [asyncio.create_task(_every(ctx, job), name=job.name)
+                  for job in (definition.periodic(ctx) if definition.periodic else [])]
         state["ready"] = True
         log.info("service started", extra={"fields": {"port": settings.http_port}})
         try:
             yield
         finally:
             state["ready"] = False
+            for clock in clocks:
+                clock.cancel()
+            await asyncio.gather(*clocks, return_exceptions=True)
             await ctx.relay.stop()
             await ctx.broker.stop()
             await ctx.db.close()
@@ -139,6 +154,17 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
 
 RETRY_AFTER_SECONDS = 5
+
+
+async def _every(ctx: ServiceContext, job: Periodic) -> None:
+    while True:
+        await asyncio.sleep(job.every_seconds)
+        try:
+            await job.run()
+        except Exception:
+            log.warning("periodic job failed; waiting for the infrastructure", exc_info=True,
+                        extra={"fields": {"job": job.name}})
+            await ctx.health.wait_until_healthy(job.name)
 
 
 async def unavailable(_: Request, exc: Exception) -> Response:

@@ -13,8 +13,15 @@ from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE
 from skuflow_gateway.api import routes
 from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
+from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.settings import PlatformSettings
+
+
+class WatchdogSettings(PlatformSettings):
+    stuck_job_minutes: float = 30.0
+    watchdog_interval_seconds: float = 60.0
 
 
 async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
@@ -33,7 +40,8 @@ async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int |
     await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status,
                                                        error=error)
                            .on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
-                                                  set_={"status": status, "error": error}))
+                                                  set_={"status": status, "error": error,
+                                                        "updated_at": sa.func.now()}))
     facts = {"total_pages": total_pages} if total_pages else {}
     if warnings:
         facts["warnings"] = warnings
@@ -68,7 +76,15 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
             (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed)]
 
 
+def periodic(ctx: ServiceContext) -> list[Periodic]:
+    settings = WatchdogSettings()
+    limit = settings.stuck_job_minutes * 60
+    return [Periodic("stuck-job watchdog", settings.watchdog_interval_seconds,
+                     lambda: watch_stuck_jobs(ctx, limit))]
+
+
 definition = ServiceDefinition(
     name="gateway", default_port=8000, metadata=metadata, tables=platform,
     versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions, routes=routes,
+    periodic=periodic,
 )

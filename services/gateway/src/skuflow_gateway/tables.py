@@ -34,4 +34,5 @@ job_pages = sa.Table(
     sa.Column("page", sa.Integer, primary_key=True),
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("error", sa.Text),  # why the page failed, for the job's error_message
+    sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -29,6 +29,7 @@ USER_ERROR_MESSAGES = {
     "empty_pdf": "The PDF has no pages",
     "page_count_exceeded": "The PDF has too many pages; please split it and upload the parts",
     "security:object_count_exceeded": "The PDF is abnormally complex and was refused as a possible PDF bomb",
+    "timeout:no_progress": "Processing stopped making progress and was ended; please upload the file again",
 }
 
 
