@@ -7,7 +7,7 @@ PACKAGES := libs/contracts libs/catalog libs/platform libs/llm services/gateway 
 STAMP := $(VENV)/.installed
 DEMO_PDF := .run/demo/catalog.pdf
 
-.PHONY: setup infra-up infra-down up down status demo test test-fast bench lint schemas clean
+.PHONY: setup infra-up infra-down up down status demo test test-fast bench fuzz chaos lint schemas clean
 
 setup: $(STAMP) ## create .venv and install every package (editable) plus dev tools
 
@@ -45,6 +45,12 @@ test-fast: setup ## only the tests that need no Kafka or Postgres
 
 bench: up ## performance figures: pages/s in-process and through the running services
 	$(PY) -m skuflow_cli.bench --gateway http://127.0.0.1:8000
+
+fuzz: setup ## >= 1,000 hostile and broken PDFs through the parser path: outcomes, crashes, peak RSS
+	$(PY) -m tests.fuzz.run --mutations 1000
+
+chaos: infra-up ## concurrent jobs while services, the broker and Postgres are killed and restarted
+	$(PY) -m tests.chaos.run --jobs 50
 
 lint:
 	$(VENV)/bin/ruff check .

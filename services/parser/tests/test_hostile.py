@@ -12,7 +12,7 @@ import pytest
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import REPAIRED, PagePool
-from tests.fuzz.hostile import HOSTILE
+from tests.fuzz.hostile import HOSTILE, mutations
 
 HASH = "ab" * 32
 
@@ -74,3 +74,19 @@ def test_a_worker_that_dies_fails_the_page_and_the_pool_recovers(pool, tmp_path)
     crashed, after = asyncio.run(run())
     assert crashed.page.status == "ok"  # the pool broken by a dead worker is replaced, not blamed on the page
     assert after.page.status == "ok"
+
+
+def test_damaged_variants_of_a_catalog_all_end_with_pages_or_a_reason(pool, tmp_path):
+    """A CI-sized `make fuzz`: 60 mutations (truncations, byte flips, splices, swapped chunks)."""
+    path = tmp_path / "m.pdf"
+
+    async def run(data: bytes):
+        path.write_bytes(data)
+        checked = await pool.check(str(path), SecurityLimits())
+        pages = [(await pool.parse(str(path), index, HASH)).page for index in range(min(checked.page_count, 2))]
+        return checked, pages
+
+    for name, data in mutations(seed=7, count=60):
+        checked, pages = asyncio.run(run(data))
+        assert (checked.reason is None) == bool(pages), name
+        assert all(page.status == "ok" or page.failure_reason for page in pages), name
