@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from skuflow_cli.catalog import generate_catalog, truth_document
 from skuflow_cli.evaluation.runner import evaluate, run_via_services
 from skuflow_cli.evaluation.store import store_report
-from tests.e2e.conftest import SECRET
+from tests.e2e.stack import SECRET
 
 pytestmark = pytest.mark.e2e
 

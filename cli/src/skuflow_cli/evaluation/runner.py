@@ -39,9 +39,17 @@ def run_in_process(documents: list[GoldenDocument]) -> list[Outcome]:
     return outcomes
 
 
+async def upload(client: httpx.AsyncClient, pdf: Path, deadline: float) -> httpx.Response:
+    """POST the file, waiting out a rate limit (429) or an outage (503) as their Retry-After says."""
+    while True:
+        response = await client.post("/api/v1/jobs", files={"file": (pdf.name, pdf.read_bytes(), "application/pdf")})
+        if response.status_code not in (429, 503) or time.monotonic() > deadline:
+            return response
+        await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+
+
 async def _through_gateway(client: httpx.AsyncClient, document: GoldenDocument, timeout: float) -> Outcome:
-    created = await client.post("/api/v1/jobs", files={"file": (document.pdf.name, document.pdf.read_bytes(),
-                                                               "application/pdf")})
+    created = await upload(client, document.pdf, time.monotonic() + timeout)
     if created.status_code != 201:
         return Outcome(document, None, f"upload refused: {created.status_code} {created.text}")
     job_id = created.json()["job_id"]
