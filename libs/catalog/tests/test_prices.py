@@ -43,3 +43,10 @@ def test_prices_in_running_text_need_a_currency():
     assert [p.text for p in find_prices("特价 ¥99 起，另有 35元 的款")] == ["99", "35"]
     assert find_prices("共 12 款 300ml") == []
     assert parse_price("特价 ¥99 起") == "99"
+
+
+def test_a_number_glued_to_a_size_does_not_swallow_the_price_after_it_as_a_range():
+    [price] = find_prices("- 125х1.0х22 – 18,00 руб")
+    assert (price.text, price.currency, price.upper) == ("18.00", "руб", None)
+    [price] = find_prices("100/22 – 120 руб")
+    assert (price.text, price.upper) == ("120", None)

@@ -29,6 +29,7 @@ AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.
 PER_UNIT = (r"ea\.?|each|/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m|ea|шт\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)"
             r"|(?:за|per)\s+\S+|起|шт\.?")
 _SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
+GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 PRICE_TEXT = re.compile(
     rf"(?P<before>{BEFORE})?\s*(?P<amount>{AMOUNT}){_SIGN}"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
@@ -112,12 +113,17 @@ def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price |
 def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Price]:
     """Every amount in running text that a currency marks as a price ('特价 ¥99 起')."""
     found = []
-    for match in PRICE_TEXT.finditer(text):
+    position = 0
+    while (match := PRICE_TEXT.search(text, position)) is not None:
+        before = text[:match.start("amount")]
+        if before and (before[-1].isalnum() or before[-1] in GLUE) and not match.group("before"):
+            # 'SF-100USD' style glue is a code, not a price; and '125х22 – 18,00 руб' must not read
+            # '22 – 18,00' as a range: look again just after the glued number
+            position = match.end("amount")
+            continue
+        position = max(match.end(), position + 1)
         if not (match.group("before") or match.group("after")):
             continue
-        before = text[:match.start("amount")]
-        if before and before[-1].isalnum() and not match.group("before"):
-            continue  # 'SF-100USD' style glue is a code, not a price
         price = _price(match, match.group(0), decimal_mark)
         if price is not None:
             found.append(price)

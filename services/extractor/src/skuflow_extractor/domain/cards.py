@@ -12,7 +12,7 @@ import re
 
 from skuflow_catalog.codes import code_score, find_codes, leading_code
 from skuflow_catalog.headers import labelled_value
-from skuflow_catalog.prices import parse_price
+from skuflow_catalog.prices import find_prices, parse_price, price_of_cell
 from skuflow_catalog.values import is_size
 
 from skuflow_extractor.domain.drafts import SkuDraft
@@ -26,6 +26,10 @@ NAME_ONLY_EVIDENCE = 0.75  # a card that prints only a name and a price is a pro
 CODE_LINE_SHARE = 0.4  # codes must make up this share of a line's characters for single stage to read it
 BARE_CODE = 0.75  # a line alone in a card that scores this high is the card's model code
 CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$")
+PRICED_LIST_MIN = 3  # lines of one stack each ending with a price make a price list, one product a line
+SEPARATORS = " \t-–—:.…·•*|"
+BULLET = re.compile(r"^\s*(?:[-–—•·*]|\d{1,3}[.)])\s+")
+CENTS = re.compile(r"[.,]\d{2}$")
 
 
 def stacks(lines: list[Line]) -> list[list[Line]]:
@@ -114,9 +118,47 @@ def _read_by_ocr(lines: list[Line]) -> float:
     return min((line.confidence for line in lines if line.confidence is not None), default=1.0)
 
 
+def priced_line(text: str) -> tuple[str, str] | None:
+    """``(what, price)`` for a line that ends with a price after what it prices: '- 125х1.0х22 –
+    18,00 руб', 'Harina 000 x 1 kg ..... 40,52'. The price is currency-marked, or prints cents."""
+    marked = find_prices(text)
+    raw = marked[-1].raw if marked else text.split()[-1] if text.split() else ""
+    if not marked and not (price_of_cell(raw) and CENTS.search(raw)):
+        return None
+    at = text.rfind(raw)
+    what = BULLET.sub("", text[:at]).strip(SEPARATORS)
+    if at < 0 or text[at + len(raw):].strip(" .;") or sum(ch.isalnum() for ch in what) < 2:
+        return None
+    return what, raw
+
+
+def _price_list(stack: list[Line]) -> list[SkuDraft]:
+    """One product per priced line when a stack is mostly such lines (headings between them are skipped)."""
+    priced = [(line, found) for line in stack if not labelled_value(line.text) and (found := priced_line(line.text))]
+    if len(priced) < PRICED_LIST_MIN or len(priced) < len(stack) / 2:
+        return []
+    drafts = []
+    for line, (what, price) in priced:
+        draft = SkuDraft(origin="line", boxes=[line.bbox])
+        code = leading_code(what)
+        if code:
+            draft.set("model", code)
+            draft.set("product_name", what[len(code):].strip(SEPARATORS))
+        else:
+            draft.set("product_name", what)
+        draft.set("price", price)
+        draft.evidence = round((1.0 if code else NAME_ONLY_EVIDENCE) * _read_by_ocr([line]), 3)
+        drafts.append(draft)
+    return drafts
+
+
 def extract_cards(lines: list[Line]) -> list[SkuDraft]:
     drafts = []
     for stack in stacks(lines):
+        listed = _price_list(stack)
+        if listed:
+            drafts.extend(listed)
+            continue
         for card in boundaries(stack):
             draft = read_card(card)
             if draft is not None:

@@ -25,6 +25,8 @@ LEADING_CODE = 0.7  # code evidence of a cell that starts with a code and goes o
 MAIN_PRICE_SHARE = 0.75  # price columns scoring at least this share of the best one are all prices
 OTHER_DAMPING = 0.2  # a header naming a non-attribute role leaves this much of the data evidence
 MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color": 0.6, "material": 0.6}
+CONTRADICTING_CELLS = 3  # this many cells, none an amount, overrule a header that says 'price'
+KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
 
 
@@ -78,6 +80,8 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
         "material": _share(cells, is_material),
     }
     named, named_score = _header_evidence(header)
+    if named == "price" and data["price"] == 0 and len(filled) >= CONTRADICTING_CELLS:
+        named, named_score = None, 0.0  # 'PRICE' over a column without one amount: a title, not its header
     scores = {}
     for role, value in data.items():
         blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
@@ -104,6 +108,25 @@ def _price_evidence(cells: list[str], mark: str | None) -> float:
     return total / len(filled)
 
 
+def distinctness(cells: list[str]) -> float:
+    filled = [" ".join(c.split()).casefold() for c in cells if c.strip()]
+    return len(set(filled)) / len(filled) if filled else 0.0
+
+
+def _most_distinct_name(roles: list[str | None], columns: list[list[str]], scores: list[dict[str, float]]) -> None:
+    """Without a code column the product name is the table's key, and a key tells rows apart: of
+    the free columns of words, a clearly more distinct one is the name ('Avena x 5KG' per row),
+    a repeating one (the brand, 'Lucchetti' ×6) is not, whatever its header says."""
+    if "product_name" not in roles:
+        return
+    current = roles.index("product_name")
+    floor = MINIMUM["product_name"]
+    rivals = [j for j, role in enumerate(roles) if role is None and scores[j]["product_name"] >= floor]
+    best = max(rivals, key=lambda j: (distinctness(columns[j]), -j), default=None)
+    if best is not None and distinctness(columns[best]) >= distinctness(columns[current]) + KEY_DISTINCTNESS_MARGIN:
+        roles[current], roles[best] = None, "product_name"
+
+
 def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRole]:
     """One role per column, strongest evidence first: each attribute goes to the column that scores
     highest for it among those still free. Prices may take several columns: those scoring close to
@@ -122,6 +145,8 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:
         roles[j] = "price_extra"
+    if "model" not in roles:
+        _most_distinct_name(roles, columns, [scores for scores, _ in scored])
     named = [_header_evidence(header)[0] for header in headers]
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):

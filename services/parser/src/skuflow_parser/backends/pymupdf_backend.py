@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import re
 from dataclasses import dataclass, field
 
@@ -19,6 +20,8 @@ from skuflow_contracts.ir import BBox, TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.image_hash import dhash, picture_dhash
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
+
+log = logging.getLogger(__name__)
 
 BOLD_FLAG = 16
 
@@ -74,11 +77,16 @@ class EmbeddedImage:
 class ImageCache:
     """Decoded images by xref, shared by all pages of one document."""
 
-    by_xref: dict[int, EmbeddedImage] = field(default_factory=dict)
+    by_xref: dict[int, EmbeddedImage | None] = field(default_factory=dict)
 
-    def get(self, doc: pymupdf.Document, xref: int) -> EmbeddedImage:
+    def get(self, doc: pymupdf.Document, xref: int) -> EmbeddedImage | None:
+        """None for an image MuPDF cannot decode: that picture is lost, not the page."""
         if xref not in self.by_xref:
-            self.by_xref[xref] = _image(doc, xref)
+            try:
+                self.by_xref[xref] = _image(doc, xref)
+            except Exception as exc:
+                log.warning("image not decodable", extra={"fields": {"xref": xref, "error": str(exc)[:200]}})
+                self.by_xref[xref] = None
         return self.by_xref[xref]
 
 
@@ -107,6 +115,8 @@ def _as_png(pix: pymupdf.Pixmap, mask: pymupdf.Pixmap | None) -> EmbeddedImage:
     if mask is not None and (mask.width, mask.height) != (pix.width, pix.height):
         mask = _resized(mask, pix.width, pix.height)  # PDF allows a soft mask of another size; MuPDF does not
     if mask is not None:
+        if pix.alpha:  # MuPDF joins a mask only to a picture without alpha of its own
+            pix = pymupdf.Pixmap(pix, 0)
         pix = pymupdf.Pixmap(pix, mask)
     if pix.colorspace and not pix.colorspace.name.startswith(VIEWABLE_SPACES):
         pix = pymupdf.Pixmap(pymupdf.csRGB, pix)

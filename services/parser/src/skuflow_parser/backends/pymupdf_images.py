@@ -83,15 +83,19 @@ def _inline_images(page: pymupdf.Page, placements: list[_Placement]) -> dict[int
             if block["type"] == 1 and block["number"] in numbers}
 
 
-def _rasterize(page: pymupdf.Page, box: BBox) -> bytes | None:
-    """Render one region (fragmented tiles → one picture); None when it takes over 30 s."""
+def _rasterize(page: pymupdf.Page, box: BBox) -> tuple[bytes | None, str | None]:
+    """Render one region (fragmented tiles → one picture): its PNG, or None and why not (over 30 s,
+    or MuPDF refused, e.g. a region of no size once clipped to the page)."""
     clip = pymupdf.Rect(box) * page.derotation_matrix
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(lambda: page.get_pixmap(clip=clip, dpi=RASTERIZE_DPI).tobytes("png"))
         try:
-            return future.result(timeout=RASTERIZE_TIMEOUT_S)
+            return future.result(timeout=RASTERIZE_TIMEOUT_S), None
         except concurrent.futures.TimeoutError:
-            return None
+            return None, "rasterize_timeout"
+        except Exception as exc:  # one picture lost, not the page
+            log.warning("rasterizing a picture failed", extra={"fields": {"page": page.number + 1, "error": str(exc)}})
+            return None, "rasterize_failed"
 
 
 def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache: ImageCache,
@@ -112,18 +116,18 @@ def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache
 
     for placement in pictures:
         image = cache.get(doc, placement.xref) if placement.xref else inline.get(placement.number)
-        if image is None:  # MuPDF listed an image block it then did not return
-            log.warning("inline image not found", extra={"fields": {"page": number, "block": placement.number}})
+        if image is None:  # MuPDF listed an image it then did not return, or could not decode it
+            log.warning("image not readable", extra={"fields": {"page": number, "block": placement.number}})
             continue
         add(placement.box, image.data, image.ext, image.width, image.height, image.md5,
             perceptual_hash=image.perceptual_hash)
     for group in fragmented:
         box = union([placements[i].box for i in group])
-        data = _rasterize(page, box)
+        data, failure = _rasterize(page, box)
         width = round((box[2] - box[0]) * RASTERIZE_DPI / 72)
         height = round((box[3] - box[1]) * RASTERIZE_DPI / 72)
         if data is None:
-            add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning="rasterize_timeout")
+            add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning=failure)
         else:
             add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True,
                 perceptual_hash=dhash(data))
