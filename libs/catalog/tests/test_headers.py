@@ -1,7 +1,7 @@
 """Header words and labels in the languages catalogs are printed in."""
 
 import pytest
-from skuflow_catalog.headers import attribute_for_label, header_role, labelled_value
+from skuflow_catalog.headers import attribute_for_label, header_role, is_price_list_title, labelled_value
 
 
 @pytest.mark.parametrize("label, role", [
@@ -56,3 +56,11 @@ def test_labelled_values_need_a_known_label_and_a_colon():
     assert labelled_value("功率：20W") is None
     assert labelled_value("图片：front.jpg") is None
     assert labelled_value("型号 A-100") is None
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("PRICE LIST", True), ("Lista de precios 2024", True), ("价目表", True), ("Прайс-лист", True),
+    ("Preisliste gültig ab 1.1.", True), ("Product catalogue", False), ("Unit price", False),
+])
+def test_price_list_titles_in_many_languages(title, expected):
+    assert is_price_list_title(title) is expected

@@ -50,3 +50,8 @@ def test_a_number_glued_to_a_size_does_not_swallow_the_price_after_it_as_a_range
     assert (price.text, price.currency, price.upper) == ("18.00", "руб", None)
     [price] = find_prices("100/22 – 120 руб")
     assert (price.text, price.upper) == ("120", None)
+
+
+def test_a_price_after_a_chinese_word_is_a_price_not_glue():
+    [price] = find_prices("活魚每斤130元")
+    assert (price.text, price.currency) == ("130", "元")

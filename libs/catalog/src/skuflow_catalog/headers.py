@@ -461,3 +461,16 @@ def labelled_value(line: str) -> tuple[str, str] | None:
     if found is None or found.score < 1.0 or found.role not in ATTRIBUTE_ROLES:
         return None
     return found.role, match.group(2)
+
+
+# A page titled like this lists products with prices, whether or not it prints codes.
+PRICE_LIST_TITLES = re.compile(
+    r"price\s*list|pricelist|list\s+of\s+prices|lista\s+de\s+precios|lista\s+de\s+pre[çc]os|tabela\s+de\s+pre[çc]os|"
+    r"liste\s+de\s+prix|tarifs?\b|preisliste|listino(?:\s+prezzi)?|prijslijst|cennik|árlista|arlista|"
+    r"fiyat\s+listesi|прайс|прейскурант|цены\s+на|ціни|价目表|价格表|报价单|价格清单|定价表|價目表|價格表|報價單|"
+    r"価格表|料金表|가격표|단가표|bảng\s+giá", re.IGNORECASE)
+
+
+def is_price_list_title(line: str) -> bool:
+    """'PRICE LIST', 'Lista de precios 2024', '价目表', 'Прайс-лист': a title that says products and prices follow."""
+    return len(line) <= 60 and PRICE_LIST_TITLES.search(line) is not None

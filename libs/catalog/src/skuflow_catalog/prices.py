@@ -30,6 +30,7 @@ PER_UNIT = (r"ea\.?|each|/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m|ea|шт\.?|�
             r"|(?:за|per)\s+\S+|起|шт\.?")
 _SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
+WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
     rf"(?P<before>{BEFORE})?\s*(?P<amount>{AMOUNT}){_SIGN}"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
@@ -110,13 +111,17 @@ def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price |
     return _price(match, text, decimal_mark)
 
 
+def _glued(previous: str) -> bool:
+    return previous in GLUE or (previous.isalnum() and ord(previous) < WIDE_SCRIPTS)
+
+
 def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Price]:
     """Every amount in running text that a currency marks as a price ('特价 ¥99 起')."""
     found = []
     position = 0
     while (match := PRICE_TEXT.search(text, position)) is not None:
         before = text[:match.start("amount")]
-        if before and (before[-1].isalnum() or before[-1] in GLUE) and not match.group("before"):
+        if before and _glued(before[-1]) and not match.group("before"):
             # 'SF-100USD' style glue is a code, not a price; and '125х22 – 18,00 руб' must not read
             # '22 – 18,00' as a range: look again just after the glued number
             position = match.end("amount")

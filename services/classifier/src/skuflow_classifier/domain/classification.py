@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, find_codes
-from skuflow_catalog.headers import attribute_for_label, labelled_value
+from skuflow_catalog.headers import attribute_for_label, is_price_list_title, labelled_value
 from skuflow_catalog.prices import find_price, find_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
@@ -48,12 +48,13 @@ class PageFeatures:
     price_cells: int = 0  # lines that are a price and nothing else (with decimals, grouping or a currency)
     scanned: bool = False  # OCR'd, or a picture fills the page
     ocr_confidence: float | None = None
+    price_list_title: bool = False  # 'PRICE LIST', '价目表', 'Lista de precios'
 
     @property
     def product_signal(self) -> bool:
-        """Repeated codes, prices or a table header: whatever else, this page lists products."""
+        """Repeated codes, prices, a table header or a price-list title: this page lists products."""
         return (max(self.model_mentions, self.code_cells) >= SIGNAL_MIN or self.header_rows > 0
-                or self.price_mentions + self.price_cells >= SIGNAL_MIN)
+                or self.price_mentions + self.price_cells >= SIGNAL_MIN or self.price_list_title)
 
 
 def _area(box: BBox) -> float:
@@ -209,6 +210,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         price_cells=sum(1 for text in texts if _price_cell(text)),
         scanned=page.parser_backend == "ocr" or "SCENE" in image_roles.values(),
         ocr_confidence=page.ocr_confidence,
+        price_list_title=any(is_price_list_title(text) for text in texts),
     )
 
 
@@ -219,6 +221,8 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
         return None
     if f.scanned and (f.text_blocks == 0 or (f.ocr_confidence or 0.0) < POOR_OCR):
         return "D", 0.5, "scan with little readable text"
+    if f.scanned and f.text_blocks >= SIGNAL_MIN and f.prose_lines * 2 < f.text_blocks:
+        return "D", 0.5, "scan of short texts without codes or prices"  # products named without them?
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
     if f.model_mentions == 0 and f.price_mentions == 0:
