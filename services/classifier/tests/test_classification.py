@@ -143,15 +143,18 @@ def test_a_cover_without_product_signal_stays_a_confident_d():
     assert (result.page_type, result.needs_review) == ("D", False)
 
 
-def test_a_price_list_title_makes_a_product_page_even_without_codes_or_marked_prices():
-    result = classify_page(page([stacked(1, 50, 100, "PRICE LIST", "(PER KILO)", "WHOLE", "240", "LEG", "250")]),
-                           PROFILE)
+def test_a_price_list_title_over_amounts_makes_a_product_page_even_without_codes_or_marked_prices():
+    listed = page([stacked(1, 50, 100, "PRICE LIST", "(PER KILO)", "WHOLE", "240", "LEG", "250", "WINGS", "180")])
+    result = classify_page(listed, PROFILE)
     assert result.page_type != "D" and result.detail["features"]["price_list_title"]
+    cover = page([stacked(1, 50, 100, "CLOUD GOODS", "2026 Dealer Price List", "Tel: +86 579 8512 3366")])
+    assert classify_page(cover, PROFILE).page_type == "D"
 
 
 def test_a_scan_of_short_texts_without_codes_goes_to_review_not_to_d_skipped():
     captions = [stacked(i, 50 + 150 * (i % 3), 100 + 200 * (i // 3), name, "2/3/5 Ltr.")
-                for i, name in enumerate(["Straight Fry Pan", "Deep Kadai", "Tawa", "Cook & Serve"])]
+                for i, name in enumerate(["Straight Fry Pan", "Deep Kadai", "Tawa", "Cook & Serve", "Tadka Pan",
+                                          "Kadai", "Sauce Pan", "Dosa Tawa", "Idli Cooker", "Milk Pan"])]
     scan = page(captions, [image(9, (0, 0, 595, 842))]).model_copy(
         update={"parser_backend": "ocr", "ocr_confidence": 0.95})
     result = classify_page(scan, PROFILE)

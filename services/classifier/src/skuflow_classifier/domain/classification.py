@@ -20,6 +20,7 @@ from skuflow_contracts.results import ImageRole, Layout, PageClassification, Pag
 
 CODE_CELL = 0.75  # a line scoring this as a code is a code cell
 SIGNAL_MIN = 3  # this many codes or prices on a page make it a product page
+SHORT_TEXTS = 10  # a scan with this many short texts (not a cover's few lines) may name products without codes
 POOR_OCR = 0.8  # a scan read with less mean confidence than this may hide products
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
 PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page (a scan, a backdrop)
@@ -49,12 +50,15 @@ class PageFeatures:
     scanned: bool = False  # OCR'd, or a picture fills the page
     ocr_confidence: float | None = None
     price_list_title: bool = False  # 'PRICE LIST', '价目表', 'Lista de precios'
+    amount_cells: int = 0  # lines that are an amount and nothing else, plain whole numbers included
 
     @property
     def product_signal(self) -> bool:
-        """Repeated codes, prices, a table header or a price-list title: this page lists products."""
+        """Repeated codes, prices or a table header; or a price-list title over amounts (a cover saying
+        'Dealer Price List' has none): this page lists products."""
         return (max(self.model_mentions, self.code_cells) >= SIGNAL_MIN or self.header_rows > 0
-                or self.price_mentions + self.price_cells >= SIGNAL_MIN or self.price_list_title)
+                or self.price_mentions + self.price_cells >= SIGNAL_MIN
+                or (self.price_list_title and self.amount_cells >= SIGNAL_MIN))
 
 
 def _area(box: BBox) -> float:
@@ -211,6 +215,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         scanned=page.parser_backend == "ocr" or "SCENE" in image_roles.values(),
         ocr_confidence=page.ocr_confidence,
         price_list_title=any(is_price_list_title(text) for text in texts),
+        amount_cells=sum(1 for text in texts if any(ch.isdigit() for ch in text) and price_of_cell(text)),
     )
 
 
@@ -221,7 +226,7 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
         return None
     if f.scanned and (f.text_blocks == 0 or (f.ocr_confidence or 0.0) < POOR_OCR):
         return "D", 0.5, "scan with little readable text"
-    if f.scanned and f.text_blocks >= SIGNAL_MIN and f.prose_lines * 2 < f.text_blocks:
+    if f.scanned and f.text_blocks >= SHORT_TEXTS and f.prose_lines * 2 < f.text_blocks:
         return "D", 0.5, "scan of short texts without codes or prices"  # products named without them?
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
