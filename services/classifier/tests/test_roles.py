@@ -81,3 +81,13 @@ def test_a_thumbnail_is_a_product_picture_when_its_table_row_names_a_product_far
     assert classify_page(page([far_code], [thumb]), PROFILE).image_roles[thumb.image_id] == "PRODUCT_MAIN"
     assert classify_page(page([row(1, 300, ["保温杯", "KB-26316"], xs=(94, 230))], [thumb]),
                          PROFILE).image_roles[thumb.image_id] == "DECORATION"
+
+
+def test_a_margin_band_crowded_with_a_tables_cells_is_content_not_a_running_header():
+    header_band = [stacked(i, 40 + 70 * i, 10, text) for i, text in enumerate(
+        ["Style", "Name", "ABV", "Take Out", "Drink In", "Harviestoun", "Schiehallion"])]
+    roles = classify_page(page([*header_band, stacked(9, 40, 400, "body text")]), PROFILE).block_roles
+    assert "header" not in roles.values()
+    running = classify_page(page([stacked(0, 40, 10, "ACME Catalogue 2026"), stacked(1, 40, 400, "x")]),
+                            PROFILE).block_roles
+    assert running[0] == "header"

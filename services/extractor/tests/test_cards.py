@@ -67,3 +67,23 @@ def test_single_stage_makes_every_model_code_an_sku_with_the_price_of_its_line()
     assert [d.attributes for d in drafts] == [{"model": "ZX-300", "price": "59"}, {"model": "ZX-301", "price": "59"},
                                               {"model": "AB-120"}]
     assert {d.origin for d in drafts} == {"line"}
+
+
+def test_a_stack_of_lines_each_ending_with_a_price_is_a_price_list_one_product_a_line():
+    lines = lines_of(stacked(0, 40, 100, "Отрезные:", "- 125х1.0х22 – 18,00 руб", "- 125х1.2х22 – 18,30 руб",
+                             "- 150х1.6х22 – 24,00 руб", "Зачистные:", "- 230х6х22 – 174,00 руб",
+                             "- 125х6х22 – 70,30 руб"))
+    drafts = extract_cards(lines)
+    assert [(d.attributes["product_name"], d.attributes["price"]) for d in drafts] == [
+        ("125х1.0х22", "18.00"), ("125х1.2х22", "18.30"), ("150х1.6х22", "24.00"), ("230х6х22", "174.00"),
+        ("125х6х22", "70.30")]
+
+
+def test_cards_whose_codes_sit_on_lines_of_their_own_are_not_a_price_list():
+    lines = lines_of(stacked(0, 40, 100, "抱枕 ¥46.80", "CU.866", "收纳箱 ¥67.00", "SB.867", "衣架 ¥26.99", "CH.870"))
+    assert all("model" in d.attributes for d in extract_cards(lines))
+
+
+def test_ocr_boxes_of_stacked_lines_that_overlap_a_little_stay_one_stack():
+    lines = lines_of(stacked(0, 40, 100, "复古毛巾", "编号:TW.1010", "价格:¥39.50", leading=10))
+    assert texts(stacks(lines)) == [["复古毛巾", "编号:TW.1010", "价格:¥39.50"]]

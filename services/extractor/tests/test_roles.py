@@ -47,3 +47,20 @@ def test_a_header_giving_a_unit_of_measure_keeps_a_grouped_number_from_being_a_p
 def test_every_decision_records_its_scores_and_decimal_mark():
     [model, price] = assign_roles(["Artikel", "Grundpreis"], [["208432A", "208408A"], ["136,30", "1.060,00"]])
     assert model.scores["model"] > model.scores["price"] and price.decimal_mark == ","
+
+
+def test_a_header_the_cells_flatly_deny_is_overruled():
+    names = ["SOLID MARINE (GRADE AAA)", "COMPACT MARINE", "PLY BOARD", "FLUTED PANEL"]
+    assert roles(["PRICE", "LIST"], names, ["2,300", "2,050", "1,950", "550"]) == ["product_name", "price"]
+    breweries = ["Chorlton Brewing Co.", "Harviestoun", "Mikeller", "Beavertown"]
+    beers = ["Hull Melon Lager", "Schiehallion", "American Dream", "8 Ball"]
+    assert roles(["Style", "Name", "Take Out"], breweries, beers, ["3.00", "2.50", "4.50", "3.00"]) == [
+        "custom", "product_name", "price"]
+
+
+def test_without_codes_the_key_is_the_most_distinct_column_of_words_not_a_repeating_brand():
+    names = ["Avena x 5KG", "Fecula de Maíz Glutal x 1 kg", "Fecula de Maíz Glutal x 10 kg", "Harina 000 x 1 Kilo",
+             "Harina 0000 Pureza", "Harina Integral x 1Kg"]
+    brands = ["PRIMERA CALIDAD", "Glutal", "Glutal", "Caserita", "Pureza", "Pureza"]
+    prices = ["730,02", "71,55", "686,40", "40,52", "52,47", "65,25"]
+    assert roles(["TIPO", "DESCRIPCION", "SIN IVA"], names, brands, prices) == ["product_name", "custom", "price"]

@@ -65,3 +65,20 @@ def test_a_flate_picture_is_stored_as_a_png_of_its_own_pixels_hashed_like_any_pn
     assert placed.data.startswith(b"\x89PNG") and region.ext == "png"
     assert pymupdf.Pixmap(placed.data).samples == pymupdf.Pixmap(pymupdf.open(stream=data), xref).samples
     assert region.perceptual_hash == dhash(placed.data) and region.content_hash == hashlib.md5(placed.data).hexdigest()
+
+
+def test_an_image_mupdf_cannot_decode_loses_that_picture_not_the_page(monkeypatch):
+    import pymupdf as mupdf_module
+    from pdf_samples import born_digital
+
+    from skuflow_parser.backends import pymupdf_backend
+    from skuflow_parser.backends.pymupdf_backend import ImageCache
+    from skuflow_parser.pages import ParserConfig, parse_page
+
+    def refuse(doc, xref):
+        raise RuntimeError("code=4: color pixmap must not have an alpha channel")
+
+    monkeypatch.setattr(pymupdf_backend, "_image", refuse)
+    doc = mupdf_module.open(stream=born_digital().tobytes(), filetype="pdf")
+    parsed = parse_page(doc, 0, "ab" * 32, ImageCache(), ParserConfig(ocr_enabled=False)).page
+    assert parsed.status == "ok" and "SF-0012" in parsed.raw_text and parsed.images == []

@@ -20,6 +20,7 @@ from skuflow_contracts.results import ImageRole, Layout, PageClassification, Pag
 
 CODE_CELL = 0.75  # a line scoring this as a code is a code cell
 SIGNAL_MIN = 3  # this many codes or prices on a page make it a product page
+MARGIN_BLOCKS = 6  # more blocks than this in a margin band are content, not a running header or footer
 SHORT_TEXTS = 10  # a scan with this many short texts (not a cover's few lines) may name products without codes
 POOR_OCR = 0.8  # a scan read with less mean confidence than this may hide products
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
@@ -111,11 +112,13 @@ def _details(page: ParsedPage, roles: dict[str, ImageRole]) -> None:
                 roles[img.image_id] = "DETAIL"
 
 
-def block_role(text: str, box: BBox, page: ParsedPage, t: ClassificationThresholds) -> str:
+def block_role(text: str, box: BBox, page: ParsedPage, t: ClassificationThresholds,
+               crowded: frozenset[str] = frozenset()) -> str:
+    """``crowded``: margin bands ('header', 'footer') holding too many blocks to be running text."""
     margin = page.height * t.margin_share
-    if box[3] < margin:
+    if box[3] < margin and "header" not in crowded:
         return "header"
-    if box[1] > page.height - margin:
+    if box[1] > page.height - margin and "footer" not in crowded:
         return "footer"
     lines = text.splitlines()
     if any(labelled_value(line) for line in lines):
@@ -127,6 +130,15 @@ def block_role(text: str, box: BBox, page: ParsedPage, t: ClassificationThreshol
     if find_price(text):
         return "price"
     return "marketing"
+
+
+def _crowded_margins(page: ParsedPage, t: ClassificationThresholds) -> frozenset[str]:
+    """A running header or footer is a few blocks; a margin band holding more is content that starts
+    or ends there (a table on a tightly cropped scan), not a margin to leave out."""
+    margin = page.height * t.margin_share
+    top = sum(1 for b in page.text_blocks if b.bbox[3] < margin)
+    bottom = sum(1 for b in page.text_blocks if b.bbox[1] > page.height - margin)
+    return frozenset(band for band, count in (("header", top), ("footer", bottom)) if count > MARGIN_BLOCKS)
 
 
 def _rows(page: ParsedPage) -> list[list[str]]:
@@ -276,7 +288,7 @@ def classify_page(page: ParsedPage, profile: ThresholdProfile) -> PageClassifica
     anchors = _product_text(page)
     image_roles = {img.image_id: image_role(img, page, t, anchors) for img in page.images}
     _details(page, image_roles)
-    roles = {b.block_id: block_role(b.text, b.bbox, page, t) for b in page.text_blocks}
+    roles = {b.block_id: block_role(b.text, b.bbox, page, t, _crowded_margins(page, t)) for b in page.text_blocks}
     features = features_of(page, image_roles)
     page_type, confidence, reason = page_type_of(features)
     return PageClassification(

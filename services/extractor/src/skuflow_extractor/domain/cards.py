@@ -20,6 +20,7 @@ from skuflow_extractor.domain.words import Line
 
 ALIGN = 6.0  # points: left edges of one stack
 LEADING = 1.25  # a gap above a line larger than this many line heights starts a new stack
+OVERLAP = 0.25  # OCR boxes of stacked lines may overlap by this share of a line's height
 TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
 MAX_TITLE_LINES = 3  # a product's name wraps onto at most this many lines
 NAME_ONLY_EVIDENCE = 0.75  # a card that prints only a name and a price is a product, less surely
@@ -27,6 +28,7 @@ CODE_LINE_SHARE = 0.4  # codes must make up this share of a line's characters fo
 BARE_CODE = 0.75  # a line alone in a card that scores this high is the card's model code
 CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$")
 PRICED_LIST_MIN = 3  # lines of one stack each ending with a price make a price list, one product a line
+PRICED_RUN = 2  # ... when they come at least this many in a row
 SEPARATORS = " \t-–—:.…·•*|"
 BULLET = re.compile(r"^\s*(?:[-–—•·*]|\d{1,3}[.)])\s+")
 CENTS = re.compile(r"[.,]\d{2}$")
@@ -39,7 +41,8 @@ def stacks(lines: list[Line]) -> list[list[Line]]:
         for stack in found:
             last = stack[-1]
             gap = line.bbox[1] - last.bbox[3]
-            if abs(line.bbox[0] - stack[0].bbox[0]) <= ALIGN and -1 <= gap <= LEADING * max(line.height, 4):
+            aligned = abs(line.bbox[0] - stack[0].bbox[0]) <= ALIGN
+            if aligned and -OVERLAP * line.height <= gap <= LEADING * max(line.height, 4):
                 stack.append(line)
                 break
         else:
@@ -133,10 +136,19 @@ def priced_line(text: str) -> tuple[str, str] | None:
 
 
 def _price_list(stack: list[Line]) -> list[SkuDraft]:
-    """One product per priced line when a stack is mostly such lines (headings between them are skipped)."""
-    priced = [(line, found) for line in stack if not labelled_value(line.text) and (found := priced_line(line.text))]
-    if len(priced) < PRICED_LIST_MIN or len(priced) < len(stack) / 2:
-        return []
+    """One product per priced line where a stack is mostly runs of such lines, two or more in a row
+    (headings between runs are skipped; a card's description ending in its price is not a run)."""
+    runs: list[list[tuple[Line, tuple[str, str]]]] = [[]]
+    for line in stack:
+        found = None if labelled_value(line.text) else priced_line(line.text)
+        if found:
+            runs[-1].append((line, found))
+        elif runs[-1]:
+            runs.append([])
+    priced = [item for run in runs if len(run) >= PRICED_RUN for item in run]
+    coded = sum(1 for line in stack if code_score(line.text) >= BARE_CODE)
+    if len(priced) < PRICED_LIST_MIN or len(priced) < len(stack) / 2 or coded >= PRICED_LIST_MIN:
+        return []  # too few priced lines, or cards whose codes sit on lines of their own
     drafts = []
     for line, (what, price) in priced:
         draft = SkuDraft(origin="line", boxes=[line.bbox])

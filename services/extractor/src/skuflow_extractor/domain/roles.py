@@ -25,7 +25,8 @@ LEADING_CODE = 0.7  # code evidence of a cell that starts with a code and goes o
 MAIN_PRICE_SHARE = 0.75  # price columns scoring at least this share of the best one are all prices
 OTHER_DAMPING = 0.2  # a header naming a non-attribute role leaves this much of the data evidence
 MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color": 0.6, "material": 0.6}
-CONTRADICTING_CELLS = 3  # this many cells, none an amount, overrule a header that says 'price'
+CONTRADICTING_CELLS = 3  # this many cells that deny what their header names overrule it
+WORDS_NOT_CODES = 0.8  # a column this much made of words holds no codes, whatever its header says
 KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
 
@@ -80,8 +81,8 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
         "material": _share(cells, is_material),
     }
     named, named_score = _header_evidence(header)
-    if named == "price" and data["price"] == 0 and len(filled) >= CONTRADICTING_CELLS:
-        named, named_score = None, 0.0  # 'PRICE' over a column without one amount: a title, not its header
+    if len(filled) >= CONTRADICTING_CELLS and _contradicted(named, data, cells):
+        named, named_score = None, 0.0
     scores = {}
     for role, value in data.items():
         blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
@@ -90,6 +91,14 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
         value += HEADER_WEIGHT * named_score if named == role else 0.0
         scores[role] = round(value * (min(1.0, fill / IDENTITY_FILL) if role in IDENTITY else 1.0), 3)
     return scores, mark
+
+
+def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
+    """The cells flatly deny the header: 'PRICE' over a column without one amount (a title spread over
+    the table), 'Style' over brewery names (a code column holds codes; plain numbers may pass)."""
+    if named == "price":
+        return data["price"] == 0
+    return named == "model" and data["model"] == 0 and _share(cells, _is_words) >= WORDS_NOT_CODES
 
 
 def _price_evidence(cells: list[str], mark: str | None) -> float:
