@@ -55,3 +55,9 @@ def test_a_number_glued_to_a_size_does_not_swallow_the_price_after_it_as_a_range
 def test_a_price_after_a_chinese_word_is_a_price_not_glue():
     [price] = find_prices("活魚每斤130元")
     assert (price.text, price.currency) == ("130", "元")
+
+
+@pytest.mark.parametrize("printed, value", [("1,750,00", "1750.00"), ("3.100.00", "3100.00"),
+                                            ("1.234.567,89", "1234567.89")])
+def test_groups_of_three_then_two_digits_end_with_cents_whatever_the_marks(printed, value):
+    assert parse_price(printed) == value

@@ -178,3 +178,19 @@ async def test_replay_sends_dead_letters_back_once(runtime, request, kafka_boots
     assert not any(k.startswith("x-") for k, _ in record.headers)
     again = await replay(kafka_bootstrap, PAGE_PARSED.name)
     assert (ours["partition"], ours["offset"]) not in {(row["partition"], row["offset"]) for row in again}
+
+
+async def test_replay_of_one_job_sends_only_its_letters(runtime, request, kafka_bootstrap):
+    ours, other = (f"{request.node.name}-{name}-{uuid.uuid4().hex[:6]}" for name in ("ours", "other"))
+
+    async def broken(envelope, uow):
+        raise PermanentError("bug in handler")
+
+    for job in (ours, other):
+        await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), broken)
+    listed = await list_dead_letters(kafka_bootstrap, PAGE_PARSED.name, job_id=ours)
+    assert [row["key"] for row in listed] == [ours]
+    replayed = await replay(kafka_bootstrap, PAGE_PARSED.name, job_id=ours)
+    assert {row["key"] for row in replayed} == {ours}
+    rest = await replay(kafka_bootstrap, PAGE_PARSED.name)  # the per-job replay committed nothing
+    assert other in {row["key"] for row in rest}

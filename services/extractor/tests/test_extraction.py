@@ -177,3 +177,9 @@ def test_codes_printed_on_the_page_that_became_no_sku_are_a_reason_for_review():
 
 def test_a_page_read_to_nothing_says_why():
     assert extract(stacked(0, 40, 300, "欢迎选购"), page_type="A").review_reasons == ["nothing_read:unread_codes=0"]
+
+
+def test_a_table_whose_header_sits_in_the_top_margin_band_is_still_read():
+    rows = table(0, 10, [HEADER, *body_rows(1, 3)])  # a tightly cropped page: the header in the margin
+    result = extract(*rows, page_type="A", roles={rows[0].block_id: "header"})
+    assert [s.attributes.model for s in result.skus] == ["SF-0001", "SF-0002", "SF-0003"]

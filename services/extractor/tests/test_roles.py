@@ -64,3 +64,10 @@ def test_without_codes_the_key_is_the_most_distinct_column_of_words_not_a_repeat
     brands = ["PRIMERA CALIDAD", "Glutal", "Glutal", "Caserita", "Pureza", "Pureza"]
     prices = ["730,02", "71,55", "686,40", "40,52", "52,47", "65,25"]
     assert roles(["TIPO", "DESCRIPCION", "SIN IVA"], names, brands, prices) == ["product_name", "custom", "price"]
+
+
+def test_a_column_of_measurements_is_a_size_not_the_name():
+    capacities = ["0.5 TON", "0.5 TON", "1 TON", "2 TON"]
+    kinds = ["SABİT", "MONORAY MANUEL ŞARYOLU", "SABİT", "ZİNCİRLİ MONORAY ŞARYOLU"]
+    assert roles(["Kapasite", "Cinsi", "Fiyat TL"], capacities, kinds, ["1.750,00", "2.000,00", "2.250,00", "3.100,00"]
+                 )[:3] == ["size", "product_name", "price"]

@@ -18,7 +18,8 @@ from functools import lru_cache
 
 from skuflow_catalog.prices import price_of_cell
 
-UNITS = (r"mm|cm|dm|m|km|in|inch|ft|mil|µm|um|nm|kg|g|mg|t|lb|lbs|oz|ml|l|cl|dl|gal|v|kv|mv|w|kw|mw|a|ma|ah|mah|wh|"
+UNITS = (r"mm|cm|dm|m|mt|km|in|inch|ft|mil|µm|um|nm|kg|g|mg|t|ton|tons|lb|lbs|oz|ml|l|lt|lts|cl|dl|gal|v|kv|mv|w|"
+         r"kw|mw|a|ma|ah|mah|wh|тонн|т|"
          r"kwh|hz|khz|mhz|ghz|b|kb|mb|gb|tb|kbit|mbit|gbit|bit|bits|byte|bytes|kbyte|mbyte|kbps|mbps|gbps|dmips|mips|ω|ohm|kω|mω|°|°c|°f|bar|psi|pa|kpa|mpa|n|nm|rpm|db|lm|lx|k|pcs|pc|шт|мм|см|м|кг|г|мл|л|"
          r"в|вт|квт|а|гц|寸|升|毫升|厘米|毫米|米|克|千克|公斤|瓦|伏|安|个|件|只|套|片|支|条")
 NUMBER = r"(?!0\d)\d{1,5}(?:[.,]\d+)?"  # a measured amount: no leading zero, at most five whole digits
@@ -46,6 +47,12 @@ def _letters(text: str) -> list[str]:
 def is_package(text: str) -> bool:
     """An electronic component package ('SOP16', 'QFN-32', 'SOT-23-5', 'TO-220')."""
     return bool(PACKAGE.match(text.strip()))
+
+
+def is_measurement(text: str) -> bool:
+    """An amount with its unit or a dimension ('0.5 TON', '10 MT.', '120x60 cm'): a value, not a name."""
+    t = text.strip()
+    return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t))
 
 
 def not_a_code(text: str) -> bool:

@@ -334,7 +334,8 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd")
-UNIT = re.compile(r"(?:mm|cm|m|km|m2|m²|m3|m³|kg|g|t|l|ml|w|kw|v|a|hz|mhz|kb|mb|gb|kbyte|mbyte|byte|bit|pcs|"
+UNIT = re.compile(r"(?:mm|cm|m|mt|km|m2|m²|m3|m³|kg|g|t|ton|tons|l|lt|lts|ml|w|kw|v|a|hz|mhz|kb|mb|gb|kbyte|mbyte|"
+                  r"byte|bit|pcs|тонн|т|"
                   r"мм|см|м|кг|г|л|мл|вт|квт|в|шт|毫米|厘米|米|公斤|千克|克|升|毫升|瓦|伏|个|件|kg/db|db|°c|%)")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
@@ -402,7 +403,8 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
 @lru_cache(maxsize=8192)
 def _measured(text: str) -> bool:
     """Does the header give a unit of measure ('Magasság (mm)', 'Flash（KB）', 'Вес, кг')?"""
-    hints = [*_PARENS.findall(text), *re.findall(r",\s*([^,]{1,8})$", text)]
+    hints = [*_PARENS.findall(text), *re.findall(r",\s*([^,]{1,8})$", text),
+             *(line.strip(" ,;:()（）") for line in text.splitlines()[1:])]  # 'Мощность,\nкВт': the unit's own line
     return any(UNIT.fullmatch(hint.strip().strip(".").casefold()) for hint in hints)
 
 

@@ -75,6 +75,9 @@ def _mark_of(amount: str) -> DecimalMark | None:
     return None
 
 
+CENTS_AFTER_GROUPS = re.compile(r"\d{1,3}(?:[.,]\d{3})+[.,]\d{2}")
+
+
 def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal | None:
     """The number an amount prints, read with ``decimal_mark`` when the column's is known."""
     seps = _separators(amount)
@@ -82,6 +85,10 @@ def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal 
     whole, fraction = amount, ""
     if seps and mark and seps[-1][1] == mark and sum(1 for _, ch in seps if ch == mark) == 1:
         whole, fraction = amount[:seps[-1][0]], amount[seps[-1][0] + 1:]
+    elif len(seps) >= 2 and CENTS_AFTER_GROUPS.fullmatch(amount):
+        # '1,750,00', '3.100.00': groups of three, then two digits after the last mark: cents
+        whole, fraction = amount[:seps[-1][0]], amount[seps[-1][0] + 1:]
+        whole = re.sub(r"\D", "", whole)
     digits = re.sub(r"\D", "", whole)
     if not digits or len({ch for _, ch in _separators(whole)}) > 1:
         return None  # '1.234 567,8': not one way of grouping

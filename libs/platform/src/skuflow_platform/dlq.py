@@ -1,8 +1,10 @@
-"""``skuflow-dlq list|replay --topic TOPIC``: inspect dead letters and send them back.
+"""``skuflow-dlq list|replay --topic TOPIC [--job JOB_ID]``: inspect dead letters and send them back.
 
 Replay republishes the original bytes, key and trace header to the original topic; consumers
-that had already handled the event skip it through their inbox. Replayed messages are committed
-in the consumer group ``skuflow-dlq-replay``, so a second replay does not resend them.
+that had already handled the event skip it through their inbox. A replay of a whole topic commits
+what it sent in the consumer group ``skuflow-dlq-replay``, so a second replay does not resend it.
+A replay of one job (``--job``) reads the topic from the start and commits nothing (offsets cannot
+skip other jobs' letters); sending a letter again is harmless, the consumers' inboxes drop it.
 """
 
 from __future__ import annotations
@@ -45,14 +47,22 @@ def describe(record) -> dict:
             "failed_by": headers.get("x-failed-by"), "attempts": headers.get("x-attempts")}
 
 
-async def list_dead_letters(bootstrap: str, topic: str) -> list[dict]:
+def of_job(record, job_id: str) -> bool:
+    """Page events are keyed by the job id, or by 'job/page' where pages spread over partitions."""
+    key = record.key.decode("utf-8", "replace") if record.key else ""
+    return key == job_id or key.startswith(f"{job_id}/")
+
+
+async def list_dead_letters(bootstrap: str, topic: str, job_id: str | None = None) -> list[dict]:
     consumer, records = await dead_letters(bootstrap, topic, group=None)
     await consumer.stop()
-    return [describe(r) for r in records]
+    return [describe(r) for r in records if not job_id or of_job(r, job_id)]
 
 
-async def replay(bootstrap: str, topic: str, *, limit: int | None = None) -> list[dict]:
-    consumer, records = await dead_letters(bootstrap, topic, group=REPLAY_GROUP)
+async def replay(bootstrap: str, topic: str, *, limit: int | None = None, job_id: str | None = None) -> list[dict]:
+    consumer, records = await dead_letters(bootstrap, topic, group=None if job_id else REPLAY_GROUP)
+    if job_id:
+        records = [record for record in records if of_job(record, job_id)]
     producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")
     await producer.start()
     replayed = []
@@ -61,7 +71,8 @@ async def replay(bootstrap: str, topic: str, *, limit: int | None = None) -> lis
             headers = [(k, v) for k, v in record.headers if k not in DLQ_HEADERS]
             original = dict(record.headers).get(ORIGINAL_TOPIC, topic.encode()).decode()
             await producer.send_and_wait(original, record.value, key=record.key, headers=headers)
-            await consumer.commit({TopicPartition(record.topic, record.partition): record.offset + 1})
+            if not job_id:
+                await consumer.commit({TopicPartition(record.topic, record.partition): record.offset + 1})
             replayed.append(describe(record))
     finally:
         await producer.stop()
@@ -74,12 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["list", "replay"])
     parser.add_argument("--topic", required=True, help="the original topic, e.g. skuflow.page.parsed.v1")
     parser.add_argument("--limit", type=int, default=None, help="replay at most this many")
+    parser.add_argument("--job", default=None, help="only the letters of this job")
     args = parser.parse_args(argv)
     bootstrap = PlatformSettings().kafka_bootstrap
     if args.command == "list":
-        rows = asyncio.run(list_dead_letters(bootstrap, args.topic))
+        rows = asyncio.run(list_dead_letters(bootstrap, args.topic, args.job))
     else:
-        rows = asyncio.run(replay(bootstrap, args.topic, limit=args.limit))
+        rows = asyncio.run(replay(bootstrap, args.topic, limit=args.limit, job_id=args.job))
     for row in rows:
         print(json.dumps(row, ensure_ascii=False))
     print(f"{len(rows)} message(s) {'listed' if args.command == 'list' else 'replayed'}", file=sys.stderr)

@@ -43,15 +43,14 @@ class Extraction:
     review_reasons: list[str] = field(default_factory=list)  # why this reading is doubtful
 
 
-def reading_lines(page: ParsedPage, classification: PageClassification) -> list[Line]:
-    margins = {block for block, role in classification.block_roles.items() if role in MARGIN_ROLES}
-    return page_lines(page, margins)
+def margin_blocks(classification: PageClassification) -> set[int]:
+    return {block for block, role in classification.block_roles.items() if role in MARGIN_ROLES}
 
 
 def needs_previous_page(page: ParsedPage, classification: PageClassification, profile: ThresholdProfile) -> bool:
     """Could this page continue the previous page's table? Then it waits for that page (C1)."""
     return (page.page > 1 and classification.page_type in TABLE_PAGES
-            and headerless_rows(reading_lines(page, classification), profile.extraction.row_tolerance))
+            and headerless_rows(page_lines(page, margin_blocks(classification)), profile.extraction.row_tolerance))
 
 
 def _invalid_ratio(drafts: list[SkuDraft]) -> float:
@@ -64,10 +63,15 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     skipped = classification.page_type == "D" and not classification.needs_review
     if skipped or page.status == "failed":
         return Extraction(None, [])
-    lines, skew = reading_lines(page, classification), 0.0
+    # Tables are read from every line: a table may start in the top margin band of a tightly cropped
+    # page, and a running header or footer forms no product grid. Cards and lines skip the margins.
+    lines, skew = page_lines(page, set()), 0.0
     if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
         lines, skew = straighten(lines)
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table, page.rules)
+    margins = margin_blocks(classification)
+    lines = [line for line in lines if line.block not in margins or line.index in
+             {index for table in tables for index in table.lines}]
     table_lines = {index for table in tables for index in table.lines}
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
     merged_from = page.page - 1 if any(t.inherited for t in tables) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skuflow_catalog.codes import code_score, is_package, leading_code
+from skuflow_catalog.codes import code_score, is_measurement, is_package, leading_code
 from skuflow_catalog.headers import header_role
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
@@ -49,7 +49,8 @@ def _share(cells: list[str], test) -> float:
 
 def _is_words(text: str) -> bool:
     letters = sum(ch.isalpha() for ch in text)
-    return letters >= 2 and letters >= 0.5 * len(text.replace(" ", "")) and code_score(text) < 0.5
+    return (letters >= 2 and letters >= 0.5 * len(text.replace(" ", "")) and code_score(text) < 0.5
+            and not is_measurement(text))
 
 
 def _header_evidence(header: str) -> tuple[str | None, float]:

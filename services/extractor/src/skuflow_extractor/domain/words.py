@@ -28,6 +28,7 @@ class Line:
     heading: bool
     words: tuple[Word, ...]
     confidence: float | None = None  # OCR recognition confidence; None for a text layer
+    block: int = -1  # the text block it was read from
 
     @property
     def height(self) -> float:
@@ -112,13 +113,14 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             words = split_words(line, len(lines))
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
             if len(cells) == 1:
-                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words, block.confidence))
+                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words, block.confidence,
+                                  block.block_id))
                 continue
             for run in cells:
                 box = (run[0].bbox[0], line.bbox[1], run[-1].bbox[2], line.bbox[3])
                 index = len(lines)
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
-                                  tuple(replace(w, line=index) for w in run), block.confidence))
+                                  tuple(replace(w, line=index) for w in run), block.confidence, block.block_id))
     return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
 
 
