@@ -131,17 +131,9 @@ def drive(pipeline: Pipeline, plan: Plan, stop: threading.Event) -> list[str]:
             sup.start(name)
             done.append(f"kill -9 {name}")
         elif step == "postgres":
-            down = rng.uniform(*plan.postgres_down)
-            subprocess.run([*INFRA, "pg-stop"], check=True, capture_output=True)
-            time.sleep(down)
-            subprocess.run([*INFRA, "pg-start"], check=True, capture_output=True)
-            done.append(f"postgres down {down:.0f}s")
+            done.append(f"postgres down {outage('pg', rng.uniform(*plan.postgres_down)):.0f}s")
         elif step == "broker":
-            down = rng.uniform(*plan.broker_down)
-            subprocess.run([*INFRA, "kafka-stop"], check=True, capture_output=True)
-            time.sleep(down)
-            subprocess.run([*INFRA, "kafka-start"], check=True, capture_output=True)
-            done.append(f"broker down {down:.0f}s")
+            done.append(f"broker down {outage('kafka', rng.uniform(*plan.broker_down)):.0f}s")
         else:
             name = rng.choice(KILLABLE)
             pid = sup.pid(name)
@@ -152,6 +144,14 @@ def drive(pipeline: Pipeline, plan: Plan, stop: threading.Event) -> list[str]:
                 done.append(f"SIGSTOP {name} {plan.sigstop_seconds:g}s")
         log(done[-1] if done else step)
     return done
+
+
+def outage(part: str, seconds: float) -> float:
+    """Stop Postgres ('pg') or Kafka ('kafka') for ``seconds``, then start it again."""
+    subprocess.run([*INFRA, f"{part}-stop"], check=True, capture_output=True)
+    time.sleep(seconds)
+    subprocess.run([*INFRA, f"{part}-start"], check=True, capture_output=True)
+    return seconds
 
 
 def signal_group(pid: int, sig: int) -> None:
