@@ -14,10 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 ALEMBIC_ENV = Path(__file__).parent / "alembic"
 
 
+CONNECT_TIMEOUT_SECONDS = 5  # a black-holed database fails a probe in seconds instead of hanging it
+
+
 class Database:
     def __init__(self, url: str, *, pool_size: int = 5) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, pool_size=pool_size, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(url, pool_size=pool_size, pool_pre_ping=True,
+                                                       connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS})
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
