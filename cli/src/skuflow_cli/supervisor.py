@@ -70,6 +70,15 @@ class Supervisor:
             _reap(pid)
         self.pid_file(name).unlink(missing_ok=True)
 
+    def _exited(self, name: str) -> bool:
+        """The process the pid file names is gone or a zombie (not merely unrecognisable yet)."""
+        try:
+            pid = int(self.pid_file(name).read_text())
+            os.kill(pid, 0)
+        except (FileNotFoundError, ValueError, ProcessLookupError):
+            return True
+        return _is_zombie(pid)
+
     def ready(self, name: str) -> bool:
         try:
             return httpx.get(f"http://127.0.0.1:{self.port(name)}/readyz", timeout=2).status_code == 200
@@ -84,6 +93,8 @@ class Supervisor:
         restarted: set[str] = set()
         while pending and time.monotonic() < deadline:
             for name in list(pending):
+                if self.pid(name) is None and not self._exited(name):
+                    continue  # between fork and exec: not yet recognisable, not gone either
                 if self.pid(name) is None and name not in restarted:
                     restarted.add(name)
                     time.sleep(1)
@@ -98,15 +109,20 @@ class Supervisor:
             raise RuntimeError(f"not ready after {timeout}s: {', '.join(pending)} (logs in {self.run_dir})")
 
 
+def _is_zombie(pid: int) -> bool:
+    with contextlib.suppress(OSError, IndexError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    return False
+
+
 def _is_live_service(pid: int, name: str) -> bool:
     """False for a zombie or for a pid the system has since given to another program (Linux /proc)."""
     proc = Path(f"/proc/{pid}")
     if not proc.exists():
         return True  # no /proc (not Linux): trust the signal check
+    if _is_zombie(pid):
+        return False
     with contextlib.suppress(OSError):
-        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        if state in ("Z", "X"):
-            return False
         return f"skuflow_{name}".encode() in (proc / "cmdline").read_bytes()
     return False
 
