@@ -37,14 +37,19 @@ class Supervisor:
     def log_file(self, name: str) -> Path:
         return self.run_dir / f"{name}.log"
 
-    def pid(self, name: str) -> int | None:
-        """The service's live process: a dead, dying (zombie) or reused pid does not count."""
+    def _recorded(self, name: str) -> int | None:
+        """The pid the pid file names, if some process still has it."""
         try:
             pid = int(self.pid_file(name).read_text())
             os.kill(pid, 0)
         except (FileNotFoundError, ValueError, ProcessLookupError):
             return None
-        return pid if _is_live_service(pid, name) else None
+        return pid
+
+    def pid(self, name: str) -> int | None:
+        """The service's live process: a dead, dying (zombie) or reused pid does not count."""
+        pid = self._recorded(name)
+        return pid if pid is not None and _is_live_service(pid, name) else None
 
     def start(self, name: str) -> None:
         if self.pid(name):
@@ -72,12 +77,8 @@ class Supervisor:
 
     def _exited(self, name: str) -> bool:
         """The process the pid file names is gone or a zombie (not merely unrecognisable yet)."""
-        try:
-            pid = int(self.pid_file(name).read_text())
-            os.kill(pid, 0)
-        except (FileNotFoundError, ValueError, ProcessLookupError):
-            return True
-        return _is_zombie(pid)
+        pid = self._recorded(name)
+        return pid is None or _is_zombie(pid)
 
     def ready(self, name: str) -> bool:
         try:
@@ -93,15 +94,15 @@ class Supervisor:
         restarted: set[str] = set()
         while pending and time.monotonic() < deadline:
             for name in list(pending):
-                if self.pid(name) is None and not self._exited(name):
-                    continue  # between fork and exec: not yet recognisable, not gone either
-                if self.pid(name) is None and name not in restarted:
+                if self.pid(name) is None:
+                    if not self._exited(name):
+                        continue  # between fork and exec: not yet recognisable, not gone either
+                    if name in restarted:
+                        raise RuntimeError(f"{name} exited during start-up; see {self.log_file(name)}:\n"
+                                           + _tail(self.log_file(name)))
                     restarted.add(name)
                     time.sleep(1)
                     self.start(name)
-                elif self.pid(name) is None:
-                    raise RuntimeError(f"{name} exited during start-up; see {self.log_file(name)}:\n"
-                                       + _tail(self.log_file(name)))
                 if self.ready(name):
                     pending.remove(name)
             time.sleep(0.3)

@@ -28,6 +28,7 @@ from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import PageParse, ParserConfig, failed_parse, parse_page
+from skuflow_parser.pipeline import open_checked
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
 _documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
@@ -70,8 +71,6 @@ def _start_worker(config: ParserConfig) -> None:
 
 
 def check_in_worker(pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
-    from skuflow_parser.pipeline import open_checked
-
     try:
         with open(pdf_path, "rb") as handle:
             doc = open_checked(handle.read(), limits)
@@ -135,7 +134,7 @@ class PagePool:
             return failed_parse(index + 1, f"worker_crashed: {exc}")
 
     async def check(self, pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
-        """Open and pre-check a whole document inside the page budget; never raises for a bad file."""
+        """Open and pre-check a whole document inside its own budget; never raises for a bad file."""
         try:
             return await self._run("the document check", self.document_budget_seconds, check_in_worker,
                                    pdf_path, limits)

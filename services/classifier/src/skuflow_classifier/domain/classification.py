@@ -288,7 +288,8 @@ def classify_page(page: ParsedPage, profile: ThresholdProfile) -> PageClassifica
     anchors = _product_text(page)
     image_roles = {img.image_id: image_role(img, page, t, anchors) for img in page.images}
     _details(page, image_roles)
-    roles = {b.block_id: block_role(b.text, b.bbox, page, t, _crowded_margins(page, t)) for b in page.text_blocks}
+    crowded = _crowded_margins(page, t)
+    roles = {b.block_id: block_role(b.text, b.bbox, page, t, crowded) for b in page.text_blocks}
     features = features_of(page, image_roles)
     page_type, confidence, reason = page_type_of(features)
     return PageClassification(

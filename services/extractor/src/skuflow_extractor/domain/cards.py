@@ -125,14 +125,15 @@ def priced_line(text: str) -> tuple[str, str] | None:
     """``(what, price)`` for a line that ends with a price after what it prices: '- 125х1.0х22 –
     18,00 руб', 'Harina 000 x 1 kg ..... 40,52'. The price is currency-marked, or prints cents."""
     marked = find_prices(text)
-    raw = marked[-1].raw if marked else text.split()[-1] if text.split() else ""
+    words = text.split()
+    raw = marked[-1].raw if marked else words[-1] if words else ""
     if not marked and not (price_of_cell(raw) and CENTS.search(raw)):
         return None
     at = text.rfind(raw)
-    what = BULLET.sub("", text[:at]).strip(SEPARATORS)
-    if at < 0 or text[at + len(raw):].strip(" .;") or sum(ch.isalnum() for ch in what) < 2:
+    if at < 0 or text[at + len(raw):].strip(" .;"):
         return None
-    return what, raw
+    what = BULLET.sub("", text[:at]).strip(SEPARATORS)
+    return (what, raw) if sum(ch.isalnum() for ch in what) >= 2 else None
 
 
 def _price_list(stack: list[Line]) -> list[SkuDraft]:

@@ -69,10 +69,9 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
         lines, skew = straighten(lines)
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table, page.rules)
-    margins = margin_blocks(classification)
-    lines = [line for line in lines if line.block not in margins or line.index in
-             {index for table in tables for index in table.lines}]
     table_lines = {index for table in tables for index in table.lines}
+    margins = margin_blocks(classification)
+    lines = [line for line in lines if line.block not in margins or line.index in table_lines]
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
     merged_from = page.page - 1 if any(t.inherited for t in tables) else None
 

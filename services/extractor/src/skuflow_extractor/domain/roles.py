@@ -132,9 +132,11 @@ def _most_distinct_name(roles: list[str | None], columns: list[list[str]], score
     current = roles.index("product_name")
     floor = MINIMUM["product_name"]
     rivals = [j for j, role in enumerate(roles) if role is None and scores[j]["product_name"] >= floor]
-    best = max(rivals, key=lambda j: (distinctness(columns[j]), -j), default=None)
-    if best is not None and distinctness(columns[best]) >= distinctness(columns[current]) + KEY_DISTINCTNESS_MARGIN:
-        roles[current], roles[best] = None, "product_name"
+    if not rivals:
+        return
+    distinct, best = max((distinctness(columns[j]), -j) for j in rivals)
+    if distinct >= distinctness(columns[current]) + KEY_DISTINCTNESS_MARGIN:
+        roles[current], roles[-best] = None, "product_name"
 
 
 def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRole]:

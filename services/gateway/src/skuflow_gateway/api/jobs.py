@@ -26,9 +26,9 @@ from skuflow_platform.auth import Principal
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.storage import SCHEME
 from skuflow_platform.tracing import current_traceparent, tracer
 
-MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around the file
 RATE_WINDOW_SECONDS = 60
 UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file"],
@@ -60,14 +60,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
         async with ctx.db.transaction() as conn:
-            recent, oldest = (await conn.execute(
-                sa.select(sa.func.count(), sa.func.min(jobs.c.created_at)).where(
-                    (jobs.c.merchant_id == caller.merchant_id)
-                    & (jobs.c.created_at > sa.func.now() - sa.text(f"interval '{RATE_WINDOW_SECONDS} seconds'"))))
+            recent, waited = (await conn.execute(
+                sa.select(sa.func.count(), sa.func.extract("epoch", sa.func.now() - sa.func.min(jobs.c.created_at)))
+                .where((jobs.c.merchant_id == caller.merchant_id)
+                       & (jobs.c.created_at > sa.func.now() - sa.text(f"interval '{RATE_WINDOW_SECONDS} seconds'"))))
             ).one()
-            if recent < settings.uploads_per_minute:
-                return
-            waited = (await conn.execute(sa.select(sa.func.extract("epoch", sa.func.now() - oldest)))).scalar_one()
+        if recent < settings.uploads_per_minute:
+            return
         retry_after = max(1, int(RATE_WINDOW_SECONDS - float(waited)) + 1)
         raise HTTPException(429, f"at most {settings.uploads_per_minute} uploads per minute; retry in {retry_after}s",
                             headers={"Retry-After": str(retry_after)})
@@ -75,23 +74,21 @@ def routes(ctx: ServiceContext) -> APIRouter:
     @router.post("/jobs", status_code=201, openapi_extra=UPLOAD_BODY)
     async def create_job(request: Request, caller: Caller) -> dict:
         """Auth (dependency), declared size and rate are checked before one byte of the body is read."""
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > limits.max_bytes + MULTIPART_OVERHEAD:
-            raise HTTPException(413, f"the file is larger than the {settings.max_upload_mb} MB limit")
-        await check_rate(caller)
-        try:
-            profile_for(ctx.settings.config_version)  # the job is frozen to this profile (INV-09)
-        except UnknownProfile as exc:
-            raise HTTPException(503, str(exc)) from exc
         job_id = str(uuid.uuid4())
         key = f"jobs/{job_id}/source.pdf"
         try:
+            limits.check_declared(request.headers.get("content-length"))
+            await check_rate(caller)
+            try:
+                profile_for(ctx.settings.config_version)  # the job is frozen to this profile (INV-09)
+            except UnknownProfile as exc:
+                raise HTTPException(503, str(exc)) from exc
             with ctx.storage.writer(key) as sink:
-                received = await receive_file(request, sink, field_name="file", max_bytes=limits.max_bytes)
+                received = await receive_file(request, sink, field_name="file", limits=limits)
                 check_upload(received.head, received.size, limits)
         except UploadRejected as exc:
             raise HTTPException(exc.status_code, exc.message) from exc
-        file_uri = f"local://{key}"
+        file_uri = SCHEME + key
         filename = received.filename or "upload.pdf"
         with tracer().start_as_current_span("upload catalog"):
             async with ctx.db.transaction() as conn:

@@ -1,7 +1,7 @@
 """Receiving an upload: the multipart body is streamed to storage under a hard size cap.
 
 Nothing is read before the caller is authenticated and the declared size is checked (the route
-does both first), and no more than ``max_bytes`` of the file are ever written: a 3 GB body from
+does both first), and no more than the limit's ``max_bytes`` of the file are ever written: a 3 GB body from
 anyone costs at most the cap in disk, and an unauthenticated one costs nothing.
 """
 
@@ -14,7 +14,7 @@ from typing import BinaryIO
 from fastapi import Request
 from python_multipart.multipart import MultipartParser, parse_options_header
 
-from skuflow_gateway.domain.jobs import UploadRejected
+from skuflow_gateway.domain.jobs import UploadLimits, UploadRejected
 
 HEAD_BYTES = 2048  # enough for the %PDF- header check
 
@@ -42,8 +42,8 @@ class _Part:
 class _FileCollector:
     """Multipart callbacks: the first part named ``field`` goes to ``sink``; others are skipped."""
 
-    def __init__(self, field_name: str, sink: BinaryIO, max_bytes: int) -> None:
-        self.field_name, self.sink, self.max_bytes = field_name.encode(), sink, max_bytes
+    def __init__(self, field_name: str, sink: BinaryIO, limits: UploadLimits) -> None:
+        self.field_name, self.sink, self.limits = field_name.encode(), sink, limits
         self.received = ReceivedFile()
         self.part = _Part()
         self.taking = False
@@ -79,8 +79,8 @@ class _FileCollector:
         chunk = data[start:end]
         received = self.received
         received.size += len(chunk)
-        if received.size > self.max_bytes:
-            raise UploadRejected(413, f"the file is larger than the {self.max_bytes // (1024 * 1024)} MB limit")
+        if received.size > self.limits.max_bytes:
+            raise self.limits.too_large()
         if len(received.head) < HEAD_BYTES:
             received.head += chunk[:HEAD_BYTES - len(received.head)]
         received.digest.update(chunk)
@@ -91,12 +91,12 @@ class _FileCollector:
             self.received.found, self.taking = True, False
 
 
-async def receive_file(request: Request, sink: BinaryIO, *, field_name: str, max_bytes: int) -> ReceivedFile:
+async def receive_file(request: Request, sink: BinaryIO, *, field_name: str, limits: UploadLimits) -> ReceivedFile:
     """Stream the multipart body into ``sink``; raises UploadRejected (413, 400) as soon as it can."""
     content_type, options = parse_options_header(request.headers.get("content-type", ""))
     if content_type != b"multipart/form-data" or not options.get(b"boundary"):
         raise UploadRejected(400, f"send the PDF as multipart/form-data in a field named '{field_name}'")
-    collector = _FileCollector(field_name, sink, max_bytes)
+    collector = _FileCollector(field_name, sink, limits)
     parser = MultipartParser(options[b"boundary"], collector.callbacks())
     async for chunk in request.stream():
         parser.write(chunk)

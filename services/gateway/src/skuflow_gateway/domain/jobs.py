@@ -57,9 +57,20 @@ class UploadRejected(Exception):
         self.message = message
 
 
+MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around the file
+
+
 @dataclass(frozen=True)
 class UploadLimits:
     max_bytes: int
+
+    def too_large(self) -> UploadRejected:
+        return UploadRejected(413, f"the file is larger than the {self.max_bytes // (1024 * 1024)} MB limit")
+
+    def check_declared(self, content_length: str | None) -> None:
+        """Refuse a body whose declared length already exceeds the limit, before reading any of it."""
+        if content_length and content_length.isdigit() and int(content_length) > self.max_bytes + MULTIPART_OVERHEAD:
+            raise self.too_large()
 
 
 def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
@@ -67,7 +78,7 @@ def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
     if size == 0:
         raise UploadRejected(400, "the uploaded file is empty")
     if size > limits.max_bytes:
-        raise UploadRejected(413, f"the file is larger than the {limits.max_bytes // (1024 * 1024)} MB limit")
+        raise limits.too_large()
     if PDF_MAGIC not in head[:MAGIC_WINDOW]:
         raise UploadRejected(415, "the file is not a PDF (no %PDF- header)")
 
