@@ -6,20 +6,22 @@ from pdf_samples import born_digital
 
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import PagePool
+from tests.fuzz.hostile import decompression_bomb
 
 HASH = "12345678" * 8
 
 
 def test_a_page_is_parsed_in_a_worker_and_an_overrun_page_times_out_without_breaking_the_pool(tmp_path):
-    pdf = tmp_path / "c.pdf"
+    pdf, slow = tmp_path / "c.pdf", tmp_path / "slow.pdf"
     born_digital().save(pdf)
+    slow.write_bytes(decompression_bomb(megabytes=200))  # seconds of work: a stalled event loop cannot beat it
     pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=60,
                     config=ParserConfig(ocr_enabled=False))
     try:
         parsed = asyncio.run(pool.parse(str(pdf), 0, HASH))
         assert "SF-0012" in parsed.page.raw_text and parsed.images[0].data
-        pool.page_budget_seconds = 0.0001
-        late = asyncio.run(pool.parse(str(pdf), 0, HASH)).page
+        pool.page_budget_seconds = 0.05
+        late = asyncio.run(pool.parse(str(slow), 0, HASH)).page
         assert late.status == "failed" and late.failure_reason.startswith("page_timeout: page 1 took longer")
         pool.page_budget_seconds = 60
         assert asyncio.run(pool.parse(str(pdf), 0, HASH)).page.status == "ok"
