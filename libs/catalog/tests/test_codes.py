@@ -1,7 +1,7 @@
 """Product codes, and what only looks like one."""
 
 import pytest
-from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
+from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
 from skuflow_catalog.values import is_color, is_size
 
 
@@ -34,6 +34,15 @@ def test_electronic_packages_look_like_codes_but_are_known(text, package):
 ])
 def test_the_code_a_cell_starts_with(text, code):
     assert leading_code(text) == code
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Przepustnica międzykołnierzowa 017W", "017W"), ("Kurek kulowy kołnierzowy F3515", "F3515"),
+    ("Przepustnica (dysk PVC) 031PW", "031PW"), ("Glass Tumbler 300ML", None), ("Pink 12", None),
+    ("SF-0001", None), ("AB 12 CD34", None),
+])
+def test_the_code_a_name_ends_with(text, code):
+    assert trailing_code(text) == code
 
 
 def test_codes_in_running_text_must_be_one_strong_token():

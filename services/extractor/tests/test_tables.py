@@ -131,3 +131,30 @@ def test_headerless_rows_are_detected_only_when_no_header_comes_first():
     assert not headerless_rows(lines_of(*table(0, 60, [HEADER, *body_rows(3, 2)])), TOLERANCE)
     assert not headerless_rows(lines_of(stacked(0, 50, 60, "型号：SF-0001", "价格：¥8")), TOLERANCE)
     assert not headerless_rows(lines_of(stacked(0, 50, 60, "SF-0001")), TOLERANCE)  # one cell is no row
+
+
+def ruled(top, count, pitch=20, left=40.0, right=520.0, inner_left=280.0):
+    """Rules of a table whose first column is one merged cell: each row ruled from ``inner_left`` on,
+    the block ruled across its whole width above and below."""
+    inner = [(inner_left, top - 4 + pitch * n, right, top - 4 + pitch * n) for n in range(1, count)]
+    edges = [(left, y, right, y) for y in (top - 4, top - 4 + pitch * count)]
+    return [*edges, *inner]
+
+
+def test_a_merged_cell_the_row_rules_stop_short_of_stands_in_every_row_it_spans():
+    xs = (50, 290, 430)
+    rows = [["Kurek kulowy", "15", "112,32"], ["kołnierzowy F3515", "20", "120,14"], ["", "25", "135,07"],
+            ["", "32", "158,53"]]
+    blocks = [cells(0, 80, ["Nazwa", "DN", "Cena PLN"], xs), *table(1, 100, rows, xs=xs)]
+    [found] = find_tables(lines_of(*blocks), TOLERANCE, None, ruled(100, 4))
+    assert [(s.attributes["model"], s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
+        ("F3515", "Kurek kulowy kołnierzowy F3515", price) for price in ("112.32", "120.14", "135.07", "158.53")]
+    unruled = find_tables(lines_of(*blocks), TOLERANCE, None)
+    assert len([s for t in unruled for s in t.skus]) < 4  # without the rules nothing says the cell is merged
+
+
+def test_a_headerless_block_of_rows_continues_the_table_above_it_but_a_lone_footer_line_does_not():
+    found = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]), *table(10, 240, body_rows(3, 2)),
+                      cells(20, 400, ["SF-9999 Datasheet", "", "", "12/54"]))
+    assert models(found) == ["SF-0001", "SF-0002", "SF-0003", "SF-0004"]
+    assert [t.inherited for t in found] == [False, True]

@@ -114,6 +114,15 @@ def leading_code(text: str) -> str | None:
     return code if code_score(code) >= 0.5 else None
 
 
+def trailing_code(text: str) -> str | None:
+    """The code a name ends with: 'Przepustnica międzykołnierzowa 017W' → '017W', 'Kurek kulowy
+    F3515' → 'F3515'. One token as strict as ``find_codes``, after at least one word."""
+    tokens = text.split()
+    if len(tokens) < 2 or find_codes(tokens[-1]) != [tokens[-1]]:
+        return None
+    return tokens[-1] if any(_is_word(token.strip("(),.")) for token in tokens[:-1]) else None
+
+
 def is_code(text: str, threshold: float = 0.5) -> bool:
     return code_score(text) >= threshold
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from skuflow_catalog.codes import code_score, find_codes, leading_code
+from skuflow_catalog.codes import code_score, find_codes, leading_code, trailing_code
 from skuflow_catalog.headers import labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
@@ -27,6 +27,7 @@ from skuflow_extractor.domain.grid import (
     FULL_ROW_SHARE,
     HEADER_LEADING,
     PROSE_SHARE,
+    Cell,
     Grid,
     Row,
     add_header_columns,
@@ -200,23 +201,54 @@ def _merge(rows: list[Row]) -> Row:
 
 def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[Row] | None:
     """A ruled table's rows: the lines between two rules across the table make one row (a cell of
-    several lines, a centred cell). None where the rules do not bound rows of a few lines each
-    (a table ruled only above and below, or in groups)."""
+    several lines, a centred cell). Rules that stop short of a column leave a merged cell there
+    (a product name beside its sizes, a series code beside its motors): the column with the most
+    rules sets the rows, and a merged cell stands in every row it spans. None where the rules do not
+    bound rows of a few lines each (a table ruled only above and below, or in groups)."""
     if not body:
         return None
-    left, right = grid.columns[0][0], grid.columns[-1][1]
     top, bottom = body[0].top, body[-1].bottom
-    cuts = sorted({r[1] for r in rules if top - 1 < r[1] < bottom + 1
-                   and min(r[2], right) - max(r[0], left) >= RULE_SPAN * (right - left)})
+    inside = [r for r in rules if top - 1 < r[1] < bottom + 1]
+    per_column = [sorted({r[1] for r in inside if r[0] <= (a + b) / 2 <= r[2]}) for a, b in grid.columns]
+    cuts = max(per_column, key=len)
     if len(cuts) < RULED_MIN:
         return None
+    bands = _bands(body, cuts)
+    if max(len(rows) for rows in bands) > MAX_BAND_LINES:
+        return None
+    rows = [_merge(rows) if len(rows) > 1 else rows[0] for rows in bands]
+    for j, column_cuts in enumerate(per_column):
+        if len(column_cuts) < len(cuts):
+            rows = _spread_merged(grid, rows, j, column_cuts)
+    return rows
+
+
+def _bands(rows: list[Row], cuts: list[float]) -> list[list[Row]]:
+    """Rows grouped by the pair of cuts their centres fall between, top to bottom."""
     bands: dict[int, list[Row]] = {}
-    for row in body:
+    for row in rows:
         centre = (row.top + row.bottom) / 2
         bands.setdefault(sum(1 for cut in cuts if cut < centre), []).append(row)
-    if max(len(rows) for rows in bands.values()) > MAX_BAND_LINES:
-        return None
-    return [_merge(rows) if len(rows) > 1 else rows[0] for _, rows in sorted(bands.items())]
+    return [rows for _, rows in sorted(bands.items())]
+
+
+def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> list[Row]:
+    """Column ``j`` is ruled more coarsely than the rows: where some of the rows one of its cells spans
+    print nothing in it, the cell is merged and its words stand in each of those rows."""
+    spread: dict[int, Row] = {}
+    for band in _bands(rows, cuts):
+        words = [w for row in band for cell in row.cells for w in cell.words if grid.column_of(w) == j]
+        holders = sum(1 for row in band if any(grid.column_of(w) == j for c in row.cells for w in c.words))
+        if len(band) < 2 or not words or holders == len(band):
+            continue
+        for row in band:
+            cells = [cell for cell in row.cells if not any(grid.column_of(w) == j for w in cell.words)]
+            bbox = (min(w.bbox[0] for w in words), row.top, max(w.bbox[2] for w in words), row.bottom)
+            cells.append(Cell(" ".join(w.text for w in words), bbox, tuple(words)))
+            source = [r for r in band if r is row or any(grid.column_of(w) == j for c in r.cells for w in c.words)]
+            spread[id(row)] = Row(tuple(sorted(cells, key=lambda c: c.bbox[0])), frozenset().union(
+                *(r.lines for r in source)), row.height, tuple(pair for r in source for pair in r.read))
+    return [spread.get(id(row), row) for row in rows]
 
 
 def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
@@ -268,10 +300,14 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             used |= row.lines
             continue
         found = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
+        key = model
+        if model is None and name is not None and (trailing := trailing_code(texts[name])):
+            found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name
         code = found[0][0] if found else None
         if code or (name is not None and texts[name] and priced):
-            keyed = roles[(model if code else name) - columns.start].scores["model" if code else "product_name"]
-            key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == (model if code else name)}
+            key = key if code else name
+            keyed = roles[key - columns.start].scores["model" if key == model else "product_name"]
+            key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == key}
             evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row.confidence(key_lines))
             codes = found[0] if found else [None]
             for listed in codes:
@@ -279,8 +315,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
                 draft.evidence = evidence
                 if listed:
                     draft.set("model", listed)
-                    rest = texts[model].strip()[len(listed):].strip(" ,-–")
-                    if rest and texts[model].strip().startswith(listed) and len(codes) == 1:
+                    rest = texts[key].strip()[len(listed):].strip(" ,-–")
+                    if rest and key == model and texts[key].strip().startswith(listed) and len(codes) == 1:
                         draft.set("product_name", rest)
                 if family and "product_name" not in draft.attributes:
                     draft.set("product_name", family, "section_heading")
@@ -455,12 +491,16 @@ def _shared_above(lines: list[Line], table: Table, used: set[int]) -> tuple[dict
 
 def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
                 rules: list[BBox] | tuple = ()) -> list[Table]:
-    """Every product table on the page, top to bottom; the first may continue ``previous``. ``rules``
+    """Every product table on the page, top to bottom; a block without a header continues the table
+    above it, and the first may continue ``previous`` (the last table of the page before). ``rules``
     are the page's horizontal rules, which bound a ruled table's rows."""
     tables: list[Table] = []
     used: set[int] = set()
-    for n, grid in enumerate(grids_of(lines, row_tolerance)):
-        for table in _read_grid(grid, previous if n == 0 else None, rules):
+    for grid in grids_of(lines, row_tolerance):
+        above = previous  # a headerless block of rows (not a lone footer line) continues the table above
+        if tables:
+            above = tables[-1].header if len(grid.rows) > 1 else None
+        for table in _read_grid(grid, above, rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
             for sku in table.skus:
