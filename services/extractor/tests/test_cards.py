@@ -37,6 +37,11 @@ def test_a_card_reads_a_bare_model_code_and_a_bare_price():
     assert read_card(card("DB.392", "¥35")).attributes == {"model": "DB.392", "price": "35"}
 
 
+def test_a_package_name_alone_on_a_line_is_not_a_cards_code():
+    assert read_card(card("GD32F303CCT6", "LQFP48")).attributes == {"model": "GD32F303CCT6"}
+    assert read_card(card("LQFP48", "QFN32")) is None
+
+
 def test_a_card_keeps_the_first_value_of_an_attribute():
     assert read_card(card("型号：SF-0001", "¥9", "价格：¥12")).attributes["price"] == "12"  # labelled first
     assert read_card(card("SF-0001", "¥9", "¥12")).attributes["price"] == "9"

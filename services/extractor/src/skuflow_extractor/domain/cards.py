@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from skuflow_catalog.codes import code_score, find_codes, leading_code
+from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
 from skuflow_catalog.headers import labelled_value
 from skuflow_catalog.prices import find_prices, parse_price, price_of_cell
 from skuflow_catalog.values import is_size
@@ -90,12 +90,12 @@ def read_card(card: list[Line]) -> SkuDraft | None:
         else:
             unlabelled.append(line)
     title = _title(card)
-    named = [line for line in title if line is not card[0] or code_score(line.text) < BARE_CODE]
+    named = [line for line in title if line is not card[0] or not _bare_code(line.text)]
     if len(named) > 1:
         draft.set("product_name", " ".join(line.text for line in named))
     coded = False
     for line in unlabelled:
-        code = line.text if code_score(line.text) >= BARE_CODE else leading_code(line.text)
+        code = line.text if _bare_code(line.text) else leading_code(line.text)
         custom = CUSTOM_LABEL.match(line.text)
         if code:
             draft.set("model", code)
@@ -114,6 +114,12 @@ def read_card(card: list[Line]) -> SkuDraft | None:
         draft.evidence = NAME_ONLY_EVIDENCE
     draft.evidence = round(draft.evidence * _read_by_ocr(card), 3)
     return draft if (labelled or coded or priced_name) and draft.has_identity else None
+
+
+def _bare_code(text: str) -> bool:
+    """A line that is a code and nothing else; a package name ('LQFP48') printed under a part
+    number is not one."""
+    return code_score(text) >= BARE_CODE and not is_package(text)
 
 
 def _read_by_ocr(lines: list[Line]) -> float:
@@ -147,7 +153,7 @@ def _price_list(stack: list[Line]) -> list[SkuDraft]:
         elif runs[-1]:
             runs.append([])
     priced = [item for run in runs if len(run) >= PRICED_RUN for item in run]
-    coded = sum(1 for line in stack if code_score(line.text) >= BARE_CODE)
+    coded = sum(1 for line in stack if _bare_code(line.text))
     if len(priced) < PRICED_LIST_MIN or len(priced) < len(stack) / 2 or coded >= PRICED_LIST_MIN:
         return []  # too few priced lines, or cards whose codes sit on lines of their own
     drafts = []
