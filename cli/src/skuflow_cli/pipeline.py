@@ -16,7 +16,7 @@ from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
 from skuflow_evaluator.domain.routing import decide_route
 from skuflow_extractor.domain.extraction import extract_page
-from skuflow_output.domain.completion import assemble, job_status
+from skuflow_output.domain.completion import AUTOMATIC_REVISION, assemble, job_status
 from skuflow_output.export import write_result
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -45,7 +45,7 @@ def run_pipeline(pdf: bytes, storage: LocalStorage) -> ResultDocument:
     job_id = f"local-{file_hash[:12]}"
     pages = process_pages(pdf, file_hash, storage, job_id)
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=decide_route().route,
-                         status=job_status(pages), total_pages=len(pages), config_version=CONFIG_VERSION)
+                         status=job_status([(page, AUTOMATIC_REVISION) for page in pages]), total_pages=len(pages), config_version=CONFIG_VERSION)
     return assemble(summary, pages)
 
 

@@ -39,6 +39,7 @@ def sample(payload_model):
         "PageBound": dict(work, result=result),
         "PageReviewed": dict(work, task_id="t1", result=result),
         "SkuDelivered": dict(page=1, file_hash=HASH, sku=sku),
+        "SkuSuperseded": dict(delivery_key="m1/job-1/r2/x", sku_id="x", page=1, revision=2, superseded_by=3),
     })
     return payload_model(**samples[payload_model.__name__])
 

@@ -3,7 +3,7 @@
 import json
 
 from skuflow_contracts.results import ImageRecord, JobSummary, PageResult
-from skuflow_output.domain.completion import assemble, failed_page, is_complete, job_status
+from skuflow_output.domain.completion import assemble, failed_page, is_complete, is_final, job_status
 from skuflow_output.export import write_result
 
 
@@ -20,9 +20,17 @@ def test_a_job_is_complete_only_when_every_page_has_a_row():
 
 
 def test_job_status_reflects_failed_and_review_pages():
-    assert job_status([result(1), result(2)]) == "FULL_IMPORTED"
-    assert job_status([result(1), result(2, needs_review=True)]) == "PARTIAL_IMPORTED"
-    assert job_status([result(1, needs_review=True), failed_page(2)]) == "PARTIAL_FAILED"
+    assert job_status([(result(1), 1), (result(2), 1)]) == "FULL_IMPORTED"
+    assert job_status([(result(1), 1), (result(2, needs_review=True), 1)]) == "PARTIAL_IMPORTED"
+    assert job_status([(result(1, needs_review=True), 1), (failed_page(2), 1)]) == "PARTIAL_FAILED"
+
+
+def test_a_reviewed_page_is_final_and_a_skipped_review_leaves_the_job_partial():
+    doubted = result(2, needs_review=True)
+    assert not is_final(doubted, 1) and is_final(doubted, 2) and is_final(result(1), 1)
+    assert job_status([(result(1), 1), (doubted, 2)]) == "FULL_IMPORTED"
+    skipped = doubted.model_copy(update={"status": "HUMAN_SKIPPED"})
+    assert job_status([(result(1), 1), (skipped, 2)]) == "PARTIAL_IMPORTED"
 
 
 def test_the_result_directory_holds_result_json_and_non_duplicate_images(tmp_path):

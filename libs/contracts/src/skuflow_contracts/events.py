@@ -100,8 +100,11 @@ class PageBound(PageWork):
 
 
 class PageReviewed(PageWork):
+    """A person's reading of a page (or the machine's, kept when the task was skipped)."""
+
     task_id: str
     result: PageResult
+    revision: int = Field(default=2, ge=2, description="2 for the first review; each revert and redo adds one")
 
 
 class PageFailed(Contract):
@@ -131,6 +134,16 @@ class SkuDelivered(Contract):
     file_hash: Sha256
     sku: SkuRecord
     images: list[ImageRecord] = Field(default_factory=list)
+
+
+class SkuSuperseded(Contract):
+    """An SKU delivered before that a later revision of its page replaces or drops (seed-001a §5.4)."""
+
+    delivery_key: str = Field(description="the key it was delivered under")
+    sku_id: str
+    page: int = Field(ge=1)
+    revision: int = Field(ge=1, description="the revision it was delivered in")
+    superseded_by: int = Field(ge=2, description="the revision that replaces it")
 
 
 class JobCompleted(Contract):

@@ -32,6 +32,7 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("page.failed", topics.PAGE_FAILED, events.PageFailed),
     EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),
     EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered),
+    EventSpec("sku.superseded", topics.SKU_SUPERSEDED, events.SkuSuperseded),
 )
 
 _BY_TYPE = {spec.event_type: spec for spec in EVENTS}

@@ -37,6 +37,7 @@ PAGE_REVIEWED = Topic("skuflow.page.reviewed.v1")
 PAGE_FAILED = Topic("skuflow.page.failed.v1")
 TASK_CREATED = Topic("skuflow.task.created.v1", partitions=3)
 SKU_DELIVERED = Topic("skuflow.sku.delivered.v1")
+SKU_SUPERSEDED = Topic("skuflow.sku.superseded.v1")
 
 EVENT_TOPICS: tuple[Topic, ...] = (
     JOB_CREATED,
@@ -52,6 +53,7 @@ EVENT_TOPICS: tuple[Topic, ...] = (
     PAGE_FAILED,
     TASK_CREATED,
     SKU_DELIVERED,
+    SKU_SUPERSEDED,
 )
 
 

@@ -1,19 +1,35 @@
-"""Collab service wiring: page.bound (needs_review) → a human task and task.created."""
+"""Collab service wiring: page.bound (needs_review) → a human task and task.created; the task API;
+lock expiry and SLA escalation on a clock."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from skuflow_collab.domain.tasks import task_for
+from skuflow_collab.api import routes
+from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
 from skuflow_collab.tables import human_tasks, metadata, platform
+from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, TaskCreated
 from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
+
+
+class CollabSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SKUFLOW_")
+    task_timer_seconds: float = 30.0
+
+
+def difficulty(bound: PageBound) -> float:
+    """How easy the page was for the machine (§7.28's page confidence): its SKUs' mean confidence."""
+    skus = bound.result.skus
+    return round(sum(s.confidence for s in skus) / len(skus), 3) if skus else 0.0
 
 
 def subscriptions(_: ServiceContext) -> Subscriptions:
@@ -25,18 +41,33 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         task_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{envelope.job_id}/{bound.page}/{spec.task_type}"))
         created = await uow.conn.execute(pg_insert(human_tasks).values(
             task_id=task_id, job_id=envelope.job_id, merchant_id=envelope.merchant_id, page=bound.page,
-            task_type=spec.task_type, priority=spec.priority, status="PENDING", reason=spec.reason,
+            task_type=spec.task_type, priority=spec.priority, status="CREATED", reason=spec.reason,
+            sla_level="HIGH" if spec.priority == PRIORITY_HIGH else "NORMAL", difficulty=difficulty(bound),
+            context=bound.model_dump(mode="json"),
         ).on_conflict_do_nothing().returning(human_tasks.c.task_id))
         if created.first() is None:
             return
-        await uow.transition("task", task_id, None, "PENDING", spec.reason)
+        await uow.transition("task", task_id, None, "CREATED", spec.reason)
         await uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
                                    priority=spec.priority, reason=spec.reason))
 
     return [(PAGE_BOUND, on_page_bound)]
 
 
+def periodic(ctx: ServiceContext) -> list[Periodic]:
+    async def tick() -> None:
+        async with ctx.db.transaction() as conn:
+            now = datetime.now(UTC)
+            await expire_locks(conn, now)
+            moved = await escalate(ctx, conn, now)
+        if moved:
+            ctx.relay.wake()
+
+    return [Periodic("task locks and SLA", CollabSettings().task_timer_seconds, tick)]
+
+
 definition = ServiceDefinition(
     name="collab", default_port=8006, metadata=metadata, tables=platform,
-    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions,
+    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions, routes=routes,
+    periodic=periodic,
 )

@@ -1,6 +1,7 @@
-"""The collab schema: human tasks (one per page and task type)."""
+"""The collab schema: human tasks (one per page and task type), annotations, few-shot examples."""
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
 
 from skuflow_platform.tables import platform_tables
 
@@ -18,5 +19,46 @@ human_tasks = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Column("sla_level", sa.Text, nullable=False, server_default="NORMAL"),
+    sa.Column("difficulty", sa.Float, nullable=False, server_default="0.5"),
+    sa.Column("context", JSONB),
+    sa.Column("assigned_to", sa.Text),
+    sa.Column("locked_by", sa.Text),
+    sa.Column("locked_at", sa.DateTime(timezone=True)),
+    sa.Column("lock_expires_at", sa.DateTime(timezone=True)),
+    sa.Column("completed_at", sa.DateTime(timezone=True)),
+    sa.Column("rework_count", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("result", JSONB),
+    sa.Column("skip_reason", sa.Text),
     sa.UniqueConstraint("job_id", "page", "task_type"),
 )
+
+annotations = sa.Table(
+    "annotations", metadata,
+    sa.Column("annotation_id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("task_id", sa.Text),
+    sa.Column("job_id", sa.Text, nullable=False),
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("page", sa.Integer, nullable=False),
+    sa.Column("annotator", sa.Text, nullable=False),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("payload", JSONB, nullable=False),
+    sa.Column("annotated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+annotation_examples = sa.Table(
+    "annotation_examples", metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("task_id", sa.Text, nullable=False, unique=True),
+    sa.Column("task_type", sa.Text, nullable=False),
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("input_context", sa.Text, nullable=False),
+    sa.Column("output_json", JSONB, nullable=False),
+    sa.Column("quality_score", sa.Float, nullable=False),
+    sa.Column("is_confirmed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+sa.Index("ix_tasks_queue", human_tasks.c.merchant_id, human_tasks.c.status, human_tasks.c.priority,
+         human_tasks.c.created_at)
+sa.Index("ix_annotations_type", annotations.c.type, annotations.c.annotated_at)

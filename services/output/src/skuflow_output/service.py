@@ -1,4 +1,5 @@
-"""Output service wiring: page results in, sku.delivered per new SKU, job.completed when all pages are in."""
+"""Output service wiring: page results in, sku.delivered per SKU of a final page (sku.superseded when a
+review replaces it), job.completed when all pages are in and again when the last review is."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered
+from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered, SkuSuperseded
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import JobSummary, PageResult
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
 from skuflow_output.domain.completion import (
+    AUTOMATIC_REVISION,
     FAILED_STATUSES,
     assemble,
     failed_page,
     is_complete,
+    is_final,
     job_status,
     valid_sku_count,
 )
@@ -26,8 +29,6 @@ from skuflow_output.tables import deliveries, jobs, metadata, page_results, plat
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.storage import SCHEME
-
-AUTOMATIC_REVISION = 1
 
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
@@ -40,31 +41,42 @@ async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
         sa.select(jobs).where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).one()
 
 
-async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult) -> None:
-    """One sku.delivered per valid SKU of a job, keyed for the importer by merchant, job and revision."""
+async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int) -> None:
+    """One sku.delivered per valid SKU of a final page, keyed for the importer by merchant, job and
+    revision; a review supersedes what the page delivered before (sku.superseded for each)."""
+    job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
+    replaced = (await uow.conn.execute(deliveries.update().where(
+        deliveries.c.job_id == job_id, deliveries.c.page == result.page, deliveries.c.revision < revision,
+        deliveries.c.status == "DELIVERED").values(status="SUPERSEDED").returning(
+        deliveries.c.sku_id, deliveries.c.revision))).all()
+    for old in replaced:
+        await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
+                                     sku_id=old.sku_id, page=result.page, revision=old.revision,
+                                     superseded_by=revision))
     bound = {b.sku_id: b.image_id for b in result.bindings if b.image_id}
     images = {image.image_id: image for image in result.images}
     for sku in result.skus:
         if sku.validity != "valid":
             continue
         new = await uow.conn.execute(pg_insert(deliveries).values(
-            job_id=uow.envelope.job_id, sku_id=sku.sku_id, page=result.page,
+            job_id=job_id, sku_id=sku.sku_id, page=result.page, revision=revision,
         ).on_conflict_do_nothing().returning(deliveries.c.sku_id))
         if new.first() is not None:
             linked = [images[bound[sku.sku_id]]] if sku.sku_id in bound else []
-            key = delivery_key(uow.envelope.merchant_id, uow.envelope.job_id, AUTOMATIC_REVISION, sku.sku_id)
-            await uow.emit(SkuDelivered(delivery_key=key, revision=AUTOMATIC_REVISION, page=result.page,
-                                        file_hash=file_hash, sku=sku, images=linked))
+            await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
+                                        revision=revision, page=result.page, file_hash=file_hash, sku=sku,
+                                        images=linked))
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def complete_if_done(uow: UnitOfWork, job: sa.Row) -> None:
-        rows = (await uow.conn.execute(
-            sa.select(page_results.c.result).where(page_results.c.job_id == job.job_id))).all()
+        rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
+            page_results.c.job_id == job.job_id))).all()
         if not is_complete(job.total_pages, len(rows)):
             return
-        pages = [PageResult.model_validate(row.result) for row in rows]
-        status = job_status(pages)
+        revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
+        pages = [page for page, _ in revised]
+        status = job_status(revised)
         if status == job.status:
             return
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
@@ -85,15 +97,21 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
         job = await _lock_job(uow, file_hash=work.file_hash, route=work.route,
                               config_version=work.config_version, total_pages=work.total_pages)
+        revision = work.revision if isinstance(work, PageReviewed) else AUTOMATIC_REVISION
         stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
-                                              result=work.result.model_dump(mode="json"))
-        # A first result, a page recovered from the DLQ, or a human review replaces what was there.
-        replaceable = None if isinstance(work, PageReviewed) else page_results.c.status == "DEAD_LETTER"
-        await uow.conn.execute(stmt.on_conflict_do_update(
+                                              result=work.result.model_dump(mode="json"), revision=revision)
+        # A first result, a page recovered from the DLQ, or a newer review replaces what was there.
+        replaceable = page_results.c.revision < stmt.excluded.revision if isinstance(work, PageReviewed) \
+            else page_results.c.status == "DEAD_LETTER"
+        applied = await uow.conn.execute(stmt.on_conflict_do_update(
             index_elements=[page_results.c.job_id, page_results.c.page],
-            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None},
-            where=replaceable))
-        await _deliver(uow, work.file_hash, work.result)
+            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None,
+                  "revision": stmt.excluded.revision},
+            where=replaceable).returning(page_results.c.page))
+        if applied.first() is None:
+            return  # an older review arriving late
+        if is_final(work.result, revision):
+            await _deliver(uow, work.file_hash, work.result, revision)
         await complete_if_done(uow, job)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:

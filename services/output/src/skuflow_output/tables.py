@@ -1,4 +1,4 @@
-"""The output schema: job completion, page results and delivered SKUs (import dedup by sku_id)."""
+"""The output schema: job completion, page results and delivered SKUs, by revision."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -29,12 +29,15 @@ page_results = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("result", JSONB, nullable=False),
     sa.Column("error", sa.Text),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
 )
 
 deliveries = sa.Table(
     "deliveries", metadata,
     sa.Column("job_id", sa.Text, primary_key=True),
     sa.Column("sku_id", sa.Text, primary_key=True),
+    sa.Column("revision", sa.Integer, primary_key=True, server_default="1"),
     sa.Column("page", sa.Integer, nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="DELIVERED"),
     sa.Column("delivered_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

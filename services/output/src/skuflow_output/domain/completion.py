@@ -1,7 +1,9 @@
 """Job completion (INV-04): a job is done when every page has a terminal result row.
 
 Completion is decided by counting page rows, never counters, so a redelivered or replayed
-event cannot make a job complete early or twice.
+event cannot make a job complete early or twice. A page the machine doubted is not final until a
+person has reviewed it (revision 2 and later): its SKUs wait, and the job stays PARTIAL_IMPORTED
+until the last review, then becomes FULL_IMPORTED (seed-001a §5.1 ``import_partial``).
 """
 
 from __future__ import annotations
@@ -10,6 +12,13 @@ from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
 
 FAILED = "DEAD_LETTER"
 FAILED_STATUSES = {FAILED, "AI_FAILED"}
+AUTOMATIC_REVISION = 1
+UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without a person's reading
+
+
+def is_final(result: PageResult, revision: int) -> bool:
+    """May the page's SKUs go downstream? When the machine was sure, or a review has come back."""
+    return revision > AUTOMATIC_REVISION or not result.needs_review
 
 
 def failed_page(page: int) -> PageResult:
@@ -17,10 +26,12 @@ def failed_page(page: int) -> PageResult:
                       parser_backend=None, extraction_method=None)
 
 
-def job_status(pages: list[PageResult]) -> str:
-    if any(p.status in FAILED_STATUSES for p in pages):
+def job_status(pages: list[tuple[PageResult, int]]) -> str:
+    """From every page's result and revision: failed pages, pages still waiting for (or skipped by)
+    review, or everything imported."""
+    if any(p.status in FAILED_STATUSES for p, _ in pages):
         return "PARTIAL_FAILED"
-    if any(p.needs_review for p in pages):
+    if any(not is_final(p, revision) or p.status in UNREVIEWED_STATUSES for p, revision in pages):
         return "PARTIAL_IMPORTED"
     return "FULL_IMPORTED"
 

@@ -1,0 +1,247 @@
+"""The task API (seed-001b §2.1): list, detail, next, lock, heartbeat, release, complete, skip, revert.
+
+Every query is scoped to the caller's merchant: another merchant's task answers 404, as if it did
+not exist. The database is the lock's authority (one UPDATE … WHERE status = 'CREATED' wins); an
+illegal move answers 409 with the task's status; a move the caller's role does not allow, 403.
+"""
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Literal
+
+import sqlalchemy as sa
+from fastapi import APIRouter, HTTPException, Query, Response
+from pydantic import BaseModel, Field
+
+from skuflow_collab import pages, store
+from skuflow_collab.domain import dispatch
+from skuflow_collab.domain.corrections import Corrections, InvalidCorrection, apply
+from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
+from skuflow_collab.tables import annotation_examples, annotations, human_tasks
+from skuflow_contracts.events import PageBound, PageReviewed
+from skuflow_contracts.results import PageResult
+from skuflow_platform.access import ANNOTATORS, caller
+from skuflow_platform.auth import Principal
+from skuflow_platform.outbox import add_to_outbox
+from skuflow_platform.runtime import ServiceContext
+
+LOCK_SECONDS = 300
+EXAMPLE_QUALITY = 0.85  # annotations by annotators at least this accurate become few-shot examples
+FIRST_REVIEW = 2  # revision 1 is the machine's reading
+Status = Literal["CREATED", "ESCALATED", "PROCESSING", "COMPLETED", "SKIPPED"]
+
+
+class Reason(BaseModel):
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+def _summary(task: sa.Row) -> dict:
+    return {"task_id": task.task_id, "job_id": task.job_id, "page": task.page, "task_type": task.task_type,
+            "status": task.status, "priority": task.priority, "sla_level": task.sla_level, "reason": task.reason,
+            "created_at": task.created_at.isoformat(), "locked_by": task.locked_by,
+            "lock_expires_at": task.lock_expires_at.isoformat() if task.lock_expires_at else None,
+            "rework_count": task.rework_count, "difficulty": task.difficulty}
+
+
+def routes(ctx: ServiceContext) -> APIRouter:
+    router = APIRouter(prefix="/tasks", tags=["tasks"])
+    Annotator = caller(ctx.settings.jwt_secret, *ANNOTATORS)
+
+    def refused(exc: Exception) -> HTTPException:
+        if isinstance(exc, NotAllowed):
+            return HTTPException(403, str(exc))
+        assert isinstance(exc, IllegalMove)
+        return HTTPException(409, {"error_code": "ILLEGAL_TRANSITION", "message": str(exc), "status": exc.status})
+
+    async def detail(task: sa.Row) -> dict:
+        result = PageResult.model_validate(task.context["result"]) if task.context else None
+        size = await asyncio.to_thread(pages.page_size, ctx.storage, task.job_id, task.page)
+        base = f"/api/v1/tasks/{task.task_id}/page-image"
+        return {**_summary(task), "result": result.model_dump(mode="json") if result else None,
+                "page_size": list(size[:2]) if size else None,
+                "page_image_url": base if size else None,
+                "context_pages": {
+                    "previous": f"{base}?offset=-1" if size and task.page > 1 else None,
+                    "next": f"{base}?offset=1" if size and task.page < size[2] else None},
+                "doc_global_attributes": (task.context or {}).get("doc_global_attributes", {})}
+
+    async def existing(conn, task_id: str, who: Principal, lock: bool = False) -> sa.Row:
+        task = await store.find(conn, task_id, who.merchant_id, lock=lock)
+        if task is None:
+            raise HTTPException(404, f"no task {task_id}")
+        return task
+
+    def held(task: sa.Row, who: Principal) -> None:
+        if task.status == "PROCESSING" and task.locked_by != who.user_id:
+            raise HTTPException(409, {"error_code": "LOCKED_BY_OTHER", "message": "another annotator holds this task",
+                                      "status": task.status})
+
+    @router.get("")
+    async def list_tasks(who: Annotator, status: Status | None = None,
+                         task_type: str | None = None, job_id: str | None = None,
+                         limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                         offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+        t = human_tasks.c
+        where = [t.merchant_id == who.merchant_id]
+        where += [t.status == status] if status else []
+        where += [t.task_type == task_type] if task_type else []
+        where += [t.job_id == job_id] if job_id else []
+        async with ctx.db.transaction() as conn:
+            total = (await conn.execute(sa.select(sa.func.count()).where(*where))).scalar_one()
+            rows = (await conn.execute(sa.select(human_tasks).where(*where).order_by(
+                t.priority, t.created_at, t.task_id).limit(limit).offset(offset))).all()
+        return {"total": total, "tasks": [_summary(r) for r in rows]}
+
+    @router.get("/next")
+    async def next_task(who: Annotator, response: Response) -> dict | None:
+        """The task this annotator should take now: the most urgent waiting one they are eligible for
+        (hard pages only for accurate annotators, §7.28), oldest first."""
+        t = human_tasks.c
+        async with ctx.db.transaction() as conn:
+            me = await store.profile(conn, who.user_id)
+            where = [t.merchant_id == who.merchant_id, t.status == "CREATED"]
+            if not dispatch.eligible(me, difficulty=0.0):
+                where.append(t.difficulty >= dispatch.HARD)
+            task = (await conn.execute(sa.select(human_tasks).where(*where).order_by(
+                t.priority, t.created_at, t.task_id).limit(1))).first()
+        if task is None:
+            response.status_code = 204
+            return None
+        return await detail(task)
+
+    @router.get("/{task_id}")
+    async def get_task(task_id: str, who: Annotator) -> dict:
+        async with ctx.db.transaction() as conn:
+            task = await existing(conn, task_id, who)
+        return await detail(task)
+
+    @router.get("/{task_id}/page-image")
+    async def page_image(task_id: str, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0) -> Response:
+        async with ctx.db.transaction() as conn:
+            task = await existing(conn, task_id, who)
+        data = await asyncio.to_thread(pages.page_png, ctx.storage, task.job_id, task.page + offset, offset != 0)
+        if data is None:
+            raise HTTPException(404, "no picture of that page")
+        return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+    @router.post("/{task_id}/lock")
+    async def lock(task_id: str, who: Annotator) -> dict:
+        until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
+        async with ctx.db.transaction() as conn:
+            if not await store.claim(conn, task_id, who.merchant_id, who.user_id, until):
+                task = await existing(conn, task_id, who)
+                if task.status == "PROCESSING" and task.locked_by == who.user_id:
+                    return _summary(task)  # locking one's own task again is harmless
+                if task.status == "ESCALATED":
+                    try:
+                        await store.change(conn, task, "supervisor_assign", who.roles, who.user_id, None,
+                                           locked_by=who.user_id, locked_at=sa.func.now(), lock_expires_at=until,
+                                           assigned_to=who.user_id)
+                    except (IllegalMove, NotAllowed) as exc:
+                        raise refused(exc) from exc
+                else:
+                    held(task, who)
+                    raise refused(IllegalMove(task.status, "lock"))
+            task = await existing(conn, task_id, who)
+        return _summary(task)
+
+    @router.post("/{task_id}/heartbeat")
+    async def heartbeat(task_id: str, who: Annotator) -> dict:
+        async with ctx.db.transaction() as conn:
+            task = await existing(conn, task_id, who, lock=True)
+            if task.status != "PROCESSING" or task.locked_by != who.user_id:
+                held(task, who)
+                raise refused(IllegalMove(task.status, "heartbeat"))
+            until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
+            await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task_id).values(
+                lock_expires_at=until))
+        return {"task_id": task_id, "lock_expires_at": until.isoformat()}
+
+    async def mine(conn, task_id: str, who: Principal) -> sa.Row:
+        task = await existing(conn, task_id, who, lock=True)
+        held(task, who)
+        return task
+
+    @router.post("/{task_id}/release")
+    async def release(task_id: str, who: Annotator) -> dict:
+        async with ctx.db.transaction() as conn:
+            task = await mine(conn, task_id, who)
+            try:
+                await store.change(conn, task, "release", who.roles, who.user_id, None, locked_by=None,
+                                   locked_at=None, lock_expires_at=None)
+            except (IllegalMove, NotAllowed) as exc:
+                raise refused(exc) from exc
+            return _summary(await existing(conn, task_id, who))
+
+    async def publish_review(conn, task: sa.Row, result: PageResult) -> None:
+        work = PageBound.model_validate(task.context)
+        revision = FIRST_REVIEW + task.rework_count
+        await add_to_outbox(conn, ctx.tables.outbox, work.advance(
+            PageReviewed, task_id=task.task_id, result=result, revision=revision),
+            job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
+
+    @router.post("/{task_id}/complete")
+    async def complete(task_id: str, body: Corrections, who: Annotator) -> dict:
+        async with ctx.db.transaction() as conn:
+            task = await mine(conn, task_id, who)
+            if task.context is None:
+                raise HTTPException(409, "this task holds no page result to correct")
+            work = PageBound.model_validate(task.context)
+            try:
+                reviewed, notes = apply(work.result, body, work.file_hash)
+                await store.change(conn, task, "complete", who.roles, who.user_id, None, locked_by=None,
+                                   lock_expires_at=None, completed_at=sa.func.now(),
+                                   result=body.model_dump(mode="json"))
+            except InvalidCorrection as exc:
+                raise HTTPException(422, str(exc)) from exc
+            except (IllegalMove, NotAllowed) as exc:
+                raise refused(exc) from exc
+            if notes:
+                await conn.execute(annotations.insert(), [
+                    {"task_id": task_id, "job_id": task.job_id, "merchant_id": task.merchant_id, "page": task.page,
+                     "annotator": who.user_id, "type": n.type, "payload": n.payload} for n in notes])
+            me = await store.profile(conn, who.user_id)
+            if me.accuracy >= EXAMPLE_QUALITY and notes:
+                await conn.execute(annotation_examples.insert().values(
+                    task_id=task_id, task_type=task.task_type, merchant_id=task.merchant_id,
+                    input_context=task.reason, output_json=reviewed.model_dump(mode="json"),
+                    quality_score=me.accuracy))
+            await publish_review(conn, task, reviewed)
+            summary = _summary(await existing(conn, task_id, who))
+        ctx.relay.wake()
+        return {**summary, "annotations": [n.type for n in notes]}
+
+    @router.post("/{task_id}/skip")
+    async def skip(task_id: str, body: Reason, who: Annotator) -> dict:
+        """Not processable: the machine's reading stands, so the job is not blocked by this page."""
+        async with ctx.db.transaction() as conn:
+            task = await mine(conn, task_id, who)
+            try:
+                await store.change(conn, task, "skip", who.roles, who.user_id, body.reason, locked_by=None,
+                                   lock_expires_at=None, completed_at=sa.func.now(), skip_reason=body.reason)
+            except (IllegalMove, NotAllowed) as exc:
+                raise refused(exc) from exc
+            if task.context is not None:
+                work = PageBound.model_validate(task.context)
+                await publish_review(conn, task, work.result.model_copy(update={"status": "HUMAN_SKIPPED"}))
+            summary = _summary(await existing(conn, task_id, who))
+        ctx.relay.wake()
+        return summary
+
+    @router.post("/{task_id}/revert")
+    async def revert(task_id: str, body: Reason, who: Annotator) -> dict:
+        """Team leads only (§10.5): the task waits again, its result cleared and its rework counted."""
+        async with ctx.db.transaction() as conn:
+            task = await existing(conn, task_id, who, lock=True)
+            try:
+                await store.change(conn, task, "revert", who.roles, who.user_id, body.reason, result=None,
+                                   completed_at=None, skip_reason=None, locked_by=None, locked_at=None,
+                                   rework_count=task.rework_count + 1)
+            except (IllegalMove, NotAllowed) as exc:
+                if isinstance(exc, IllegalMove):
+                    raise HTTPException(409, {"error_code": "TASK_NOT_REVERTABLE", "message": str(exc),
+                                              "status": task.status}) from exc
+                raise refused(exc) from exc
+            return _summary(await existing(conn, task_id, who))
+
+    return router

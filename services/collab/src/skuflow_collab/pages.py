@@ -1,0 +1,44 @@
+"""Page pictures for the workbench, rendered from the uploaded PDF the first time they are asked for
+(most pages are never looked at, so the parser does not render them all) and kept in storage."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from skuflow_platform.storage import SCHEME, LocalStorage
+
+DPI = 110
+THUMBNAIL_DPI = 36
+
+
+def source_key(job_id: str) -> str:
+    return f"jobs/{job_id}/source.pdf"
+
+
+def page_size(storage: LocalStorage, job_id: str, page: int) -> tuple[float, float, int] | None:
+    """(width, height) in points of ``page`` and the document's page count, or None without a file."""
+    path = storage.path(SCHEME + source_key(job_id))
+    if not path.exists():
+        return None
+    with pymupdf.open(path) as doc:
+        if not 1 <= page <= doc.page_count:
+            return None
+        rect = doc[page - 1].rect
+        return rect.width, rect.height, doc.page_count
+
+
+def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = False) -> bytes | None:
+    dpi = THUMBNAIL_DPI if thumbnail else DPI
+    key = f"jobs/{job_id}/pages/{page:04d}/review-{dpi}.png"
+    cached = storage.path(SCHEME + key)
+    if cached.exists():
+        return cached.read_bytes()
+    source = storage.path(SCHEME + source_key(job_id))
+    if not source.exists():
+        return None
+    with pymupdf.open(source) as doc:
+        if not 1 <= page <= doc.page_count:
+            return None
+        data = doc[page - 1].get_pixmap(dpi=dpi).tobytes("png")
+    storage.put(key, data)
+    return data

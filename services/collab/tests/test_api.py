@@ -1,0 +1,200 @@
+"""The task API in-process on the real Postgres: locking races, lock expiry, SLA on two replicas,
+corrections published as page.reviewed, revert rights, skip, merchant isolation."""
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pymupdf
+import pytest
+import sqlalchemy as sa
+
+from skuflow_collab.service import definition, subscriptions
+from skuflow_collab.tables import annotations, human_tasks
+from skuflow_collab.timers import escalate, expire_locks
+from skuflow_contracts.codec import decode, envelope_for
+from skuflow_contracts.events import PageBound
+from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, PageResult, SkuRecord
+from skuflow_platform.auth import mint_token
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.db import migrate
+from skuflow_platform.runtime import build_app
+from skuflow_platform.settings import PlatformSettings
+
+SECRET = "collab-api-test-secret-long-enough-for-hs256"
+HASH = "ab" * 32
+
+
+def token(user: str, merchant: str = "m1", roles=("annotator",)) -> dict:
+    return {"Authorization": f"Bearer {mint_token(user_id=user, merchant_id=merchant, secret=SECRET, roles=roles)}"}
+
+
+ANN, BOB, LEAD, OTHER = token("ann"), token("bob"), token("lea", roles=("team_lead",)), token("eve", merchant="m2")
+
+
+def page_result(page: int) -> PageResult:
+    sku = SkuRecord(sku_id=f"{HASH[:8]}_p{page:02d}_001", validity="valid",
+                    attributes={"model": "SF-1", "price": "9.90"}, source_bbox=(50, 100, 300, 120), confidence=0.55)
+    images = [ImageRecord(image_id=f"img_{n}", bbox=(300, 100 + 50 * n, 350, 140 + 50 * n), role="PRODUCT_MAIN",
+                          short_edge=400) for n in (1, 2)]
+    binding = BindingRecord(sku_id=sku.sku_id, image_id=None, confidence=0.5, is_ambiguous=True, method="grid",
+                            candidates=[BindingCandidate(image_id="img_1", confidence=0.5),
+                                        BindingCandidate(image_id="img_2", confidence=0.48)])
+    return PageResult(page=page, status="HUMAN_QUEUED", page_type="C", layout="L2", needs_review=True,
+                      parser_backend="pymupdf", extraction_method="two_stage", skus=[sku], images=images,
+                      bindings=[binding])
+
+
+@pytest.fixture
+async def collab(database_url, tmp_path):
+    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    ctx = app.state.ctx
+    async with ctx.db.transaction() as conn:
+        await conn.execute(sa.text("TRUNCATE collab.human_tasks, collab.annotations, collab.annotation_examples, "
+                                   "collab.outbox, collab.state_transitions, collab.processed_events"))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://collab") as client:
+        yield client, ctx
+    await ctx.db.close()
+
+
+async def new_task(ctx, job="job-1", page=1, merchant="m1") -> str:
+    """A task made the way the service makes it: from a page.bound event."""
+    work = PageBound(page=page, total_pages=3, file_hash=HASH, route="AUTO", config_version="v1",
+                     ir_uri="local://ir", result=page_result(page))
+    _, envelope = envelope_for(work, job_id=job, merchant_id=merchant, producer="test")
+    [(_, handler)] = subscriptions(ctx)
+    async with ctx.db.transaction() as conn:
+        await handler(envelope, UnitOfWork(conn, envelope, ctx.tables, "collab"))
+        return (await conn.execute(sa.select(human_tasks.c.task_id).where(
+            human_tasks.c.job_id == job, human_tasks.c.page == page))).scalar_one()
+
+
+async def published(ctx, event_type: str) -> list:
+    async with ctx.db.transaction() as conn:
+        rows = (await conn.execute(sa.select(ctx.tables.outbox.c.topic, ctx.tables.outbox.c.body))).all()
+    return [decode(r.topic, r.body) for r in rows if r.topic == f"skuflow.{event_type}.v1"]
+
+
+async def test_two_annotators_racing_for_one_task_exactly_one_wins(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    first, second = await asyncio.gather(client.post(f"/api/v1/tasks/{task}/lock", headers=ANN),
+                                         client.post(f"/api/v1/tasks/{task}/lock", headers=BOB))
+    assert sorted([first.status_code, second.status_code]) == [200, 409]
+    winner = "ann" if first.status_code == 200 else "bob"
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert detail["status"] == "PROCESSING" and detail["locked_by"] == winner
+
+
+async def test_an_expired_lock_returns_the_task_to_the_queue(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    assert (await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)).status_code == 200
+    async with ctx.db.transaction() as conn:
+        assert await expire_locks(conn, datetime.now(UTC)) == 0
+        assert await expire_locks(conn, datetime.now(UTC) + timedelta(minutes=6)) == 1
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=BOB)).json()
+    assert (detail["status"], detail["locked_by"]) == ("CREATED", None)
+    assert (await client.post(f"/api/v1/tasks/{task}/lock", headers=BOB)).status_code == 200
+
+
+async def test_the_sla_scanner_on_two_replicas_escalates_each_task_once(collab):
+    _, ctx = collab
+    tasks = [await new_task(ctx, page=n) for n in (1, 2, 3)]
+    later = datetime.now(UTC) + timedelta(minutes=31)  # binding reviews start at HIGH: 30 min → ESCALATED
+
+    async def replica():
+        async with ctx.db.transaction() as conn:
+            moved = await escalate(ctx, conn, later)
+            await asyncio.sleep(0.2)  # hold the row locks while the other replica scans
+            return moved
+
+    assert sum(await asyncio.gather(replica(), replica())) == 3
+    async with ctx.db.transaction() as conn:
+        rows = (await conn.execute(sa.select(human_tasks.c.status, human_tasks.c.sla_level))).all()
+        audit = (await conn.execute(sa.select(sa.func.count()).select_from(ctx.tables.state_transitions).where(
+            ctx.tables.state_transitions.c.to_status == "ESCALATED"))).scalar_one()
+    assert set(rows) == {("ESCALATED", "CRITICAL")} and audit == len(tasks)
+
+
+async def test_a_forgotten_task_is_skipped_by_the_sla_and_the_page_is_released(collab):
+    _, ctx = collab
+    await new_task(ctx)
+    async with ctx.db.transaction() as conn:
+        await conn.execute(human_tasks.update().values(sla_level="AUTO_RESOLVE"))
+        assert await escalate(ctx, conn, datetime.now(UTC) + timedelta(minutes=181)) == 1
+    [review] = await published(ctx, "page.reviewed")
+    assert review.payload.result.status == "SLA_SKIPPED" and review.payload.revision == 2
+
+
+async def test_completing_with_corrections_writes_annotations_and_publishes_the_review(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    [sku] = detail["result"]["skus"]
+    assert [c["image_id"] for c in detail["result"]["bindings"][0]["candidates"]] == ["img_1", "img_2"]
+    body = {"skus": [{"sku_id": sku["sku_id"], "attributes": {"model": "SF-1", "price": "12.50"},
+                      "image_id": "img_2"},
+                     {"attributes": {"model": "SF-2"}, "bbox": [50, 130, 300, 150]}]}
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=ANN)).status_code == 409
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=BOB)).status_code == 409
+    bad = {"skus": [{"attributes": {"model": "SF-3"}}]}
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=bad, headers=ANN)).status_code == 422
+    done = await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=ANN)
+    assert done.status_code == 200 and done.json()["status"] == "COMPLETED"
+    assert sorted(done.json()["annotations"]) == ["BINDING_CORRECTION", "SKU_ATTRIBUTE_CORRECTION",
+                                                  "SKU_ATTRIBUTE_CORRECTION"]
+    [review] = await published(ctx, "page.reviewed")
+    result = review.payload.result
+    assert (review.payload.revision, result.needs_review, result.status) == (2, False, "HUMAN_COMPLETED")
+    assert [(s.attributes.model, s.attributes.price) for s in result.skus] == [("SF-1", "12.50"), ("SF-2", None)]
+    assert result.bindings[0].image_id == "img_2"
+    async with ctx.db.transaction() as conn:
+        assert (await conn.execute(sa.select(sa.func.count()).select_from(annotations))).scalar_one() == 3
+    again = await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=ANN)
+    assert again.status_code == 409 and again.json()["detail"]["status"] == "COMPLETED"
+
+
+async def test_only_a_team_lead_reverts_with_a_reason_and_rework_is_counted(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    assert (await client.post(f"/api/v1/tasks/{task}/revert", json={"reason": "x"}, headers=LEAD)).json()[
+        "detail"]["error_code"] == "TASK_NOT_REVERTABLE"
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    skipped = await client.post(f"/api/v1/tasks/{task}/skip", json={"reason": "page is unreadable"}, headers=ANN)
+    assert skipped.json()["status"] == "SKIPPED"
+    assert (await client.post(f"/api/v1/tasks/{task}/revert", json={"reason": "x"}, headers=ANN)).status_code == 403
+    assert (await client.post(f"/api/v1/tasks/{task}/revert", json={}, headers=LEAD)).status_code == 422
+    reverted = await client.post(f"/api/v1/tasks/{task}/revert", json={"reason": "it is readable"}, headers=LEAD)
+    assert reverted.json()["status"] == "CREATED" and reverted.json()["rework_count"] == 1
+
+
+async def test_next_gives_the_most_urgent_task_and_nothing_of_another_merchant(collab):
+    client, ctx = collab
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).status_code == 204
+    await new_task(ctx, job="job-b", merchant="m2")
+    mine = await new_task(ctx, job="job-a")
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == mine
+    assert (await client.get(f"/api/v1/tasks/{mine}", headers=OTHER)).status_code == 404
+    assert (await client.post(f"/api/v1/tasks/{mine}/lock", headers=OTHER)).status_code == 404
+    assert [t["job_id"] for t in (await client.get("/api/v1/tasks", headers=OTHER)).json()["tasks"]] == ["job-b"]
+    assert (await client.get("/api/v1/tasks", headers=token("up", roles=("uploader",)))).status_code == 403
+    assert (await client.get("/api/v1/tasks")).status_code == 401
+
+
+async def test_the_page_picture_is_rendered_from_the_uploaded_pdf(collab, tmp_path):
+    client, ctx = collab
+    task = await new_task(ctx, page=2)
+    assert (await client.get(f"/api/v1/tasks/{task}/page-image", headers=ANN)).status_code == 404
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page(width=595, height=842)
+    ctx.storage.put("jobs/job-1/source.pdf", doc.tobytes())
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert detail["page_size"] == [595, 842] and detail["context_pages"]["next"].endswith("offset=1")
+    picture = await client.get(detail["page_image_url"], headers=ANN)
+    assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
+    thumb = await client.get(detail["context_pages"]["previous"], headers=ANN)
+    assert thumb.status_code == 200 and len(thumb.content) < len(picture.content)

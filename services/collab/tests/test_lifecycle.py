@@ -1,0 +1,54 @@
+"""The task state machine: every allowed move, every refused one, and who may make it."""
+
+import itertools
+
+import pytest
+
+from skuflow_collab.domain.lifecycle import (
+    STATUSES,
+    TRANSITIONS,
+    IllegalMove,
+    NotAllowed,
+    move,
+)
+
+TRIGGERS = sorted({trigger for _, trigger in TRANSITIONS})
+EVERYONE = ("annotator", "team_lead", "admin", "system")
+
+ALLOWED = {
+    ("CREATED", "lock"): "PROCESSING", ("ESCALATED", "supervisor_assign"): "PROCESSING",
+    ("PROCESSING", "complete"): "COMPLETED", ("PROCESSING", "skip"): "SKIPPED",
+    ("PROCESSING", "release"): "CREATED", ("PROCESSING", "lock_timeout"): "CREATED",
+    ("COMPLETED", "revert"): "CREATED", ("SKIPPED", "revert"): "CREATED",
+    ("CREATED", "sla_boost"): "CREATED", ("CREATED", "sla_timeout"): "ESCALATED",
+    ("CREATED", "sla_auto_complete"): "COMPLETED", ("CREATED", "sla_auto_resolve"): "SKIPPED",
+    ("ESCALATED", "sla_boost"): "ESCALATED", ("ESCALATED", "sla_auto_complete"): "COMPLETED",
+    ("ESCALATED", "sla_auto_resolve"): "SKIPPED",
+}
+
+
+@pytest.mark.parametrize("status, trigger", sorted(ALLOWED))
+def test_every_allowed_move(status, trigger):
+    assert move(status, trigger, EVERYONE) == ALLOWED[(status, trigger)]
+
+
+@pytest.mark.parametrize("status, trigger", [pair for pair in itertools.product(STATUSES, TRIGGERS)
+                                             if pair not in ALLOWED])
+def test_every_other_move_is_refused(status, trigger):
+    with pytest.raises(IllegalMove, match=f"a {status} task cannot '{trigger}'"):
+        move(status, trigger, EVERYONE)
+
+
+def test_only_team_leads_and_admins_revert_or_take_escalated_tasks():
+    for trigger, status in (("revert", "COMPLETED"), ("revert", "SKIPPED"), ("supervisor_assign", "ESCALATED")):
+        with pytest.raises(NotAllowed):
+            move(status, trigger, ("annotator",))
+        assert move(status, trigger, ("team_lead",)) == move(status, trigger, ("admin",))
+
+
+def test_annotators_cannot_drive_the_timers_and_the_timers_cannot_work_tasks():
+    with pytest.raises(NotAllowed):
+        move("CREATED", "sla_auto_resolve", ("team_lead", "admin"))
+    with pytest.raises(NotAllowed):
+        move("CREATED", "lock", ("system",))
+    assert move("PROCESSING", "complete", ("team_lead",)) == "COMPLETED"
