@@ -1,4 +1,5 @@
-"""``skuflow``: extract a catalog in-process, make a sample catalog, mint a dev token, submit a job."""
+"""``skuflow``: extract a catalog in-process, make a sample catalog, mint a dev token, submit a job,
+add a user."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import httpx
 
 from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_cli.llm import add_llm_commands
+from skuflow_cli.users import add_user_commands
 from skuflow_platform.auth import mint_token
 from skuflow_platform.settings import PlatformSettings
 
@@ -175,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--update-baseline", action="store_true", help="write the report's figures to --baseline")
     evaluation.set_defaults(run=_eval)
     add_llm_commands(sub.add_parser("llm", help="LLM providers: configuration and reachability"))
+    add_user_commands(sub.add_parser("user", help="user accounts for the workbench and the API"))
     return parser
 
 

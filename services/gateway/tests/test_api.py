@@ -107,3 +107,37 @@ async def test_while_the_database_is_down_the_api_answers_503_with_retry_after(p
         await proxy.start()
         assert (await client.get("/api/v1/jobs", headers=bearer("m1"))).status_code == 200
     await app.state.ctx.db.close()
+
+
+async def test_login_gives_a_token_with_the_users_merchant_and_roles_and_refuses_alike(gateway):
+    from skuflow_gateway.domain.accounts import hash_password
+    from skuflow_gateway.tables import users
+
+    client, _ = gateway
+    async with client._transport.app.state.ctx.db.transaction() as conn:
+        await conn.execute(users.delete())
+        for name, disabled in (("ann", False), ("old", True)):
+            await conn.execute(users.insert().values(
+                user_id=f"u-{name}", merchant_id="m1", username=name, password_hash=hash_password("correct horse 1"),
+                roles=["annotator"], disabled=disabled))
+    ok = await client.post("/api/v1/auth/login", json={"username": "ann", "password": "correct horse 1"})
+    assert ok.status_code == 200 and ok.json()["roles"] == ["annotator"] and ok.json()["merchant_id"] == "m1"
+    me = await client.get("/api/v1/auth/me", headers={"Authorization": f"Bearer {ok.json()['access_token']}"})
+    assert me.json() == {"user_id": "u-ann", "username": "ann", "merchant_id": "m1", "roles": ["annotator"]}
+    refusals = [await client.post("/api/v1/auth/login", json=body) for body in (
+        {"username": "ann", "password": "wrong horse 1"}, {"username": "nobody", "password": "correct horse 1"},
+        {"username": "old", "password": "correct horse 1"})]
+    assert {(r.status_code, r.json()["detail"]) for r in refusals} == {(401, "invalid username or password")}
+    jobs = await client.get("/api/v1/jobs", headers={"Authorization": f"Bearer {ok.json()['access_token']}"})
+    assert jobs.status_code == 403  # an annotator's token does not upload or list jobs
+
+
+async def test_the_workbench_origin_may_call_the_login(gateway):
+    client, _ = gateway
+    preflight = await client.options("/api/v1/auth/login", headers={
+        "Origin": "http://127.0.0.1:8006", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert preflight.headers["access-control-allow-origin"] == "http://127.0.0.1:8006"
+    other = await client.options("/api/v1/auth/login", headers={
+        "Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in other.headers

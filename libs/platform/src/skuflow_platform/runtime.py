@@ -17,6 +17,7 @@ from pathlib import Path
 import sqlalchemy as sa
 import uvicorn
 from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from faststream.kafka import KafkaBroker
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -128,6 +129,10 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     app = FastAPI(title=f"skuflow {definition.name}", lifespan=lifespan)
     app.state.ctx = ctx
+    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
+    if origins:
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["*"],
+                           allow_headers=["Authorization", "Content-Type"])
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

@@ -31,6 +31,9 @@ class PlatformSettings(BaseSettings):
     retry_backoff_seconds: float = 0.2
     outbox_poll_seconds: float = 0.5
     config_version: str = "v1"
+    # Browser origins allowed to call this service's API (the annotator workbench, served by collab,
+    # logs in at the gateway); comma-separated, empty for none.
+    cors_origins: str = "http://127.0.0.1:8006,http://localhost:8006"
 
 
 def refuse_unsafe_secrets(settings: PlatformSettings) -> None:

@@ -36,3 +36,14 @@ job_pages = sa.Table(
     sa.Column("error", sa.Text),  # why the page failed, for the job's error_message
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
+
+users = sa.Table(
+    "users", metadata,
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("username", sa.Text, nullable=False, unique=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("roles", JSONB, nullable=False),
+    sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)

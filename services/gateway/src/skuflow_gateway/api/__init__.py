@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import jobs
+from skuflow_gateway.api import accounts, jobs
 from skuflow_platform.runtime import ServiceContext
 
 
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/api/v1")
+    router.include_router(accounts.routes(ctx))
     router.include_router(jobs.routes(ctx))
     return router
