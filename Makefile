@@ -5,17 +5,26 @@ PY := $(VENV)/bin/python
 PACKAGES := libs/contracts libs/catalog libs/platform libs/llm services/gateway services/evaluator services/parser \
             services/classifier services/extractor services/binder services/collab services/output cli
 STAMP := $(VENV)/.installed
+WORKBENCH := services/collab/workbench
+WORKBENCH_BUILT := services/collab/src/skuflow_collab/static/workbench/index.html
+CHROMIUM := /usr/bin/chromium
 DEMO_PDF := .run/demo/catalog.pdf
 
 .PHONY: setup infra-up infra-down up down status demo test test-fast bench fuzz chaos lint schemas clean
 
-setup: $(STAMP) ## create .venv and install every package (editable) plus dev tools
+setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests
 
 $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q $(addprefix -e ,$(PACKAGES)) -r requirements-dev.txt
 	@touch $@
+
+$(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WORKBENCH)/vite.config.ts $(wildcard $(WORKBENCH)/src/*)
+	cd $(WORKBENCH) && npm ci --no-audit --no-fund --loglevel=error && npm run build
+
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 infra-up: setup ## install (if missing) and start PostgreSQL and Kafka, create topics
 	bash scripts/infra start

@@ -5,6 +5,7 @@ database and its own storage directory, so earlier runs or a running demo cannot
 results; ``Pipeline`` is how a test talks to it.
 """
 
+import asyncio
 import contextlib
 import os
 import subprocess
@@ -17,6 +18,7 @@ import httpx
 
 from skuflow_cli.supervisor import SERVICES, Supervisor
 from skuflow_platform.auth import mint_token
+from skuflow_platform.topic_reader import end_offsets, read_since
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "e2e-secret-long-enough-for-hmac-sha256-signing"
@@ -33,9 +35,18 @@ class Pipeline:
     def gateway(self) -> str:
         return f"http://127.0.0.1:{self.supervisor.port('gateway')}"
 
+    @property
+    def collab(self) -> str:
+        return f"http://127.0.0.1:{self.supervisor.port('collab')}"
+
     def client(self, merchant: str = "merchant-a") -> httpx.Client:
         token = mint_token(user_id=f"user-{merchant}", merchant_id=merchant, secret=SECRET)
         return httpx.Client(base_url=self.gateway, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+
+    def tasks(self, user: str, merchant: str = "merchant-a", roles: tuple[str, ...] = ("annotator",)) -> httpx.Client:
+        """A client of collab's task API for an annotator (or team lead) of ``merchant``."""
+        token = mint_token(user_id=user, merchant_id=merchant, secret=SECRET, roles=roles)
+        return httpx.Client(base_url=self.collab, headers={"Authorization": f"Bearer {token}"}, timeout=30)
 
     def upload(self, pdf: Path, merchant: str = "merchant-a") -> str:
         with self.client(merchant) as client, pdf.open("rb") as handle:
@@ -67,6 +78,14 @@ class Pipeline:
         return response.json()
 
 
+def records_of(pipeline: Pipeline, topic, since, job_id: str, expect: int, timeout: float = 20):
+    """The records keyed by ``job_id`` on ``topic`` after the offsets ``since``, once ``expect`` are there."""
+    return asyncio.run(read_since(pipeline.bootstrap, since, key=job_id.encode(), expect=expect, timeout=timeout))
+
+
+def offsets(pipeline: Pipeline, *topics: str) -> dict:
+    return {topic: asyncio.run(end_offsets(pipeline.bootstrap, topic)) for topic in topics}
+
 
 @contextlib.contextmanager
 def running_stack(database_url: str, bootstrap: str, root: Path, *, port_offset: int,
@@ -81,7 +100,10 @@ def running_stack(database_url: str, bootstrap: str, root: Path, *, port_offset:
         "SKUFLOW_STORAGE_ROOT": str(root / "storage"), "SKUFLOW_JWT_SECRET": SECRET,
         "SKUFLOW_HANDLER_RETRIES": "2", "SKUFLOW_RETRY_BACKOFF_SECONDS": "0.1",
         "SKUFLOW_OUTBOX_POLL_SECONDS": "0.2", "SKUFLOW_UPLOADS_PER_MINUTE": "1000",
-        "SKUFLOW_LOG_LEVEL": os.environ.get("SKUFLOW_LOG_LEVEL", "INFO"), **(env or {}),
+        "SKUFLOW_LOG_LEVEL": os.environ.get("SKUFLOW_LOG_LEVEL", "INFO"),
+        # the workbench (collab) logs in at the gateway, both on offset ports
+        "SKUFLOW_GATEWAY_URL": f"http://127.0.0.1:{SERVICES['gateway'] + port_offset}",
+        "SKUFLOW_CORS_ORIGINS": f"http://127.0.0.1:{SERVICES['collab'] + port_offset}", **(env or {}),
     }
     supervisor = Supervisor(root / "services", env=settings, port_offset=port_offset)
     for name in SERVICES:

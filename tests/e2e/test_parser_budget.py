@@ -9,7 +9,7 @@ from skuflow_cli.catalog import generate_catalog
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_platform.storage import LocalStorage
-from tests.e2e.test_pipeline import offsets, records_of
+from tests.e2e.stack import offsets, records_of
 
 pytestmark = pytest.mark.e2e
 NO_TIME_AT_ALL = "0.001"  # seconds per page: no page can be parsed within it

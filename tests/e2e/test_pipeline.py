@@ -12,8 +12,8 @@ from aiokafka import AIOKafkaProducer
 
 from skuflow_cli.catalog import generate_catalog
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_CREATED, PAGE_CLASSIFIED, PAGE_PARSED, SKU_DELIVERED
-from skuflow_platform.topic_reader import end_offsets, read_since
 from skuflow_platform.tracing import trace_id_of
+from tests.e2e.stack import offsets, records_of
 
 pytestmark = pytest.mark.e2e
 
@@ -44,14 +44,6 @@ def scalar(database_url: str, sql: str, **params) -> int:
     finally:
         engine.dispose()
 
-
-def records_of(pipeline, topic, since, job_id, expect, timeout=20):
-    return asyncio.run(read_since(pipeline.bootstrap, since, key=job_id.encode(), expect=expect,
-                                  timeout=timeout))
-
-
-def offsets(pipeline, *topics):
-    return {topic: asyncio.run(end_offsets(pipeline.bootstrap, topic)) for topic in topics}
 
 
 def test_an_upload_completes_with_a_result_that_matches_the_pdf(pipeline, tmp_path):

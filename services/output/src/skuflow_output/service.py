@@ -69,7 +69,9 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
-    async def complete_if_done(uow: UnitOfWork, job: sa.Row) -> None:
+    async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False) -> None:
+        """Write result.json and announce the job when its status changes; a review of a finished
+        job rewrites result.json with the person's reading, whether the status changes or not."""
         rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
             page_results.c.job_id == job.job_id))).all()
         if not is_complete(job.total_pages, len(rows)):
@@ -77,7 +79,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
         pages = [page for page, _ in revised]
         status = job_status(revised)
-        if status == job.status:
+        if status == job.status and not reviewed:
             return
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
                              status=status, total_pages=job.total_pages,
@@ -90,6 +92,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         sku_count = valid_sku_count(document)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
             status=status, result_uri=result_uri, sku_count=sku_count, completed_at=sa.func.now()))
+        if status == job.status:
+            return
         await uow.transition("job", job.job_id, job.status, status, detail={"failed_pages": failed})
         await uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
                                     total_pages=job.total_pages, failed_pages=failed))
@@ -112,7 +116,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return  # an older review arriving late
         if is_final(work.result, revision):
             await _deliver(uow, work.file_hash, work.result, revision)
-        await complete_if_done(uow, job)
+        await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed))
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         await record_result(uow, envelope.payload)

@@ -1,12 +1,15 @@
-"""Collab's REST API under /api/v1: the annotators' tasks, and the workbench that uses them."""
+"""Collab's HTTP surface: the task API under /api/v1 and the workbench that uses it under /workbench."""
 
 from fastapi import APIRouter
 
-from skuflow_collab.api import tasks
+from skuflow_collab.api import tasks, workbench
 from skuflow_platform.runtime import ServiceContext
 
 
 def routes(ctx: ServiceContext) -> APIRouter:
-    router = APIRouter(prefix="/api/v1")
-    router.include_router(tasks.routes(ctx))
+    router = APIRouter()
+    api = APIRouter(prefix="/api/v1")
+    api.include_router(tasks.routes(ctx))
+    router.include_router(api)
+    router.include_router(workbench.routes())
     return router

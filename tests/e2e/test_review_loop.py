@@ -1,0 +1,90 @@
+"""The human review loop end to end, on the real Kafka, Postgres and the eight services: doubted pages
+become tasks, their SKUs wait, an annotator's corrections come back as page.reviewed and are
+delivered as a new revision, a team lead's revert and redo supersedes them, the job completes."""
+
+import json
+import time
+
+import pytest
+
+from skuflow_contracts.topics import SKU_DELIVERED, SKU_SUPERSEDED
+from tests.e2e.review_catalog import review_catalog
+from tests.e2e.stack import offsets, records_of
+
+pytestmark = pytest.mark.e2e
+
+
+def tasks_of(pipeline, job_id: str, expect: int, timeout: float = 60) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    with pipeline.tasks("ann") as client:
+        while time.monotonic() < deadline:
+            found = client.get("/api/v1/tasks", params={"job_id": job_id}).json()["tasks"]
+            if len(found) >= expect:
+                return sorted(found, key=lambda t: t["page"])
+            time.sleep(0.3)
+    raise AssertionError(f"{expect} tasks expected for {job_id}")
+
+
+def payloads(records) -> list[dict]:
+    return [json.loads(r.value)["payload"] for r in records]
+
+
+def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeline, tmp_path):
+    start = offsets(pipeline, SKU_DELIVERED.name, SKU_SUPERSEDED.name)
+    job_id = pipeline.upload(review_catalog(tmp_path / "review.pdf"))
+    job = pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
+    binding, page_review = tasks_of(pipeline, job_id, 2)
+    assert (binding["task_type"], binding["page"], page_review["task_type"], page_review["page"]) == (
+        "BINDING_REVIEW", 2, "PAGE_REVIEW", 3)
+
+    first = pipeline.result(job_id)["pages"][0]
+    automatic = [s["sku_id"] for s in first["skus"] if s["validity"] == "valid"]
+    held = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id, len(automatic)))
+    assert sorted(p["sku"]["sku_id"] for p in held) == sorted(automatic)  # pages 2 and 3 wait (INV-04)
+
+    with pipeline.tasks("ann") as ann:
+        assert ann.post(f"/api/v1/tasks/{binding['task_id']}/lock").status_code == 200
+        detail = ann.get(f"/api/v1/tasks/{binding['task_id']}").json()
+        [ambiguous] = [b for b in detail["result"]["bindings"] if b["is_ambiguous"]]
+        second_candidate = ambiguous["candidates"][1]["image_id"]
+        edits = [{"sku_id": s["sku_id"], "attributes": s["attributes"], "image_id": second_candidate
+                  if s["sku_id"] == ambiguous["sku_id"] else None} for s in detail["result"]["skus"]]
+        edits[0]["attributes"] = {**edits[0]["attributes"], "price": "123.45"}
+        assert ann.post(f"/api/v1/tasks/{binding['task_id']}/complete", json={"skus": edits}).status_code == 200
+
+        assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/lock").status_code == 200
+        page3 = ann.get(f"/api/v1/tasks/{page_review['task_id']}").json()["result"]
+        kept = [{"sku_id": s["sku_id"], "attributes": s["attributes"]} for s in page3["skus"][1:]]
+        kept.append({"attributes": {"model": "HUMAN-1", "price": "9.99"}, "bbox": [40, 700, 300, 720]})
+        assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json={"skus": kept}).status_code == 200
+
+    job = pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED")
+    pages = pipeline.result(job_id)["pages"]
+    assert [p["status"] for p in pages[1:]] == ["HUMAN_COMPLETED", "HUMAN_COMPLETED"]
+    assert pages[1]["skus"][0]["attributes"]["price"] == "123.45"
+    assert {b["image_id"] for b in pages[1]["bindings"] if b["sku_id"] == ambiguous["sku_id"]} == {second_candidate}
+    assert "HUMAN-1" in {s["attributes"]["model"] for s in pages[2]["skus"]}
+    assert page3["skus"][0]["sku_id"] not in {s["sku_id"] for s in pages[2]["skus"]}
+
+    reviewed = len(pages[1]["skus"]) + len(pages[2]["skus"])
+    delivered = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id,
+                                    len(automatic) + reviewed))
+    assert len(delivered) == len({d["delivery_key"] for d in delivered}) == len(automatic) + reviewed
+    assert sorted({d["revision"] for d in delivered if d["page"] > 1}) == [2]
+
+    with pipeline.tasks("lea", roles=("team_lead",)) as lead:
+        assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/revert",
+                         json={"reason": "HUMAN-1 is a typo"}).status_code == 200
+        assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/lock").status_code == 200
+        kept[-1]["attributes"] = {"model": "HUMAN-2", "price": "9.99"}
+        assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json={"skus": kept}).status_code == 200
+
+    superseded = payloads(records_of(pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id,
+                                     len(pages[2]["skus"])))
+    assert {(s["page"], s["revision"], s["superseded_by"]) for s in superseded} == {(3, 2, 3)}
+    again = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id,
+                                len(delivered) + len(kept)))
+    assert len(again) == len({d["delivery_key"] for d in again})
+    assert {d["sku"]["attributes"]["model"] for d in again if d["revision"] == 3} >= {"HUMAN-2"}
+    final = pipeline.wait(job_id, lambda j: "HUMAN-2" in json.dumps(pipeline.result(job_id)["pages"][2]))
+    assert final["status"] == "FULL_IMPORTED"
