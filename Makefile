@@ -24,7 +24,7 @@ $(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WOR
 	cd $(WORKBENCH) && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
 $(CHROMIUM):
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei
 
 infra-up: setup ## install (if missing) and start PostgreSQL and Kafka, create topics
 	bash scripts/infra start

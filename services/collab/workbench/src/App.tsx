@@ -69,6 +69,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
   const [selected, setSelected] = useState(0);
   const [drawing, setDrawing] = useState(false);
   const [help, setHelp] = useState(false);
+  const [focusEditor, setFocusEditor] = useState(false);
   const [notice, setNotice] = useState<string>(t(lang, "loading"));
   const preloaded = useRef<Map<string, string>>(new Map());
   const editor = useRef<HTMLDivElement>(null);
@@ -187,8 +188,14 @@ function Workbench({ lang, onLang, session, onSignOut }:
                                 image_id: null, candidates: [] }]);
     setSelected(skus.length);
     setDrawing(false);
-    setTimeout(() => editor.current?.querySelector<HTMLInputElement>("input")?.focus(), 0);
+    setFocusEditor(true);
   };
+
+  useEffect(() => {  // a drawn SKU is typed into at once: its first field takes the focus once rendered
+    if (!focusEditor) return;
+    editor.current?.querySelector<HTMLInputElement>("input")?.focus();
+    setFocusEditor(false);
+  }, [focusEditor, skus]);
 
   const sku = skus[selected];
   return (

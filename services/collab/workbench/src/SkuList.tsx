@@ -34,7 +34,7 @@ export function SkuList({ skus, selected, onSelect }: Props) {
               <span className="n">{i + 1}</span>
               <span className="m">{sku.attributes.model || sku.attributes.product_name || "—"}</span>
               <span className="p">{sku.attributes.price ?? ""}</span>
-              <span className="i">{sku.image_id ? "🖼" : sku.candidates.length ? "?" : ""}</span>
+              <span className="i">{sku.image_id ? "▣" : sku.candidates.length ? "?" : ""}</span>
             </div>
           );
         })}
