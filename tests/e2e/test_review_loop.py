@@ -35,7 +35,7 @@ def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeli
     job = pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
     binding, page_review = tasks_of(pipeline, job_id, 2)
     assert (binding["task_type"], binding["page"], page_review["task_type"], page_review["page"]) == (
-        "BINDING_REVIEW", 2, "PAGE_REVIEW", 3)
+        "BINDING_REVIEW", 2, "SKU_REVIEW", 3)
 
     first = pipeline.result(job_id)["pages"][0]
     automatic = [s["sku_id"] for s in first["skus"] if s["validity"] == "valid"]

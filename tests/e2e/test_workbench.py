@@ -107,7 +107,7 @@ async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_
         await page.screenshot(path=out / "workbench-shortcuts.png")
         await page.keyboard.press("Escape")
         await page.keyboard.press("Control+Enter")
-        await page.get_by_test_id("task-title").filter(has_text="PAGE_REVIEW").wait_for()
+        await page.get_by_test_id("task-title").filter(has_text="SKU_REVIEW").wait_for()
         await page.screenshot(path=out / "workbench-page-review.png")
         await page.keyboard.press("l")
         await page.get_by_test_id("approve").filter(has_text="提交").wait_for()
@@ -143,7 +143,7 @@ def _crowded_task(pipeline, job_id: str, count: int) -> str:
         task_id = str(uuid.uuid4())
         conn.execute(sa.text(
             "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status, reason,"
-            " context) VALUES (:t, :j, 'merchant-a', :p, 'PAGE_REVIEW', 0, 'CREATED', 'dense page',"
+            " context) VALUES (:t, :j, 'merchant-a', :p, 'SKU_REVIEW', 0, 'CREATED', 'dense page',"
             " CAST(:c AS jsonb))"), {"t": task_id, "j": job_id, "p": context["page"], "c": json.dumps(context)})
     engine.dispose()
     return task_id
@@ -159,7 +159,7 @@ async def test_a_page_with_800_boxes_opens_and_a_box_can_be_picked(pipeline, ann
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
         started = time.perf_counter()
         page = await logged_in(browser, pipeline, annotator)
-        await page.get_by_test_id("task-title").filter(has_text="PAGE_REVIEW").wait_for()
+        await page.get_by_test_id("task-title").filter(has_text="SKU_REVIEW").wait_for()
         await page.wait_for_function("performance.getEntriesByName('page-drawn').length > 0")
         first_render = time.perf_counter() - started
         assert await page.get_by_test_id("sku-row").count() < 60  # the list is virtualised

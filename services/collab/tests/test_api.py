@@ -14,6 +14,7 @@ from skuflow_collab.tables import annotations, human_tasks
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import PageBound
+from skuflow_contracts.ir import ParsedPage, TextBlock
 from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, PageResult, SkuRecord
 from skuflow_platform.auth import mint_token
 from skuflow_platform.consumer import UnitOfWork
@@ -192,9 +193,30 @@ async def test_the_page_picture_is_rendered_from_the_uploaded_pdf(collab, tmp_pa
     for _ in range(3):
         doc.new_page(width=595, height=842)
     ctx.storage.put("jobs/job-1/source.pdf", doc.tobytes())
+    assert (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()["text_blocks"] == []  # IR gone
+    ctx.storage.put("ir", ParsedPage(page=2, width=595, height=842, parser_backend="pymupdf", text_blocks=[
+        TextBlock(block_id=0, bbox=(50, 100, 300, 120), text="SF-1 Glass tumbler", lines=[], font_size=10,
+                  block_type="paragraph")]).model_dump_json().encode())
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert detail["text_blocks"] == [{"bbox": [50, 100, 300, 120], "text": "SF-1 Glass tumbler"}]
     assert detail["page_size"] == [595, 842] and detail["context_pages"]["next"].endswith("offset=1")
     picture = await client.get(detail["page_image_url"], headers=ANN)
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
     thumb = await client.get(detail["context_pages"]["previous"], headers=ANN)
     assert thumb.status_code == 200 and len(thumb.content) < len(picture.content)
+
+
+async def test_a_new_task_is_dispatched_to_the_best_annotator_and_others_see_it_only_later(collab):
+    client, ctx = collab
+    first = await new_task(ctx, page=1)
+    await client.post(f"/api/v1/tasks/{first}/lock", headers=BOB)
+    body = {"skus": []}
+    assert (await client.post(f"/api/v1/tasks/{first}/complete", json=body, headers=BOB)).status_code == 200
+    dispatched = await new_task(ctx, page=2)  # bob is the one annotator with a record for m1
+    assert (await client.get(f"/api/v1/tasks/{dispatched}", headers=BOB)).json()["status"] == "CREATED"
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).status_code == 204
+    assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == dispatched
+    async with ctx.db.transaction() as conn:
+        await conn.execute(human_tasks.update().where(human_tasks.c.task_id == dispatched).values(
+            sla_level="CRITICAL"))
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == dispatched

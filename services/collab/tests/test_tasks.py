@@ -1,17 +1,26 @@
 """Which pages become human tasks, and of which kind."""
 
-from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
-from skuflow_contracts.results import BindingRecord, PageResult, Validation
+import pytest
+
+from skuflow_collab.domain.tasks import PRIORITY_HIGH, PRIORITY_NORMAL, task_for
+from skuflow_contracts.results import BindingRecord, PageResult, SkuRecord, Validation
 
 
-def page(needs_review=True, bindings=(), rules=(), method="two_stage"):
-    return PageResult(page=1, status="HUMAN_QUEUED", page_type="C", layout="L2", needs_review=needs_review,
-                      parser_backend="pymupdf", extraction_method=method, bindings=list(bindings),
+def sku(status="IMPORT_READY"):
+    return SkuRecord(sku_id="s1", validity="valid", attributes={"model": "X-1"}, source_bbox=(0, 0, 1, 1),
+                     confidence=0.6, status=status)
+
+
+def page(needs_review=True, bindings=(), rules=(), method="two_stage", reasons=None, skus=(sku(),), page_type="C"):
+    return PageResult(page=1, status="HUMAN_QUEUED", page_type=page_type, layout="L2", needs_review=needs_review,
+                      parser_backend="pymupdf", extraction_method=method, bindings=list(bindings), skus=list(skus),
+                      review_reasons=list(rules if reasons is None else reasons),
                       validation=Validation(triggered_rules=list(rules), has_errors=bool(rules)))
 
 
-def test_pages_without_review_need_no_task():
+def test_pages_without_review_need_no_task_unless_the_job_is_routed_to_people():
     assert task_for(page(needs_review=False)) is None
+    assert task_for(page(needs_review=False), route="HUMAN_ALL").task_type == "DOCUMENT_ANNOTATION"
 
 
 def test_ambiguous_bindings_become_high_priority_binding_reviews():
@@ -20,12 +29,19 @@ def test_ambiguous_bindings_become_high_priority_binding_reviews():
     assert (task.task_type, task.priority) == ("BINDING_REVIEW", PRIORITY_HIGH) and "s1" in task.reason
 
 
-def test_other_reviews_are_page_reviews_that_say_why():
-    assert task_for(page(rules=["INV-06:s2"])).reason == "INV-06:s2"
-    assert task_for(page()).task_type == "PAGE_REVIEW"
+@pytest.mark.parametrize("kwargs, kind", [
+    ({"rules": ["INV-06:s2"]}, "SKU_REVIEW"),
+    ({"reasons": ["classification:low confidence"]}, "CLASSIFICATION_REVIEW"),
+    ({"reasons": ["classification:low confidence", "unread_codes:4"]}, "SKU_REVIEW"),
+    ({"skus": (sku("PENDING_CONFIRMATION"),)}, "SKU_CONFIRM"),
+    ({"skus": (), "page_type": "A"}, "FULL_PAGE_ANNOTATION"),
+])
+def test_each_kind_of_doubt_makes_its_own_task(kwargs, kind):
+    task = task_for(page(**kwargs))
+    assert task.task_type == kind
+    assert task.priority == (PRIORITY_HIGH if kind == "FULL_PAGE_ANNOTATION" else PRIORITY_NORMAL)
 
 
 def test_a_page_nothing_could_be_read_from_is_annotated_whole_first():
     task = task_for(page(method="final_fallback"))
-    assert (task.task_type, task.priority, task.reason) == ("FULL_PAGE_ANNOTATION", PRIORITY_HIGH,
-                                                            "all_extraction_failed")
+    assert (task.task_type, task.priority, task.reason) == ("FULL_PAGE_ANNOTATION", PRIORITY_HIGH, "nothing_read")

@@ -33,6 +33,12 @@ def test_a_reviewed_page_is_final_and_a_skipped_review_leaves_the_job_partial():
     assert job_status([(result(1), 1), (skipped, 2)]) == "PARTIAL_IMPORTED"
 
 
+def test_a_job_routed_to_people_waits_for_every_pages_review():
+    assert not is_final(result(1), 1, "HUMAN_ALL") and is_final(result(1), 2, "HUMAN_ALL")
+    assert job_status([(result(1), 1), (result(2), 2)], "HUMAN_ALL") == "PARTIAL_IMPORTED"
+    assert job_status([(result(1), 2), (result(2), 2)], "HUMAN_ALL") == "FULL_IMPORTED"
+
+
 def test_the_result_directory_holds_result_json_and_non_duplicate_images(tmp_path):
     images = [ImageRecord(image_id="img_1", bbox=(0, 0, 1, 1), role="PRODUCT_MAIN", short_edge=700,
                           source_uri="local://a/img_1.jpeg"),

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pymupdf
 
-from skuflow_platform.storage import SCHEME, LocalStorage
+from skuflow_contracts.ir import ParsedPage
+from skuflow_platform.storage import SCHEME, LocalStorage, StorageError
+
+BLOCK_TEXT = 80  # characters of a text block the workbench shows on hover
 
 DPI = 110
 THUMBNAIL_DPI = 36
@@ -42,3 +45,13 @@ def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = Fa
         data = doc[page - 1].get_pixmap(dpi=dpi).tobytes("png")
     storage.put(key, data)
     return data
+
+
+def text_blocks(storage: LocalStorage, ir_uri: str) -> list[dict]:
+    """The parsed page's text blocks (box and the start of their text), drawn under the SKU boxes;
+    none when the parsed page is gone (storage cleaned up)."""
+    try:
+        page = ParsedPage.model_validate_json(storage.get(ir_uri))
+    except (StorageError, ValueError):
+        return []
+    return [{"bbox": list(b.bbox), "text": b.text[:BLOCK_TEXT]} for b in page.text_blocks]

@@ -10,7 +10,9 @@ from pathlib import Path
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from skuflow_collab import store
 from skuflow_collab.api import routes
+from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
 from skuflow_collab.tables import human_tasks, metadata, platform
 from skuflow_collab.timers import escalate, expire_locks
@@ -35,19 +37,21 @@ def difficulty(bound: PageBound) -> float:
 def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
-        spec = task_for(bound.result)
+        spec = task_for(bound.result, bound.route)
         if spec is None:
             return
         task_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{envelope.job_id}/{bound.page}/{spec.task_type}"))
+        hardness = difficulty(bound)
+        assignee = dispatch.assign(hardness, await store.team(uow.conn, envelope.merchant_id))
         created = await uow.conn.execute(pg_insert(human_tasks).values(
             task_id=task_id, job_id=envelope.job_id, merchant_id=envelope.merchant_id, page=bound.page,
             task_type=spec.task_type, priority=spec.priority, status="CREATED", reason=spec.reason,
-            sla_level="HIGH" if spec.priority == PRIORITY_HIGH else "NORMAL", difficulty=difficulty(bound),
-            context=bound.model_dump(mode="json"),
+            sla_level="HIGH" if spec.priority == PRIORITY_HIGH else "NORMAL", difficulty=hardness,
+            context=bound.model_dump(mode="json"), assigned_to=assignee,
         ).on_conflict_do_nothing().returning(human_tasks.c.task_id))
         if created.first() is None:
             return
-        await uow.transition("task", task_id, None, "CREATED", spec.reason)
+        await uow.transition("task", task_id, None, "CREATED", spec.reason, detail={"assigned_to": assignee})
         await uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
                                    priority=spec.priority, reason=spec.reason))
 

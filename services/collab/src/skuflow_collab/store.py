@@ -47,6 +47,15 @@ async def claim(conn: AsyncConnection, task_id: str, merchant_id: str, user: str
     return True
 
 
+async def team(conn: AsyncConnection, merchant_id: str) -> list[Profile]:
+    """The profiles of everyone who finished a task of this merchant in the last 30 days."""
+    t = human_tasks.c
+    names = (await conn.execute(sa.select(t.assigned_to).distinct().where(
+        t.merchant_id == merchant_id, t.status == COMPLETED, t.assigned_to.is_not(None),
+        t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")))).scalars().all()
+    return [await profile(conn, name) for name in sorted(names)]
+
+
 async def profile(conn: AsyncConnection, annotator: str) -> Profile:
     """The annotator's last 30 days: tasks finished, reverted since, seconds spent, tasks open now."""
     t = human_tasks.c

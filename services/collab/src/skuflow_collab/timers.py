@@ -27,7 +27,7 @@ async def expire_locks(conn: AsyncConnection, now: datetime) -> int:
     ).limit(BATCH).with_for_update(skip_locked=True))).all()
     for task in rows:
         await store.change(conn, task, "lock_timeout", (SYSTEM,), SYSTEM, f"lock of {task.locked_by} expired",
-                           locked_by=None, locked_at=None, lock_expires_at=None)
+                           locked_by=None, locked_at=None, lock_expires_at=None, assigned_to=None)
     return len(rows)
 
 

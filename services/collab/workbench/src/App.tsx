@@ -222,7 +222,8 @@ function Workbench({ lang, onLang, session, onSignOut }:
             {drawing && <p className="hint">{t(lang, "drawHint")}</p>}
             {open.task.page_size && open.picture && (
               <PageCanvas picture={open.picture} pageSize={open.task.page_size} skus={skus}
-                          images={open.task.result?.images ?? []} selected={selected} drawing={drawing}
+                          images={open.task.result?.images ?? []} blocks={open.task.text_blocks ?? []}
+                          selected={selected} drawing={drawing}
                           onSelect={setSelected} onDrawn={drawn} />)}
           </section>
           <section className="side">

@@ -1,4 +1,4 @@
-// The page picture with every SKU box and image box drawn over it, on one canvas: 800 boxes are 800
+// The page picture with every SKU box, image box and text block drawn over it, on one canvas: 800 boxes are 800
 // rectangles drawn in one pass, not 800 DOM nodes. Click a box to select its SKU; in drawing mode,
 // drag to draw a new SKU's box (in PDF points, as the API speaks).
 import { useEffect, useRef, useState } from "react";
@@ -6,13 +6,14 @@ import type { BBox, Image } from "./api";
 import type { EditSku } from "./edits";
 
 type Props = {
-  picture: string; pageSize: [number, number]; skus: EditSku[]; images: Image[]; selected: number;
+  picture: string; pageSize: [number, number]; skus: EditSku[]; images: Image[]; blocks: { bbox: BBox }[];
+  selected: number;
   drawing: boolean; onSelect: (index: number) => void; onDrawn: (bbox: BBox) => void;
 };
 
 const WIDTH = 760;
 
-export function PageCanvas({ picture, pageSize, skus, images, selected, drawing, onSelect, onDrawn }: Props) {
+export function PageCanvas({ picture, pageSize, skus, images, blocks, selected, drawing, onSelect, onDrawn }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [bitmap, setBitmap] = useState<HTMLImageElement | null>(null);
   const [drag, setDrag] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
@@ -32,6 +33,9 @@ export function PageCanvas({ picture, pageSize, skus, images, selected, drawing,
     ctx.drawImage(bitmap, 0, 0, WIDTH, height);
     const box = (b: BBox) => [b[0] * scale, b[1] * scale, (b[2] - b[0]) * scale, (b[3] - b[1]) * scale] as const;
     const chosen = skus[selected];
+    ctx.strokeStyle = "#bbb";
+    ctx.lineWidth = 0.5;
+    for (const block of blocks) ctx.strokeRect(...box(block.bbox));
     ctx.setLineDash([4, 3]);
     ctx.lineWidth = 1.5;
     for (const image of images) {
@@ -62,7 +66,7 @@ export function PageCanvas({ picture, pageSize, skus, images, selected, drawing,
       ctx.strokeRect(drag.x0, drag.y0, drag.x1 - drag.x0, drag.y1 - drag.y0);
     }
     performance.mark("page-drawn");
-  }, [bitmap, skus, images, selected, drag, scale, height]);
+  }, [bitmap, skus, images, blocks, selected, drag, scale, height]);
 
   const at = (event: React.MouseEvent) => {
     const rect = canvas.current!.getBoundingClientRect();

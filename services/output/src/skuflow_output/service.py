@@ -78,7 +78,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
         pages = [page for page, _ in revised]
-        status = job_status(revised)
+        status = job_status(revised, job.route)
         if status == job.status and not reviewed:
             return
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
@@ -114,7 +114,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             where=replaceable).returning(page_results.c.page))
         if applied.first() is None:
             return  # an older review arriving late
-        if is_final(work.result, revision):
+        if is_final(work.result, revision, work.route):
             await _deliver(uow, work.file_hash, work.result, revision)
         await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed))
 

@@ -56,9 +56,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def detail(task: sa.Row) -> dict:
         result = PageResult.model_validate(task.context["result"]) if task.context else None
         size = await asyncio.to_thread(pages.page_size, ctx.storage, task.job_id, task.page)
+        blocks = await asyncio.to_thread(pages.text_blocks, ctx.storage, task.context["ir_uri"]) if task.context else []
         base = f"/api/v1/tasks/{task.task_id}/page-image"
         return {**_summary(task), "result": result.model_dump(mode="json") if result else None,
-                "page_size": list(size[:2]) if size else None,
+                "page_size": list(size[:2]) if size else None, "text_blocks": blocks,
                 "page_image_url": base if size else None,
                 "context_pages": {
                     "previous": f"{base}?offset=-1" if size and task.page > 1 else None,
@@ -94,16 +95,20 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.get("/next")
     async def next_task(who: Annotator, response: Response) -> dict | None:
-        """The task this annotator should take now: the most urgent waiting one they are eligible for
-        (hard pages only for accurate annotators, §7.28), oldest first."""
+        """The task this annotator should take now (§7.28): one dispatched to them first, then the public
+        queue (tasks dispatched to someone else join it once the SLA has raised them past HIGH); hard
+        pages only for accurate annotators; most urgent, then oldest."""
         t = human_tasks.c
         async with ctx.db.transaction() as conn:
             me = await store.profile(conn, who.user_id)
-            where = [t.merchant_id == who.merchant_id, t.status == "CREATED"]
+            where = [t.merchant_id == who.merchant_id, t.status == "CREATED",
+                     sa.or_(t.assigned_to.is_(None), t.assigned_to == who.user_id,
+                            t.sla_level.in_(("CRITICAL", "AUTO_RESOLVE")))]
             if not dispatch.eligible(me, difficulty=0.0):
                 where.append(t.difficulty >= dispatch.HARD)
+            mine_first = sa.case((t.assigned_to == who.user_id, 0), else_=1)
             task = (await conn.execute(sa.select(human_tasks).where(*where).order_by(
-                t.priority, t.created_at, t.task_id).limit(1))).first()
+                mine_first, t.priority, t.created_at, t.task_id).limit(1))).first()
         if task is None:
             response.status_code = 204
             return None
@@ -168,7 +173,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             task = await mine(conn, task_id, who)
             try:
                 await store.change(conn, task, "release", who.roles, who.user_id, None, locked_by=None,
-                                   locked_at=None, lock_expires_at=None)
+                                   locked_at=None, lock_expires_at=None, assigned_to=None)
             except (IllegalMove, NotAllowed) as exc:
                 raise refused(exc) from exc
             return _summary(await existing(conn, task_id, who))

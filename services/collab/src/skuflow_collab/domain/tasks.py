@@ -1,4 +1,10 @@
-"""Which human task a page needs, and how urgent it is."""
+"""Which human task a page needs, and how urgent it is (seed-001a §10.2).
+
+One task per page, the most pressing kind: a page nothing was read from is annotated whole; an
+image binding the layout cannot decide outranks the rest; then SKUs with attributes waiting for
+confirmation, pages doubted only for their classification, and SKU reviews. A job routed to
+people (HUMAN_ALL) makes every page a document-annotation task, pre-filled with the machine's reading.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from dataclasses import dataclass
 from skuflow_contracts.results import PageResult
 
 PRIORITY_HIGH, PRIORITY_NORMAL = 1, 2
+CLASSIFICATION = "classification:"
 
 
 @dataclass(frozen=True)
@@ -16,15 +23,22 @@ class TaskSpec:
     reason: str
 
 
-def task_for(result: PageResult) -> TaskSpec | None:
-    """None when the page needs no human; a page nothing could be read from needs a person to
-    annotate it whole (seed-000 §8.2); binding questions outrank general page reviews."""
+def task_for(result: PageResult, route: str = "AUTO") -> TaskSpec | None:
+    """None when the page needs no human."""
+    reasons = result.review_reasons or result.validation.triggered_rules
+    why = "; ".join(reasons)
+    if route == "HUMAN_ALL":
+        return TaskSpec("DOCUMENT_ANNOTATION", PRIORITY_NORMAL, why or "the document is routed to people")
     if not result.needs_review:
         return None
-    if result.extraction_method == "final_fallback":
-        return TaskSpec("FULL_PAGE_ANNOTATION", PRIORITY_HIGH, result.fallback_reason or "all_extraction_failed")
+    if result.extraction_method == "final_fallback" or (result.page_type in ("A", "B", "C") and not result.skus):
+        return TaskSpec("FULL_PAGE_ANNOTATION", PRIORITY_HIGH, result.fallback_reason or why or "nothing_read")
     ambiguous = [b.sku_id for b in result.bindings if b.is_ambiguous]
     if ambiguous:
         return TaskSpec("BINDING_REVIEW", PRIORITY_HIGH, f"ambiguous image binding for {', '.join(ambiguous)}")
-    reasons = result.validation.triggered_rules or ["low classification confidence"]
-    return TaskSpec("PAGE_REVIEW", PRIORITY_NORMAL, "; ".join(reasons))
+    pending = [s.sku_id for s in result.skus if s.status == "PENDING_CONFIRMATION"]
+    if pending:
+        return TaskSpec("SKU_CONFIRM", PRIORITY_NORMAL, f"custom attributes to confirm on {', '.join(pending)}")
+    if reasons and all(r.startswith(CLASSIFICATION) for r in result.review_reasons):
+        return TaskSpec("CLASSIFICATION_REVIEW", PRIORITY_NORMAL, why)
+    return TaskSpec("SKU_REVIEW", PRIORITY_NORMAL, why or "low confidence")

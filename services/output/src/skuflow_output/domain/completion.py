@@ -16,9 +16,10 @@ AUTOMATIC_REVISION = 1
 UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without a person's reading
 
 
-def is_final(result: PageResult, revision: int) -> bool:
-    """May the page's SKUs go downstream? When the machine was sure, or a review has come back."""
-    return revision > AUTOMATIC_REVISION or not result.needs_review
+def is_final(result: PageResult, revision: int, route: str | None = "AUTO") -> bool:
+    """May the page's SKUs go downstream? When the machine was sure, or a review has come back; a
+    job routed to people (HUMAN_ALL) waits for the review of every page."""
+    return revision > AUTOMATIC_REVISION or (not result.needs_review and route != "HUMAN_ALL")
 
 
 def failed_page(page: int) -> PageResult:
@@ -26,12 +27,12 @@ def failed_page(page: int) -> PageResult:
                       parser_backend=None, extraction_method=None)
 
 
-def job_status(pages: list[tuple[PageResult, int]]) -> str:
+def job_status(pages: list[tuple[PageResult, int]], route: str | None = "AUTO") -> str:
     """From every page's result and revision: failed pages, pages still waiting for (or skipped by)
     review, or everything imported."""
     if any(p.status in FAILED_STATUSES for p, _ in pages):
         return "PARTIAL_FAILED"
-    if any(not is_final(p, revision) or p.status in UNREVIEWED_STATUSES for p, revision in pages):
+    if any(not is_final(p, revision, route) or p.status in UNREVIEWED_STATUSES for p, revision in pages):
         return "PARTIAL_IMPORTED"
     return "FULL_IMPORTED"
 
