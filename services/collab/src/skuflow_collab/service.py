@@ -14,6 +14,7 @@ from skuflow_collab import store
 from skuflow_collab.api import routes
 from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
+from skuflow_collab.feedback import suggest
 from skuflow_collab.tables import human_tasks, metadata, platform
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.envelope import EventEnvelope
@@ -21,6 +22,9 @@ from skuflow_contracts.events import PageBound, TaskCreated
 from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
+
+
+FEEDBACK_CHECK_SECONDS = 900  # the daily suggestions are written at the first check after their hour
 
 
 class CollabSettings(BaseSettings):
@@ -67,7 +71,12 @@ def periodic(ctx: ServiceContext) -> list[Periodic]:
         if moved:
             ctx.relay.wake()
 
-    return [Periodic("task locks and SLA", CollabSettings().task_timer_seconds, tick)]
+    async def daily() -> None:
+        async with ctx.db.transaction() as conn:
+            await suggest(conn, datetime.now(UTC))
+
+    return [Periodic("task locks and SLA", CollabSettings().task_timer_seconds, tick),
+            Periodic("feedback suggestions", FEEDBACK_CHECK_SECONDS, daily)]
 
 
 definition = ServiceDefinition(

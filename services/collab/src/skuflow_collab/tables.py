@@ -62,3 +62,15 @@ annotation_examples = sa.Table(
 sa.Index("ix_tasks_queue", human_tasks.c.merchant_id, human_tasks.c.status, human_tasks.c.priority,
          human_tasks.c.created_at)
 sa.Index("ix_annotations_type", annotations.c.type, annotations.c.annotated_at)
+
+feedback_suggestions = sa.Table(
+    "feedback_suggestions", metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),  # calibration | attribute_promotion
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("day", sa.Date, nullable=False),
+    sa.Column("payload", JSONB, nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="SUGGESTED"),  # a person accepts or rejects
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.UniqueConstraint("kind", "merchant_id", "day"),
+)

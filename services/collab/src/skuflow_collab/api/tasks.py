@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Query, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import pages, store
 from skuflow_collab.domain import dispatch
@@ -207,10 +208,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
                      "annotator": who.user_id, "type": n.type, "payload": n.payload} for n in notes])
             me = await store.profile(conn, who.user_id)
             if me.accuracy >= EXAMPLE_QUALITY and notes:
-                await conn.execute(annotation_examples.insert().values(
+                await conn.execute(pg_insert(annotation_examples).values(
                     task_id=task_id, task_type=task.task_type, merchant_id=task.merchant_id,
                     input_context=task.reason, output_json=reviewed.model_dump(mode="json"),
-                    quality_score=me.accuracy))
+                    quality_score=me.accuracy, is_confirmed=True).on_conflict_do_nothing())
             await publish_review(conn, task, reviewed)
             summary = _summary(await existing(conn, task_id, who))
         ctx.relay.wake()

@@ -1,4 +1,4 @@
-"""collab: the review loop — task lifecycle columns, annotations, few-shot examples."""
+"""collab: the review loop — task lifecycle columns, annotations, few-shot examples, feedback suggestions."""
 
 import sqlalchemy as sa
 from alembic import op
@@ -54,9 +54,22 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
         schema=SCHEMA,
     )
+    op.create_table(
+        "feedback_suggestions",
+        sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+        sa.Column("kind", sa.Text, nullable=False),
+        sa.Column("merchant_id", sa.Text, nullable=False),
+        sa.Column("day", sa.Date, nullable=False),
+        sa.Column("payload", JSONB, nullable=False),
+        sa.Column("status", sa.Text, nullable=False, server_default="SUGGESTED"),
+        sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+        sa.UniqueConstraint("kind", "merchant_id", "day"),
+        schema=SCHEMA,
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("feedback_suggestions", schema=SCHEMA)
     op.drop_table("annotation_examples", schema=SCHEMA)
     op.drop_table("annotations", schema=SCHEMA)
     op.drop_index("ix_tasks_queue", "human_tasks", schema=SCHEMA)
