@@ -32,7 +32,7 @@ def payloads(records) -> list[dict]:
 def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeline, tmp_path):
     start = offsets(pipeline, SKU_DELIVERED.name, SKU_SUPERSEDED.name)
     job_id = pipeline.upload(review_catalog(tmp_path / "review.pdf"))
-    job = pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
+    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
     binding, page_review = tasks_of(pipeline, job_id, 2)
     assert (binding["task_type"], binding["page"], page_review["task_type"], page_review["page"]) == (
         "BINDING_REVIEW", 2, "SKU_REVIEW", 3)
@@ -58,7 +58,7 @@ def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeli
         kept.append({"attributes": {"model": "HUMAN-1", "price": "9.99"}, "bbox": [40, 700, 300, 720]})
         assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json={"skus": kept}).status_code == 200
 
-    job = pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED")
+    pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED")
     pages = pipeline.result(job_id)["pages"]
     assert [p["status"] for p in pages[1:]] == ["HUMAN_COMPLETED", "HUMAN_COMPLETED"]
     assert pages[1]["skus"][0]["attributes"]["price"] == "123.45"

@@ -134,11 +134,12 @@ def _crowded_task(pipeline, job_id: str, count: int) -> str:
     """A task whose page holds ``count`` SKU boxes (a dense parts list), first in the queue."""
     engine = sa.create_engine(pipeline.database_url)
     with engine.begin() as conn:
-        context = conn.execute(sa.text("SELECT context FROM collab.human_tasks WHERE job_id = :j ORDER BY page LIMIT 1"),
-                               {"j": job_id}).scalar_one()
-        skus = [{"sku_id": f"dense_{n:04d}", "validity": "valid", "attributes": {"model": f"P-{n:04d}", "price": "1.00"},
-                 "source_bbox": [20 + (n % 20) * 28, 60 + (n // 20) * 18, 44 + (n % 20) * 28, 74 + (n // 20) * 18],
-                 "confidence": 0.5} for n in range(count)]
+        query = "SELECT context FROM collab.human_tasks WHERE job_id = :j ORDER BY page LIMIT 1"
+        context = conn.execute(sa.text(query), {"j": job_id}).scalar_one()
+        skus = [{"sku_id": f"dense_{n:04d}", "validity": "valid", "confidence": 0.5,
+                 "attributes": {"model": f"P-{n:04d}", "price": "1.00"},
+                 "source_bbox": [20 + (n % 20) * 28, 60 + (n // 20) * 18, 44 + (n % 20) * 28, 74 + (n // 20) * 18]}
+                for n in range(count)]
         context["result"] = {**context["result"], "skus": skus, "bindings": [], "images": []}
         task_id = str(uuid.uuid4())
         conn.execute(sa.text(

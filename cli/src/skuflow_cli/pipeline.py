@@ -45,7 +45,8 @@ def run_pipeline(pdf: bytes, storage: LocalStorage) -> ResultDocument:
     job_id = f"local-{file_hash[:12]}"
     pages = process_pages(pdf, file_hash, storage, job_id)
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=decide_route().route,
-                         status=job_status([(page, AUTOMATIC_REVISION) for page in pages]), total_pages=len(pages), config_version=CONFIG_VERSION)
+                         status=job_status([(page, AUTOMATIC_REVISION) for page in pages]),
+                         total_pages=len(pages), config_version=CONFIG_VERSION)
     return assemble(summary, pages)
 
 

@@ -11,9 +11,10 @@ def sku(status="IMPORT_READY"):
                      confidence=0.6, status=status)
 
 
-def page(needs_review=True, bindings=(), rules=(), method="two_stage", reasons=None, skus=(sku(),), page_type="C"):
+def page(needs_review=True, bindings=(), rules=(), method="two_stage", reasons=None, skus=None, page_type="C"):
     return PageResult(page=1, status="HUMAN_QUEUED", page_type=page_type, layout="L2", needs_review=needs_review,
-                      parser_backend="pymupdf", extraction_method=method, bindings=list(bindings), skus=list(skus),
+                      parser_backend="pymupdf", extraction_method=method, bindings=list(bindings),
+                      skus=[sku()] if skus is None else list(skus),
                       review_reasons=list(rules if reasons is None else reasons),
                       validation=Validation(triggered_rules=list(rules), has_errors=bool(rules)))
 

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import pymupdf
 
 from skuflow_contracts.ir import ParsedPage
 from skuflow_platform.storage import SCHEME, LocalStorage, StorageError
 
+T = TypeVar("T")
 BLOCK_TEXT = 80  # characters of a text block the workbench shows on hover
 
 DPI = 110
@@ -18,16 +22,18 @@ def source_key(job_id: str) -> str:
     return f"jobs/{job_id}/source.pdf"
 
 
-def page_size(storage: LocalStorage, job_id: str, page: int) -> tuple[float, float, int] | None:
-    """(width, height) in points of ``page`` and the document's page count, or None without a file."""
+def _with_page(storage: LocalStorage, job_id: str, page: int, read: Callable[[pymupdf.Page, int], T]) -> T | None:
+    """``read(page, page_count)`` on the uploaded PDF's page, or None without the file or the page."""
     path = storage.path(SCHEME + source_key(job_id))
     if not path.exists():
         return None
     with pymupdf.open(path) as doc:
-        if not 1 <= page <= doc.page_count:
-            return None
-        rect = doc[page - 1].rect
-        return rect.width, rect.height, doc.page_count
+        return read(doc[page - 1], doc.page_count) if 1 <= page <= doc.page_count else None
+
+
+def page_size(storage: LocalStorage, job_id: str, page: int) -> tuple[float, float, int] | None:
+    """(width, height) in points of ``page`` and the document's page count."""
+    return _with_page(storage, job_id, page, lambda p, count: (p.rect.width, p.rect.height, count))
 
 
 def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = False) -> bytes | None:
@@ -36,14 +42,9 @@ def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = Fa
     cached = storage.path(SCHEME + key)
     if cached.exists():
         return cached.read_bytes()
-    source = storage.path(SCHEME + source_key(job_id))
-    if not source.exists():
-        return None
-    with pymupdf.open(source) as doc:
-        if not 1 <= page <= doc.page_count:
-            return None
-        data = doc[page - 1].get_pixmap(dpi=dpi).tobytes("png")
-    storage.put(key, data)
+    data = _with_page(storage, job_id, page, lambda p, _: p.get_pixmap(dpi=dpi).tobytes("png"))
+    if data is not None:
+        storage.put(key, data)
     return data
 
 

@@ -23,7 +23,6 @@ from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 
-
 FEEDBACK_CHECK_SECONDS = 900  # the daily suggestions are written at the first check after their hour
 
 

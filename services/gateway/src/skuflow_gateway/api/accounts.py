@@ -21,7 +21,7 @@ class AccountSettings(PlatformSettings):
 
 
 class Login(BaseModel):
-    username: Annotated[str, Field(min_length=1, max_length=64)]
+    username: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\w.-]+$")]
     password: Annotated[str, Field(min_length=1, max_length=256)]
 
 
