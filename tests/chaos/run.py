@@ -90,7 +90,9 @@ def catalogs(plan: Plan, workdir: Path) -> list[tuple[Path, set[str]]]:
         generate_catalog(pdf, pages=plan.pages, seed=plan.seed + n)
         with tempfile.TemporaryDirectory() as scratch:
             document = run_pipeline(pdf.read_bytes(), LocalStorage(Path(scratch)))
-        made.append((pdf, {s.sku_id for p in document.pages for s in p.skus if s.validity == "valid"}))
+        # a page waiting for a person delivers nothing until reviewed (INV-04): nobody reviews here
+        made.append((pdf, {s.sku_id for p in document.pages if not p.needs_review
+                           for s in p.skus if s.validity == "valid"}))
     return made
 
 

@@ -21,6 +21,7 @@ from tests.e2e.review_catalog import review_catalog
 pytestmark = pytest.mark.e2e
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse 77"
+MERCHANT = "merchant-wb"  # its own queue: other end-to-end tests leave tasks of their merchant waiting
 
 
 def shots(tmp_path: Path) -> Path:
@@ -36,7 +37,7 @@ def annotator(pipeline):
     os.environ["SKUFLOW_DATABASE_URL"] = pipeline.database_url
     os.sys.stdin = io.StringIO(PASSWORD + "\n")
     try:
-        assert skuflow(["user", "add", "ann.browser", "--merchant", "merchant-a", "--password-stdin"]) == 0
+        assert skuflow(["user", "add", "ann.browser", "--merchant", MERCHANT, "--password-stdin"]) == 0
     finally:
         os.environ.clear()
         os.environ.update(old_env)
@@ -45,7 +46,7 @@ def annotator(pipeline):
 
 
 def wait_tasks(pipeline, job_id: str, expect: int) -> list[dict]:
-    with pipeline.tasks("observer") as client:
+    with pipeline.tasks("observer", merchant=MERCHANT) as client:
         for _ in range(200):
             found = client.get("/api/v1/tasks", params={"job_id": job_id}).json()["tasks"]
             if len(found) >= expect:
@@ -65,8 +66,8 @@ async def logged_in(browser, pipeline, user: str):
 
 async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_it(pipeline, annotator, tmp_path):
     out = shots(tmp_path)
-    job_id = pipeline.upload(review_catalog(tmp_path / "review.pdf"))
-    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
+    job_id = pipeline.upload(review_catalog(tmp_path / "review.pdf"), merchant=MERCHANT)
+    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
     binding = next(t for t in wait_tasks(pipeline, job_id, 2) if t["task_type"] == "BINDING_REVIEW")
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
@@ -116,17 +117,20 @@ async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_
 
     done = await _detail(pipeline, binding["task_id"])
     assert done["status"] == "COMPLETED"
-    reviewed = pipeline.wait(job_id, lambda j: "NEW-77" in json.dumps(pipeline.result(job_id)["pages"][1]))
-    skus = {s["attributes"]["model"]: s for s in pipeline.result(job_id)["pages"][1]["skus"]}
+    def result() -> dict:
+        return pipeline.result(job_id, merchant=MERCHANT)
+
+    reviewed = pipeline.wait(job_id, lambda j: "NEW-77" in json.dumps(result()["pages"][1]), merchant=MERCHANT)
+    skus = {s["attributes"]["model"]: s for s in result()["pages"][1]["skus"]}
     assert reviewed["status"] == "PARTIAL_IMPORTED"  # page 3 still waits for its review
     assert skus["SF-1001"]["attributes"]["price"] == "15.50"
-    bindings = {b["sku_id"]: b["image_id"] for b in pipeline.result(job_id)["pages"][1]["bindings"]}
+    bindings = {b["sku_id"]: b["image_id"] for b in result()["pages"][1]["bindings"]}
     assert bindings[skus["SF-1001"]["sku_id"]] == candidates[1]
     assert set(skus) == {"SF-1001", "NEW-77"}
 
 
 async def _detail(pipeline, task_id: str) -> dict:
-    with pipeline.tasks("observer") as client:
+    with pipeline.tasks("observer", merchant=MERCHANT) as client:
         return client.get(f"/api/v1/tasks/{task_id}").json()
 
 
@@ -144,16 +148,17 @@ def _crowded_task(pipeline, job_id: str, count: int) -> str:
         task_id = str(uuid.uuid4())
         conn.execute(sa.text(
             "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status, reason,"
-            " context) VALUES (:t, :j, 'merchant-a', :p, 'SKU_REVIEW', 0, 'CREATED', 'dense page',"
-            " CAST(:c AS jsonb))"), {"t": task_id, "j": job_id, "p": context["page"], "c": json.dumps(context)})
+            " context) VALUES (:t, :j, :m, :p, 'SKU_REVIEW', 0, 'CREATED', 'dense page',"
+            " CAST(:c AS jsonb))"),
+            {"t": task_id, "j": job_id, "m": MERCHANT, "p": context["page"], "c": json.dumps(context)})
     engine.dispose()
     return task_id
 
 
 async def test_a_page_with_800_boxes_opens_and_a_box_can_be_picked(pipeline, annotator, tmp_path):
     out = shots(tmp_path)
-    job_id = pipeline.upload(review_catalog(tmp_path / "dense.pdf"))
-    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED")
+    job_id = pipeline.upload(review_catalog(tmp_path / "dense.pdf"), merchant=MERCHANT)
+    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
     wait_tasks(pipeline, job_id, 2)
     _crowded_task(pipeline, job_id, 800)
     async with async_playwright() as p:

@@ -20,7 +20,6 @@ from skuflow_collab.domain.feedback import (
     promotions,
 )
 from skuflow_collab.tables import annotation_examples, annotations, feedback_suggestions, human_tasks
-from skuflow_llm.prompts.fewshot import FewShotExample
 from skuflow_platform.db import Database
 
 
@@ -63,13 +62,17 @@ async def _reviewed(conn: AsyncConnection, merchant: str, since: datetime) -> li
 
 
 class AnnotationExamples:
-    """Few-shot examples from annotations by accurate annotators (quality ≥ 0.85, C13)."""
+    """Few-shot examples from annotations by accurate annotators (quality ≥ 0.85, C13): the
+    ``FewShotSource`` a service hands to ``skuflow_llm``'s prompt engine (so collab itself does not
+    install the LLM clients: the example type is imported where it is asked for)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def examples(self, task_type: str, category: str | None, *, min_quality: float,
-                       limit: int) -> Sequence[FewShotExample]:
+                       limit: int) -> Sequence:
+        from skuflow_llm.prompts.fewshot import FewShotExample
+
         e = annotation_examples.c
         async with self.db.transaction() as conn:
             rows = (await conn.execute(sa.select(e.input_context, e.output_json, e.quality_score).where(
