@@ -135,7 +135,8 @@ async def _detail(pipeline, task_id: str) -> dict:
 
 
 def _crowded_task(pipeline, job_id: str, count: int) -> str:
-    """A task whose page holds ``count`` SKU boxes (a dense parts list), first in the queue."""
+    """A task whose page holds ``count`` SKU boxes (a dense parts list), first in the annotator's queue
+    (dispatched to them, most urgent)."""
     engine = sa.create_engine(pipeline.database_url)
     with engine.begin() as conn:
         query = "SELECT context FROM collab.human_tasks WHERE job_id = :j ORDER BY page LIMIT 1"
@@ -148,8 +149,8 @@ def _crowded_task(pipeline, job_id: str, count: int) -> str:
         task_id = str(uuid.uuid4())
         conn.execute(sa.text(
             "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status, reason,"
-            " context) VALUES (:t, :j, :m, :p, 'SKU_REVIEW', 0, 'CREATED', 'dense page',"
-            " CAST(:c AS jsonb))"),
+            " context, assigned_to) VALUES (:t, :j, :m, :p, 'SKU_REVIEW', 0, 'CREATED', 'dense page',"
+            " CAST(:c AS jsonb), (SELECT user_id FROM gateway.users WHERE username = 'ann.browser'))"),
             {"t": task_id, "j": job_id, "m": MERCHANT, "p": context["page"], "c": json.dumps(context)})
     engine.dispose()
     return task_id
