@@ -20,8 +20,10 @@ $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
 	$(PY) -m pip install -q $(addprefix -e ,$(PACKAGES)) -r requirements-dev.txt
 	@touch $@
 
+# npm install, not npm ci: with this machine's npmrc (omit-lockfile-registry-resolved) npm ci refuses the
+# lock file's optional platform packages of Rollup; install keeps to the lock file's versions all the same.
 $(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WORKBENCH)/vite.config.ts $(wildcard $(WORKBENCH)/src/*)
-	cd $(WORKBENCH) && npm ci --no-audit --no-fund --loglevel=error && npm run build
+	cd $(WORKBENCH) && npm install --no-audit --no-fund --loglevel=error && npm run build
 
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei

@@ -1,5 +1,6 @@
 """The annotator workbench in a real headless Chromium against the running services: log in, open
-the next task, edit a price with the keyboard only, bind candidate 2, draw a new SKU, approve; then
+the next task, edit a price with the keyboard only, bind candidate 2, draw a new SKU and its
+picture, approve; then
 the API holds exactly that. A page of 800 SKU boxes opens and a box can be picked; the time to first
 render and to select a box are printed (figures, not assertions). SKUFLOW_SCREENSHOTS=DIR keeps the
 screenshots (docs/screenshots holds the committed ones)."""
@@ -102,6 +103,12 @@ async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_
         await page.locator("input[name=model]:focus").wait_for()
         await page.keyboard.type("NEW-77")
         await page.keyboard.press("Enter")
+        await page.keyboard.press("i")  # and its picture, which the parser did not cut out
+        await page.mouse.move(box["x"] + 450, box["y"] + 560)
+        await page.mouse.down()
+        await page.mouse.move(box["x"] + 560, box["y"] + 660, steps=5)
+        await page.mouse.up()
+        await page.get_by_test_id("bound-image").filter(has_text="picture-1").wait_for()
         await page.screenshot(path=out / "workbench-binding-review.png")
         await page.keyboard.press("?")
         await page.get_by_test_id("shortcuts").wait_for()
@@ -127,6 +134,8 @@ async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_
     bindings = {b["sku_id"]: b["image_id"] for b in result()["pages"][1]["bindings"]}
     assert bindings[skus["SF-1001"]["sku_id"]] == candidates[1]
     assert set(skus) == {"SF-1001", "NEW-77"}
+    [picture] = [i for i in result()["pages"][1]["images"] if i["image_id"] == bindings[skus["NEW-77"]["sku_id"]]]
+    assert (pipeline.storage_root / "results" / job_id / picture["path"]).is_file()
 
 
 async def _detail(pipeline, task_id: str) -> dict:

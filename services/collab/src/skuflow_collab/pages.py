@@ -9,6 +9,7 @@ from typing import TypeVar
 import pymupdf
 
 from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.results import PageResult
 from skuflow_platform.storage import SCHEME, LocalStorage, StorageError
 
 T = TypeVar("T")
@@ -46,6 +47,22 @@ def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = Fa
     if data is not None:
         storage.put(key, data)
     return data
+
+
+def cut_pictures(storage: LocalStorage, job_id: str, result: PageResult, drawn: set[str], dpi: int) -> PageResult:
+    """Store the pictures a person drew (``drawn`` image ids), cut from the uploaded page, so that
+    output exports them with the rest; without the upload they stay boxes without a file."""
+    images = []
+    for image in result.images:
+        if image.image_id in drawn:
+            clip = pymupdf.Rect(*image.bbox)
+            data = _with_page(storage, job_id, result.page,
+                              lambda p, _, clip=clip: p.get_pixmap(dpi=dpi, clip=clip).tobytes("png"))
+            if data is not None:
+                key = f"jobs/{job_id}/pages/{result.page:04d}/images/{image.image_id}.png"
+                image = image.model_copy(update={"source_uri": storage.put(key, data)})
+        images.append(image)
+    return result.model_copy(update={"images": images})
 
 
 def text_blocks(storage: LocalStorage, ir_uri: str) -> list[dict]:

@@ -2,7 +2,7 @@
 // task (fetched and its picture preloaded while this one was open) is already there.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Api, Conflict, login, Unauthorized, type BBox, type Session, type Task } from "./api";
-import { FIELDS, fromResult, toCorrections, type EditSku, type Field } from "./edits";
+import { FIELDS, fromResult, toCorrections, type DrawnImage, type EditSku, type Field } from "./edits";
 import { t, SHORTCUTS, type Lang } from "./i18n";
 import { PageCanvas } from "./PageCanvas";
 import { SkuList } from "./SkuList";
@@ -67,7 +67,8 @@ function Workbench({ lang, onLang, session, onSignOut }:
   const [open, setOpen] = useState<Open | null>(null);
   const [skus, setSkus] = useState<EditSku[]>([]);
   const [selected, setSelected] = useState(0);
-  const [drawing, setDrawing] = useState(false);
+  const [drawing, setDrawing] = useState<"sku" | "image" | null>(null);
+  const [newImages, setNewImages] = useState<DrawnImage[]>([]);
   const [help, setHelp] = useState(false);
   const [focusEditor, setFocusEditor] = useState(false);
   const [notice, setNotice] = useState<string>(t(lang, "loading"));
@@ -103,8 +104,9 @@ function Workbench({ lang, onLang, session, onSignOut }:
       const [previous, next] = await Promise.all([detail.context_pages.previous, detail.context_pages.next]
         .map((url) => (url ? api.picture(url) : Promise.resolve(null))));
       setSkus(detail.result ? fromResult(detail.result) : []);
+      setNewImages([]);
       setSelected(0);
-      setDrawing(false);
+      setDrawing(null);
       setOpen({ task: detail, picture, previous, next });
       void preloadNext(detail.task_id);
       return true;
@@ -156,7 +158,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
     }
     const key = event.key;
     if (key === "?") setHelp((h) => !h);
-    else if (key === "Escape") { setHelp(false); setDrawing(false); }
+    else if (key === "Escape") { setHelp(false); setDrawing(null); }
     else if (key === "j" || key === "J") setSelected((s) => Math.min(s + 1, skus.length - 1));
     else if (key === "k" || key === "K") setSelected((s) => Math.max(s - 1, 0));
     else if (key === "e" || key === "E") {
@@ -166,17 +168,21 @@ function Workbench({ lang, onLang, session, onSignOut }:
       const sku = skus[selected];
       const image = key === "0" ? null : sku.candidates[Number(key) - 1];
       if (image !== undefined) update(selected, { image_id: image });
-    } else if (key === "n" || key === "N") setDrawing(true);
+    } else if (key === "n" || key === "N") setDrawing("sku");
+    else if (key === "i" || key === "I") setDrawing("image");
     else if ((key === "Delete" || key === "x" || key === "X") && skus.length) {
       setSkus((all) => all.filter((_, i) => i !== selected));
       setSelected((s) => Math.max(0, Math.min(s, skus.length - 2)));
-    } else if (key === "Enter" && event.ctrlKey) { event.preventDefault(); void finish("complete", toCorrections(skus)); }
+    } else if (key === "Enter" && event.ctrlKey) {
+      event.preventDefault();
+      void finish("complete", toCorrections(skus, newImages));
+    }
     else if (key === "s" || key === "S") {
       const reason = window.prompt(t(lang, "skipReason"));
       if (reason) void finish("skip", { reason });
     } else if (key === "r" || key === "R") void finish("release");
     else if (key === "l" || key === "L") onLang();
-  }, [skus, selected, finish, lang, onLang]);
+  }, [skus, newImages, selected, finish, lang, onLang]);
 
   useEffect(() => {
     window.addEventListener("keydown", onKey);
@@ -184,11 +190,17 @@ function Workbench({ lang, onLang, session, onSignOut }:
   }, [onKey]);
 
   const drawn = (bbox: BBox) => {
-    setSkus((all) => [...all, { key: `new-${Date.now()}`, sku_id: null, attributes: {}, custom: "", bbox,
-                                image_id: null, candidates: [] }]);
-    setSelected(skus.length);
-    setDrawing(false);
-    setFocusEditor(true);
+    if (drawing === "image") {
+      const key = `picture-${newImages.length + 1}`;
+      setNewImages((all) => [...all, { key, bbox }]);
+      if (skus[selected]) update(selected, { image_id: key });
+    } else {
+      setSkus((all) => [...all, { key: `new-${Date.now()}`, sku_id: null, attributes: {}, custom: "", bbox,
+                                  image_id: null, candidates: [] }]);
+      setSelected(skus.length);
+      setFocusEditor(true);
+    }
+    setDrawing(null);
   };
 
   useEffect(() => {  // a drawn SKU is typed into at once: its first field takes the focus once rendered
@@ -219,11 +231,12 @@ function Workbench({ lang, onLang, session, onSignOut }:
               <figcaption>{t(lang, "next")}</figcaption></figure>}
           </aside>
           <section className="canvas-wrap">
-            {drawing && <p className="hint">{t(lang, "drawHint")}</p>}
+            {drawing && <p className="hint">{t(lang, drawing === "image" ? "drawImageHint" : "drawHint")}</p>}
             {open.task.page_size && open.picture && (
               <PageCanvas picture={open.picture} pageSize={open.task.page_size} skus={skus}
-                          images={open.task.result?.images ?? []} blocks={open.task.text_blocks ?? []}
-                          selected={selected} drawing={drawing}
+                          images={[...(open.task.result?.images ?? []),
+                                   ...newImages.map((d) => ({ image_id: d.key, bbox: d.bbox, role: "PRODUCT_MAIN" }))]}
+                          blocks={open.task.text_blocks ?? []} selected={selected} drawing={drawing !== null}
                           onSelect={setSelected} onDrawn={drawn} />)}
           </section>
           <section className="side">
@@ -249,7 +262,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
                 </div>
               </div>)}
             <div className="actions">
-              <button data-testid="approve" onClick={() => void finish("complete", toCorrections(skus))}>
+              <button data-testid="approve" onClick={() => void finish("complete", toCorrections(skus, newImages))}>
                 {t(lang, "approve")} (Ctrl+Enter)</button>
               <button onClick={() => { const r = window.prompt(t(lang, "skipReason")); if (r) void finish("skip", { reason: r }); }}>
                 {t(lang, "skip")} (S)</button>

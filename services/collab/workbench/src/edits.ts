@@ -28,8 +28,11 @@ export function parseCustom(text: string): Record<string, string> {
   return Object.fromEntries(pairs.map(([k, v]) => [k.trim(), v.trim()]));
 }
 
-export function toCorrections(skus: EditSku[]) {
+export type DrawnImage = { key: string; bbox: BBox };
+
+export function toCorrections(skus: EditSku[], newImages: DrawnImage[]) {
   return {
+    new_images: newImages,
     skus: skus.map((s) => ({
       sku_id: s.sku_id, image_id: s.image_id, custom_attributes: parseCustom(s.custom),
       attributes: Object.fromEntries(FIELDS.map((f) => [f, s.attributes[f] ? s.attributes[f] : null])),

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import pages, store
 from skuflow_collab.domain import dispatch
-from skuflow_collab.domain.corrections import Corrections, InvalidCorrection, apply
+from skuflow_collab.domain.corrections import RENDER_DPI, Corrections, InvalidCorrection, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
 from skuflow_collab.tables import annotation_examples, annotations, human_tasks
 from skuflow_contracts.events import PageBound, PageReviewed
@@ -195,6 +195,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
             work = PageBound.model_validate(task.context)
             try:
                 reviewed, notes = apply(work.result, body, work.file_hash)
+                drawn = {i.image_id for i in reviewed.images} - {i.image_id for i in work.result.images}
+                reviewed = await asyncio.to_thread(pages.cut_pictures, ctx.storage, task.job_id, reviewed, drawn,
+                                                   RENDER_DPI)
                 await store.change(conn, task, "complete", who.roles, who.user_id, None, locked_by=None,
                                    lock_expires_at=None, completed_at=sa.func.now(),
                                    result=body.model_dump(mode="json"))

@@ -1,7 +1,8 @@
 """An annotator's corrections applied to the machine's page result, and the annotations they make.
 
 The workbench sends the page as the annotator leaves it: every SKU kept (edited or not), SKUs drawn
-anew (no ``sku_id``), the image bound to each SKU, and the page type or layout if they changed it.
+anew (no ``sku_id``), product pictures drawn anew (a region of the page the parser did not cut out),
+the image bound to each SKU, and the page type or layout if they changed it.
 A SKU the machine read that is not sent back was deleted. Each difference is one annotation of the
 eight types of seed-001b §1.2.12, the material of the feedback loop.
 """
@@ -10,10 +11,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, field_validator
 
+from skuflow_contracts.ids import image_id as make_image_id
 from skuflow_contracts.ids import sku_id as make_sku_id
 from skuflow_contracts.ir import BBox
 from skuflow_contracts.results import (
     BindingRecord,
+    ImageRecord,
     Layout,
     PageResult,
     PageType,
@@ -26,7 +29,8 @@ ANNOTATION_TYPES = ("PAGE_TYPE_CORRECTION", "TEXT_ROLE_CORRECTION", "IMAGE_ROLE_
                     "SKU_ATTRIBUTE_CORRECTION", "BINDING_CORRECTION", "CUSTOM_ATTR_CONFIRM", "NEW_TYPE_REPORT",
                     "LAYOUT_CORRECTION")
 HUMAN_CONFIDENCE = 1.0
-NEW_SKU_SEQ = 900  # SKUs a person draws are numbered from here, apart from the machine's rows
+NEW_SKU_SEQ = 900  # SKUs and pictures a person draws are numbered from here, apart from the machine's
+RENDER_DPI = 150  # drawn pictures are cut from the page at this resolution
 
 
 class SkuEdit(BaseModel):
@@ -44,8 +48,14 @@ class SkuEdit(BaseModel):
         return value
 
 
+class DrawnImage(BaseModel):
+    key: str = Field(min_length=1, max_length=64, description="how the SKUs of this body refer to it")
+    bbox: BBox
+
+
 class Corrections(BaseModel):
     skus: list[SkuEdit] = Field(max_length=5000)
+    new_images: list[DrawnImage] = Field(default_factory=list, max_length=500)
     page_type: PageType | None = None
     layout: Layout | None = None
 
@@ -62,14 +72,23 @@ class Annotation(BaseModel):
 def apply(result: PageResult, corrections: Corrections, file_hash: str) -> tuple[PageResult, list[Annotation]]:
     """The reviewed page result and the annotations that record what the person changed."""
     machine = {sku.sku_id: sku for sku in result.skus}
+    drawn_images = {d.key: ImageRecord(image_id=make_image_id(file_hash, result.page, NEW_SKU_SEQ + n),
+                                       bbox=d.bbox, role="PRODUCT_MAIN",
+                                       short_edge=round(min(d.bbox[2] - d.bbox[0], d.bbox[3] - d.bbox[1])
+                                                        * RENDER_DPI / 72))
+                    for n, d in enumerate(corrections.new_images, start=1)}
     images = {image.image_id for image in result.images}
     bound = {b.sku_id: b.image_id for b in result.bindings}
-    notes: list[Annotation] = []
+    notes: list[Annotation] = [Annotation(type="IMAGE_ROLE_CORRECTION", payload={
+        "action": "added", "image_id": image.image_id, "bbox": list(image.bbox), "role": image.role})
+        for image in drawn_images.values()]
     skus: list[SkuRecord] = []
     bindings: list[BindingRecord] = []
     drawn = 0
     for edit in corrections.skus:
-        if edit.image_id is not None and edit.image_id not in images:
+        if edit.image_id in drawn_images:
+            edit = edit.model_copy(update={"image_id": drawn_images[edit.image_id].image_id})
+        elif edit.image_id is not None and edit.image_id not in images:
             raise InvalidCorrection(f"image {edit.image_id} is not on page {result.page}")
         if edit.sku_id is None:
             if edit.bbox is None:
@@ -112,7 +131,8 @@ def apply(result: PageResult, corrections: Corrections, file_hash: str) -> tuple
         notes.append(Annotation(type="LAYOUT_CORRECTION", payload={"from": result.layout, "to": layout}))
     reviewed = result.model_copy(update={
         "status": "HUMAN_COMPLETED", "page_type": page_type, "layout": layout, "needs_review": False,
-        "review_reasons": [], "skus": skus, "bindings": bindings, "validation": Validation()})
+        "review_reasons": [], "skus": skus, "bindings": bindings, "validation": Validation(),
+        "images": [*result.images, *drawn_images.values()]})
     return reviewed, notes
 
 
