@@ -25,7 +25,8 @@ UNITS = (r"mm|cm|dm|m|mt|km|in|inch|ft|mil|µm|um|nm|kg|g|mg|t|ton|tons|lb|lbs|o
 NUMBER = r"(?!0\d)\d{1,5}(?:[.,]\d+)?"  # a measured amount: no leading zero, at most five whole digits
 MEASUREMENT = re.compile(rf"^[~≈±<>≤≥Øø⌀]?\s*{NUMBER}(?:\s*[-~/]\s*\d+(?:[.,]\d+)?)?\s*(?:{UNITS})\.?$",
                          re.IGNORECASE)
-DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[x×*X]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
+BY = "x×*Xх"  # the times sign as printed, Cyrillic 'х' included ('1500х900')
+DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[{BY}]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
 NOMINAL = re.compile(r"^(?:DN|PN|NPS)\s?\d+(?:[.,/]\d+)?$|^(?:G|R|Rp|Rc)\s?\d+/\d+\"?$|^M\d+\s?[x×]\s?\d+(?:[.,]\d+)?$")
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
