@@ -61,7 +61,6 @@ RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
-VARIANT_EVIDENCE = 0.8  # share of the row above's evidence for a row that repeats its key
 
 
 @dataclass(frozen=True)
@@ -252,31 +251,16 @@ def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> li
     return [spread.get(id(row), row) for row in rows]
 
 
-def _printed_price(text: str) -> bool:
-    """An amount printed as a price (currency, decimals or grouping), not a bare count or size."""
-    return bool(text) and not text.strip().isdigit() and price_of_cell(text) is not None
-
-
-def _price_columns(grid: Grid, rows: list[Row], columns: range) -> set[int]:
-    """Columns where most product rows print a price."""
-    texts = [grid.texts(row) for row in rows]
-    return {j for j in columns if sum(_printed_price(t[j]) for t in texts) * 2 > len(texts)}
-
-
 def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
-    """Visual rows joined into table rows. A row printing most of the table's cells is a product row,
-    and so is a row printing its own price where the product rows print theirs (a size or pack of the
-    product above, whose name cell is merged); the lines between them that print only in columns the
-    product rows fill (wrapped or vertically centred cells of several lines) join the nearer one.
-    Lines printing elsewhere (a section heading, a note) stay rows of their own."""
+    """Visual rows joined into table rows. A row printing most of the table's cells is a product row;
+    the lines between two of them that print only in columns the product rows fill (wrapped or
+    vertically centred cells of several lines) join the nearer one. Lines printing elsewhere (a
+    section heading, a note) stay rows of their own."""
     fills = [_filled(grid, row, columns) for row in body]
     widest = max((len(f) for f in fills), default=0)
     main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
     if not main:
         return body
-    priced = _price_columns(grid, [body[n] for n in main], columns)
-    main = sorted({*main, *(n for n, f in enumerate(fills) if len(f) >= 2 and any(  # a variant row: own price
-        _printed_price(grid.texts(body[n])[j]) for j in f & priced))})
     usual = {j for j in columns if sum(j in fills[n] for n in main) * 2 >= len(main)}
     groups: dict[int, list[int]] = {n: [n] for n in main}
     for n, fill in enumerate(fills):
@@ -339,10 +323,6 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
                 skus.append(draft)
             used |= row.lines
             last_row = row
-        elif priced and skus and len(filled) >= 2 and not any(texts[j] for j in (model, name) if j is not None):
-            skus.append(_variant_of(skus[-1], _row_draft(texts, columns, roles, row)))
-            used |= row.lines
-            last_row = row
         elif skus and last_row is not None and row.top - last_row.bottom < CONTINUATION_GAP * row.height \
                 and not priced and len(filled) <= 2:
             _wrap(skus[-1], texts, columns, roles)
@@ -352,16 +332,6 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]
             used |= row.lines
     return skus, used
-
-
-def _variant_of(above: SkuDraft, draft: SkuDraft) -> SkuDraft:
-    """A priced row whose code and name cells are empty (a size or pack of the product above, its key
-    printed once in a merged cell without rules): it keeps the key of the row above."""
-    for attribute in ("model", "product_name"):
-        if attribute in above.attributes and attribute not in draft.attributes:
-            draft.set(attribute, above.attributes[attribute], "merged_above")
-    draft.evidence = round(above.evidence * VARIANT_EVIDENCE, 3)
-    return draft
 
 
 def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: Row) -> SkuDraft:
