@@ -53,7 +53,8 @@ async def collab(database_url, tmp_path):
     ctx = app.state.ctx
     async with ctx.db.transaction() as conn:
         await conn.execute(sa.text("TRUNCATE collab.human_tasks, collab.annotations, collab.annotation_examples, "
-                                   "collab.outbox, collab.state_transitions, collab.processed_events"))
+                                   "collab.documents, collab.outbox, collab.state_transitions, "
+                                   "collab.processed_events"))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://collab") as client:
         yield client, ctx
     await ctx.db.close()
@@ -220,3 +221,16 @@ async def test_a_new_task_is_dispatched_to_the_best_annotator_and_others_see_it_
         await conn.execute(human_tasks.update().where(human_tasks.c.task_id == dispatched).values(
             sla_level="CRITICAL"))
     assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == dispatched
+
+
+async def test_every_task_of_a_document_shows_what_its_first_page_says_of_it(collab):
+    client, ctx = collab
+    ctx.storage.put("ir", ParsedPage(page=1, width=595, height=842, parser_backend="pymupdf", text_blocks=[
+        TextBlock(block_id=0, bbox=(50, 40, 500, 80), text="ACME Kitchen 2026", lines=[], font_size=24,
+                  block_type="heading"),
+        TextBlock(block_id=1, bbox=(50, 100, 300, 120), text="Brand: ACME", lines=[], font_size=10,
+                  block_type="paragraph")]).model_dump_json().encode())
+    await new_task(ctx, page=1)
+    later = await new_task(ctx, page=3)
+    detail = (await client.get(f"/api/v1/tasks/{later}", headers=ANN)).json()
+    assert detail["doc_global_attributes"] == {"title": "ACME Kitchen 2026", "brand": "ACME"}

@@ -45,3 +45,10 @@ def test_edits_deletions_additions_and_a_drawn_picture_become_the_reviewed_page_
 def test_corrections_that_do_not_fit_the_page_are_refused(body, message):
     with pytest.raises(InvalidCorrection, match=message):
         apply(machine_page(), Corrections.model_validate(body), HASH)
+
+
+def test_text_postgres_cannot_store_is_refused_before_it_gets_there():
+    with pytest.raises(ValueError, match="NUL"):
+        Corrections.model_validate({"skus": [{"sku_id": "s1", "attributes": {"model": "M\x001"}}]})
+    with pytest.raises(ValueError, match="NUL"):
+        Corrections.model_validate({"skus": [{"sku_id": "s1", "attributes": {}, "custom_attributes": {"k\x00": "v"}}]})

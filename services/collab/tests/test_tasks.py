@@ -46,3 +46,18 @@ def test_each_kind_of_doubt_makes_its_own_task(kwargs, kind):
 def test_a_page_nothing_could_be_read_from_is_annotated_whole_first():
     task = task_for(page(method="final_fallback"))
     assert (task.task_type, task.priority, task.reason) == ("FULL_PAGE_ANNOTATION", PRIORITY_HIGH, "nothing_read")
+
+
+def test_the_first_pages_title_and_labelled_brand_and_series_are_the_documents_attributes():
+    from skuflow_collab.domain.document import global_attributes
+    from skuflow_contracts.ir import ParsedPage, TextBlock
+
+    def block(n, text, size):
+        return TextBlock(block_id=n, bbox=(0, 20 * n, 100, 20 * n + 10), text=text, lines=[], font_size=size,
+                         block_type="paragraph")
+
+    cover = ParsedPage(page=1, width=595, height=842, parser_backend="pymupdf", text_blocks=[
+        block(0, "2026 产品目录", 28), block(1, "品牌：欧莱\n系列：XK-Pro", 12), block(2, "Material: 304 steel", 10),
+        block(3, "型号：A-1", 10)])
+    assert global_attributes(cover) == {"title": "2026 产品目录", "brand": "欧莱", "series": "XK-Pro",
+                                        "material": "304 steel"}

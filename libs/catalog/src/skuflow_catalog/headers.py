@@ -454,13 +454,14 @@ def attribute_for_label(label: str) -> str | None:
 LABELLED_VALUE = re.compile(r"^\s*([^:：]{1,30}?)\s*[:：]\s*(.+?)\s*$")
 
 
-def labelled_value(line: str) -> tuple[str, str] | None:
-    """'型号：A-100' → ('model', 'A-100'); 'Артикул: 12-34' → ('model', '12-34'); None otherwise."""
+def labelled_value(line: str, roles: tuple[str, ...] | frozenset[str] = ATTRIBUTE_ROLES) -> tuple[str, str] | None:
+    """'型号：A-100' → ('model', 'A-100'); 'Артикул: 12-34' → ('model', '12-34'); None otherwise. ``roles``:
+    the labels that count (a cover's '品牌：…' and '系列：…' name the brand and the series)."""
     match = LABELLED_VALUE.match(line)
     if not match:
         return None
     found = header_role(match.group(1))
-    if found is None or found.score < 1.0 or found.role not in ATTRIBUTE_ROLES:
+    if found is None or found.score < 1.0 or found.role not in roles:
         return None
     return found.role, match.group(2)
 

@@ -3,6 +3,7 @@ lock expiry and SLA escalation on a clock."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,15 +14,18 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_collab import store
 from skuflow_collab.api import routes
 from skuflow_collab.domain import dispatch
+from skuflow_collab.domain.document import global_attributes
 from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
 from skuflow_collab.feedback import suggest
-from skuflow_collab.tables import human_tasks, metadata, platform
+from skuflow_collab.tables import documents, human_tasks, metadata, platform
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, TaskCreated
+from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.storage import StorageError
 
 FEEDBACK_CHECK_SECONDS = 900  # the daily suggestions are written at the first check after their hour
 
@@ -37,9 +41,20 @@ def difficulty(bound: PageBound) -> float:
     return round(sum(s.confidence for s in skus) / len(skus), 3) if skus else 0.0
 
 
-def subscriptions(_: ServiceContext) -> Subscriptions:
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    async def remember_document(uow: UnitOfWork, bound: PageBound) -> None:
+        """The first page's global attributes (BR-19); nothing when its parsed page is gone."""
+        try:
+            page = ParsedPage.model_validate_json(await asyncio.to_thread(ctx.storage.get, bound.ir_uri))
+        except StorageError:
+            return
+        await uow.conn.execute(pg_insert(documents).values(
+            job_id=uow.envelope.job_id, global_attributes=global_attributes(page)).on_conflict_do_nothing())
+
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
+        if bound.page == 1:
+            await remember_document(uow, bound)
         spec = task_for(bound.result, bound.route)
         if spec is None:
             return

@@ -74,3 +74,9 @@ feedback_suggestions = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.UniqueConstraint("kind", "merchant_id", "day"),
 )
+
+documents = sa.Table(  # what the first page says of the whole document (BR-19), for every task of the job
+    "documents", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("global_attributes", JSONB, nullable=False),
+)

@@ -241,6 +241,9 @@ function Workbench({ lang, onLang, session, onSignOut }:
           </section>
           <section className="side">
             <p className="reason"><b>{t(lang, "reason")}:</b> {open.task.reason}</p>
+            {Object.keys(open.task.doc_global_attributes ?? {}).length > 0 && (
+              <p className="document" data-testid="document"><b>{t(lang, "document")}:</b>{" "}
+                {Object.entries(open.task.doc_global_attributes).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>)}
             <h2>{t(lang, "skus")} ({skus.length})</h2>
             <SkuList skus={skus} selected={selected} onSelect={setSelected} />
             {sku && (

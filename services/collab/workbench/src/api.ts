@@ -23,6 +23,7 @@ export type Task = {
   priority: number; sla_level: string; locked_by: string | null; result: PageResult | null;
   page_size: [number, number] | null; page_image_url: string | null;
   text_blocks: { bbox: BBox; text: string }[];
+  doc_global_attributes: Record<string, string>;
   context_pages: { previous: string | null; next: string | null };
 };
 export type Session = { token: string; username: string; roles: string[]; merchant_id: string };

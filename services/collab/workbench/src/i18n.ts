@@ -30,6 +30,7 @@ const TEXT = {
   shortcuts: { en: "Keyboard shortcuts", zh: "快捷键" },
   saved: { en: "Submitted", zh: "已提交" },
   reason: { en: "Why this page is here", zh: "送审原因" },
+  document: { en: "Document", zh: "文档信息" },
   previous: { en: "Previous page", zh: "上一页" },
   next: { en: "Next page", zh: "下一页" },
   skus: { en: "SKUs", zh: "SKU 列表" },

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Path, Query, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
@@ -18,7 +18,7 @@ from skuflow_collab import pages, store
 from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.corrections import RENDER_DPI, Corrections, InvalidCorrection, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
-from skuflow_collab.tables import annotation_examples, annotations, human_tasks
+from skuflow_collab.tables import annotation_examples, annotations, documents, human_tasks
 from skuflow_contracts.events import PageBound, PageReviewed
 from skuflow_contracts.results import PageResult
 from skuflow_platform.access import ANNOTATORS, caller
@@ -30,10 +30,12 @@ LOCK_SECONDS = 300
 EXAMPLE_QUALITY = 0.85  # annotations by annotators at least this accurate become few-shot examples
 FIRST_REVIEW = 2  # revision 1 is the machine's reading
 Status = Literal["CREATED", "ESCALATED", "PROCESSING", "COMPLETED", "SKIPPED"]
+TaskId = Annotated[str, Path(pattern=r"^[\w-]{1,64}$")]
+MAX_OFFSET = 1_000_000
 
 
 class Reason(BaseModel):
-    reason: str = Field(min_length=1, max_length=2000)
+    reason: str = Field(min_length=1, max_length=2000, pattern=r"^[^\x00]+$")
 
 
 def _summary(task: sa.Row) -> dict:
@@ -54,6 +56,12 @@ def routes(ctx: ServiceContext) -> APIRouter:
         assert isinstance(exc, IllegalMove)
         return HTTPException(409, {"error_code": "ILLEGAL_TRANSITION", "message": str(exc), "status": exc.status})
 
+    async def document_attributes(job_id: str) -> dict:
+        async with ctx.db.transaction() as conn:
+            found = (await conn.execute(sa.select(documents.c.global_attributes).where(
+                documents.c.job_id == job_id))).scalar_one_or_none()
+        return found or {}
+
     async def detail(task: sa.Row) -> dict:
         result = PageResult.model_validate(task.context["result"]) if task.context else None
         size = await asyncio.to_thread(pages.page_size, ctx.storage, task.job_id, task.page)
@@ -65,7 +73,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "context_pages": {
                     "previous": f"{base}?offset=-1" if size and task.page > 1 else None,
                     "next": f"{base}?offset=1" if size and task.page < size[2] else None},
-                "doc_global_attributes": (task.context or {}).get("doc_global_attributes", {})}
+                "doc_global_attributes": await document_attributes(task.job_id)}
 
     async def existing(conn, task_id: str, who: Principal, lock: bool = False) -> sa.Row:
         task = await store.find(conn, task_id, who.merchant_id, lock=lock)
@@ -80,9 +88,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.get("")
     async def list_tasks(who: Annotator, status: Status | None = None,
-                         task_type: str | None = None, job_id: str | None = None,
+                         task_type: Annotated[str | None, Query(pattern=r"^[A-Z_]{1,40}$")] = None,
+                         job_id: Annotated[str | None, Query(pattern=r"^[\w-]{1,100}$")] = None,
                          limit: Annotated[int, Query(ge=1, le=200)] = 50,
-                         offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+                         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> dict:
         t = human_tasks.c
         where = [t.merchant_id == who.merchant_id]
         where += [t.status == status] if status else []
@@ -116,13 +125,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return await detail(task)
 
     @router.get("/{task_id}")
-    async def get_task(task_id: str, who: Annotator) -> dict:
+    async def get_task(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
         return await detail(task)
 
     @router.get("/{task_id}/page-image")
-    async def page_image(task_id: str, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0) -> Response:
+    async def page_image(task_id: TaskId, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0) -> Response:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
         data = await asyncio.to_thread(pages.page_png, ctx.storage, task.job_id, task.page + offset, offset != 0)
@@ -131,7 +140,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
     @router.post("/{task_id}/lock")
-    async def lock(task_id: str, who: Annotator) -> dict:
+    async def lock(task_id: TaskId, who: Annotator) -> dict:
         until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
         async with ctx.db.transaction() as conn:
             if not await store.claim(conn, task_id, who.merchant_id, who.user_id, until):
@@ -152,7 +161,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return _summary(task)
 
     @router.post("/{task_id}/heartbeat")
-    async def heartbeat(task_id: str, who: Annotator) -> dict:
+    async def heartbeat(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)
             if task.status != "PROCESSING" or task.locked_by != who.user_id:
@@ -169,7 +178,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return task
 
     @router.post("/{task_id}/release")
-    async def release(task_id: str, who: Annotator) -> dict:
+    async def release(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
             try:
@@ -187,7 +196,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
 
     @router.post("/{task_id}/complete")
-    async def complete(task_id: str, body: Corrections, who: Annotator) -> dict:
+    async def complete(task_id: TaskId, body: Corrections, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
             if task.context is None:
@@ -221,7 +230,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {**summary, "annotations": [n.type for n in notes]}
 
     @router.post("/{task_id}/skip")
-    async def skip(task_id: str, body: Reason, who: Annotator) -> dict:
+    async def skip(task_id: TaskId, body: Reason, who: Annotator) -> dict:
         """Not processable: the machine's reading stands, so the job is not blocked by this page."""
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
@@ -238,7 +247,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return summary
 
     @router.post("/{task_id}/revert")
-    async def revert(task_id: str, body: Reason, who: Annotator) -> dict:
+    async def revert(task_id: TaskId, body: Reason, who: Annotator) -> dict:
         """Team leads only (§10.5): the task waits again, its result cleared and its rework counted."""
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)

@@ -9,7 +9,7 @@ eight types of seed-001b §1.2.12, the material of the feedback loop.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from skuflow_contracts.ids import image_id as make_image_id
 from skuflow_contracts.ids import sku_id as make_sku_id
@@ -56,8 +56,27 @@ class DrawnImage(BaseModel):
 class Corrections(BaseModel):
     skus: list[SkuEdit] = Field(max_length=5000)
     new_images: list[DrawnImage] = Field(default_factory=list, max_length=500)
+
+    @model_validator(mode="after")
+    def _no_nul(self) -> Corrections:
+        """Postgres stores no NUL character in text or JSON: refuse it here (422), not there (500)."""
+        if any("\x00" in text for text in _texts(self.model_dump())):
+            raise ValueError("text must not contain NUL characters")
+        return self
     page_type: PageType | None = None
     layout: Layout | None = None
+
+
+def _texts(value: object):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
 
 
 class InvalidCorrection(ValueError):

@@ -66,9 +66,16 @@ def upgrade() -> None:
         sa.UniqueConstraint("kind", "merchant_id", "day"),
         schema=SCHEMA,
     )
+    op.create_table(
+        "documents",
+        sa.Column("job_id", sa.Text, primary_key=True),
+        sa.Column("global_attributes", JSONB, nullable=False),
+        schema=SCHEMA,
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("documents", schema=SCHEMA)
     op.drop_table("feedback_suggestions", schema=SCHEMA)
     op.drop_table("annotation_examples", schema=SCHEMA)
     op.drop_table("annotations", schema=SCHEMA)
