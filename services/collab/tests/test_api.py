@@ -108,7 +108,7 @@ async def test_the_sla_scanner_on_two_replicas_escalates_each_task_once(collab):
 
     async def replica():
         async with ctx.db.transaction() as conn:
-            moved = await escalate(ctx, conn, later)
+            moved = await escalate(conn, later)
             await asyncio.sleep(0.2)  # hold the row locks while the other replica scans
             return moved
 
@@ -125,7 +125,7 @@ async def test_a_forgotten_task_is_skipped_by_the_sla_and_the_page_is_released(c
     await new_task(ctx)
     async with ctx.db.transaction() as conn:
         await conn.execute(human_tasks.update().values(sla_level="AUTO_RESOLVE"))
-        assert await escalate(ctx, conn, datetime.now(UTC) + timedelta(minutes=181)) == 1
+        assert await escalate(conn, datetime.now(UTC) + timedelta(minutes=181)) == 1
     [review] = await published(ctx, "page.reviewed")
     assert review.payload.result.status == "SLA_SKIPPED" and review.payload.revision == 2
 

@@ -81,7 +81,7 @@ def periodic(ctx: ServiceContext) -> list[Periodic]:
         async with ctx.db.transaction() as conn:
             now = datetime.now(UTC)
             await expire_locks(conn, now)
-            moved = await escalate(ctx, conn, now)
+            moved = await escalate(conn, now)
         if moved:
             ctx.relay.wake()
 

@@ -11,8 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_collab.domain.dispatch import Profile, profile_of
 from skuflow_collab.domain.lifecycle import COMPLETED, move
 from skuflow_collab.tables import human_tasks, platform
+from skuflow_contracts.events import PageBound, PageReviewed
+from skuflow_contracts.results import PageResult
+from skuflow_platform.outbox import add_to_outbox
 
 PROFILE_DAYS = 30
+FIRST_REVIEW = 2  # revision 1 is the machine's reading
 
 
 async def find(conn: AsyncConnection, task_id: str, merchant_id: str, *, lock: bool = False) -> sa.Row | None:
@@ -26,9 +30,7 @@ async def change(conn: AsyncConnection, task: sa.Row, trigger: str, roles: tuple
     """Move ``task`` by ``trigger`` (IllegalMove / NotAllowed when it may not), setting ``values``."""
     to = move(task.status, trigger, roles)
     await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task.task_id).values(status=to, **values))
-    await conn.execute(platform.state_transitions.insert().values(
-        entity="task", entity_id=task.task_id, from_status=task.status, to_status=to, reason=reason,
-        detail={"trigger": trigger, "operator": operator}))
+    await _audit(conn, task.task_id, task.status, to, reason, trigger, operator)
     return to
 
 
@@ -41,10 +43,22 @@ async def claim(conn: AsyncConnection, task_id: str, merchant_id: str, user: str
              assigned_to=user).returning(human_tasks.c.task_id))
     if won.first() is None:
         return False
-    await conn.execute(platform.state_transitions.insert().values(
-        entity="task", entity_id=task_id, from_status="CREATED", to_status="PROCESSING", reason=None,
-        detail={"trigger": "lock", "operator": user}))
+    await _audit(conn, task_id, "CREATED", "PROCESSING", None, "lock", user)
     return True
+
+
+async def _audit(conn: AsyncConnection, task_id: str, before: str, after: str, reason: str | None, trigger: str,
+                 operator: str) -> None:
+    await conn.execute(platform.state_transitions.insert().values(
+        entity="task", entity_id=task_id, from_status=before, to_status=after, reason=reason,
+        detail={"trigger": trigger, "operator": operator}))
+
+
+async def publish_review(conn: AsyncConnection, task: sa.Row, work: PageBound, result: PageResult) -> None:
+    """The page as the task leaves it, as its next revision (2 for the first review; a revert adds one)."""
+    await add_to_outbox(conn, platform.outbox, work.advance(
+        PageReviewed, task_id=task.task_id, result=result, revision=FIRST_REVIEW + task.rework_count),
+        job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
 
 
 async def team(conn: AsyncConnection, merchant_id: str) -> list[Profile]:
@@ -53,17 +67,23 @@ async def team(conn: AsyncConnection, merchant_id: str) -> list[Profile]:
     names = (await conn.execute(sa.select(t.assigned_to).distinct().where(
         t.merchant_id == merchant_id, t.status == COMPLETED, t.assigned_to.is_not(None),
         t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")))).scalars().all()
-    return [await profile(conn, name) for name in sorted(names)]
+    return await profiles(conn, sorted(names))
 
 
 async def profile(conn: AsyncConnection, annotator: str) -> Profile:
-    """The annotator's last 30 days: tasks finished, reverted since, seconds spent, tasks open now."""
+    return (await profiles(conn, [annotator]))[0]
+
+
+async def profiles(conn: AsyncConnection, annotators: list[str]) -> list[Profile]:
+    """Each annotator's last 30 days (tasks finished, reverted since, seconds spent) and tasks open now,
+    in two queries whatever the number of annotators."""
     t = human_tasks.c
-    finished = (await conn.execute(sa.select(
-        sa.func.count(), sa.func.count().filter(t.rework_count > 0),
+    finished = {row[0]: row[1:] for row in (await conn.execute(sa.select(
+        t.assigned_to, sa.func.count(), sa.func.count().filter(t.rework_count > 0),
         sa.func.coalesce(sa.func.sum(sa.extract("epoch", t.completed_at - t.locked_at)), 0),
-    ).where(t.assigned_to == annotator, t.status == COMPLETED,
-            t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")))).one()
-    open_tasks = (await conn.execute(sa.select(sa.func.count()).where(
-        t.locked_by == annotator, t.status == "PROCESSING"))).scalar_one()
-    return profile_of(annotator, finished[0], finished[1], float(finished[2]), open_tasks)
+    ).where(t.assigned_to.in_(annotators), t.status == COMPLETED,
+            t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")).group_by(t.assigned_to)))}
+    busy = dict((await conn.execute(sa.select(t.locked_by, sa.func.count()).where(
+        t.locked_by.in_(annotators), t.status == "PROCESSING").group_by(t.locked_by))).all())
+    return [profile_of(name, int(done), int(reworked), float(seconds), busy.get(name, 0))
+            for name in annotators for done, reworked, seconds in [finished.get(name, (0, 0, 0))]]

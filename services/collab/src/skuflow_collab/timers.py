@@ -13,9 +13,7 @@ from skuflow_collab import store
 from skuflow_collab.domain.lifecycle import SYSTEM
 from skuflow_collab.domain.sla import sla_step
 from skuflow_collab.tables import human_tasks
-from skuflow_contracts.events import PageBound, PageReviewed
-from skuflow_platform.outbox import add_to_outbox
-from skuflow_platform.runtime import ServiceContext
+from skuflow_contracts.events import PageBound
 
 BATCH = 200
 SLA_STATUS = {"sla_auto_complete": "AUTO_SLA", "sla_auto_resolve": "SLA_SKIPPED"}
@@ -31,13 +29,7 @@ async def expire_locks(conn: AsyncConnection, now: datetime) -> int:
     return len(rows)
 
 
-def ai_confidence(task: sa.Row) -> float:
-    """How sure the machine was of the page: its SKUs' mean confidence (0 without SKUs)."""
-    skus = ((task.context or {}).get("result") or {}).get("skus") or []
-    return sum(s["confidence"] for s in skus) / len(skus) if skus else 0.0
-
-
-async def escalate(ctx: ServiceContext, conn: AsyncConnection, now: datetime) -> int:
+async def escalate(conn: AsyncConnection, now: datetime) -> int:
     """One SLA step for every waiting task that is due; forgotten tasks end with the machine's reading,
     published as the page's review so the job is not blocked."""
     rows = (await conn.execute(sa.select(human_tasks).where(
@@ -45,7 +37,8 @@ async def escalate(ctx: ServiceContext, conn: AsyncConnection, now: datetime) ->
     ).order_by(human_tasks.c.created_at).limit(BATCH).with_for_update(skip_locked=True))).all()
     moved = 0
     for task in rows:
-        step = sla_step(task.sla_level, (now - task.created_at).total_seconds() / 60, ai_confidence(task))
+        # ``difficulty`` is how sure the machine was of the page (its SKUs' mean confidence)
+        step = sla_step(task.sla_level, (now - task.created_at).total_seconds() / 60, task.difficulty)
         if step is None:
             continue
         priority = 1 if step.level != "NORMAL" else task.priority
@@ -54,8 +47,6 @@ async def escalate(ctx: ServiceContext, conn: AsyncConnection, now: datetime) ->
         moved += 1
         if step.trigger in SLA_STATUS and task.context is not None:
             work = PageBound.model_validate(task.context)
-            result = work.result.model_copy(update={"status": SLA_STATUS[step.trigger]})
-            await add_to_outbox(conn, ctx.tables.outbox, work.advance(
-                PageReviewed, task_id=task.task_id, result=result, revision=2 + task.rework_count),
-                job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
+            await store.publish_review(conn, task, work, work.result.model_copy(
+                update={"status": SLA_STATUS[step.trigger]}))
     return moved

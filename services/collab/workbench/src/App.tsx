@@ -140,6 +140,13 @@ function Workbench({ lang, onLang, session, onSignOut }:
     } catch (e) { failed(e); }
   }, [api, open, lang, take, failed]);
 
+  const approve = useCallback(() => void finish("complete", toCorrections(skus, newImages)),
+                              [finish, skus, newImages]);
+  const skip = useCallback(() => {
+    const reason = window.prompt(t(lang, "skipReason"));
+    if (reason) void finish("skip", { reason });
+  }, [finish, lang]);
+
   const update = (index: number, change: Partial<EditSku>) =>
     setSkus((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
 
@@ -175,14 +182,11 @@ function Workbench({ lang, onLang, session, onSignOut }:
       setSelected((s) => Math.max(0, Math.min(s, skus.length - 2)));
     } else if (key === "Enter" && event.ctrlKey) {
       event.preventDefault();
-      void finish("complete", toCorrections(skus, newImages));
-    }
-    else if (key === "s" || key === "S") {
-      const reason = window.prompt(t(lang, "skipReason"));
-      if (reason) void finish("skip", { reason });
-    } else if (key === "r" || key === "R") void finish("release");
+      approve();
+    } else if (key === "s" || key === "S") skip();
+    else if (key === "r" || key === "R") void finish("release");
     else if (key === "l" || key === "L") onLang();
-  }, [skus, newImages, selected, finish, lang, onLang]);
+  }, [skus, selected, finish, approve, skip, onLang]);
 
   useEffect(() => {
     window.addEventListener("keydown", onKey);
@@ -265,9 +269,9 @@ function Workbench({ lang, onLang, session, onSignOut }:
                 </div>
               </div>)}
             <div className="actions">
-              <button data-testid="approve" onClick={() => void finish("complete", toCorrections(skus, newImages))}>
+              <button data-testid="approve" onClick={approve}>
                 {t(lang, "approve")} (Ctrl+Enter)</button>
-              <button onClick={() => { const r = window.prompt(t(lang, "skipReason")); if (r) void finish("skip", { reason: r }); }}>
+              <button onClick={skip}>
                 {t(lang, "skip")} (S)</button>
               <button onClick={() => void finish("release")}>{t(lang, "release")} (R)</button>
             </div>

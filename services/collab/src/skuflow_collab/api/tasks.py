@@ -19,16 +19,14 @@ from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.corrections import RENDER_DPI, Corrections, InvalidCorrection, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
 from skuflow_collab.tables import annotation_examples, annotations, documents, human_tasks
-from skuflow_contracts.events import PageBound, PageReviewed
+from skuflow_contracts.events import PageBound
 from skuflow_contracts.results import PageResult
 from skuflow_platform.access import ANNOTATORS, caller
 from skuflow_platform.auth import Principal
-from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 
 LOCK_SECONDS = 300
 EXAMPLE_QUALITY = 0.85  # annotations by annotators at least this accurate become few-shot examples
-FIRST_REVIEW = 2  # revision 1 is the machine's reading
 Status = Literal["CREATED", "ESCALATED", "PROCESSING", "COMPLETED", "SKIPPED"]
 TaskId = Annotated[str, Path(pattern=r"^[\w-]{1,64}$")]
 MAX_OFFSET = 1_000_000
@@ -50,11 +48,19 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/tasks", tags=["tasks"])
     Annotator = caller(ctx.settings.jwt_secret, *ANNOTATORS)
 
-    def refused(exc: Exception) -> HTTPException:
+    def refused(exc: Exception, code: str = "ILLEGAL_TRANSITION") -> HTTPException:
         if isinstance(exc, NotAllowed):
             return HTTPException(403, str(exc))
         assert isinstance(exc, IllegalMove)
-        return HTTPException(409, {"error_code": "ILLEGAL_TRANSITION", "message": str(exc), "status": exc.status})
+        return HTTPException(409, {"error_code": code, "message": str(exc), "status": exc.status})
+
+    async def moved(conn, task: sa.Row, trigger: str, who: Principal, reason: str | None = None,
+                    code: str = "ILLEGAL_TRANSITION", **values: object) -> None:
+        """``store.change`` by the caller, a refused move answered 409 (with ``code``) or 403."""
+        try:
+            await store.change(conn, task, trigger, who.roles, who.user_id, reason, **values)
+        except (IllegalMove, NotAllowed) as exc:
+            raise refused(exc, code) from exc
 
     async def document_attributes(job_id: str) -> dict:
         async with ctx.db.transaction() as conn:
@@ -148,12 +154,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 if task.status == "PROCESSING" and task.locked_by == who.user_id:
                     return _summary(task)  # locking one's own task again is harmless
                 if task.status == "ESCALATED":
-                    try:
-                        await store.change(conn, task, "supervisor_assign", who.roles, who.user_id, None,
-                                           locked_by=who.user_id, locked_at=sa.func.now(), lock_expires_at=until,
-                                           assigned_to=who.user_id)
-                    except (IllegalMove, NotAllowed) as exc:
-                        raise refused(exc) from exc
+                    await moved(conn, task, "supervisor_assign", who, locked_by=who.user_id, locked_at=sa.func.now(),
+                                lock_expires_at=until, assigned_to=who.user_id)
                 else:
                     held(task, who)
                     raise refused(IllegalMove(task.status, "lock"))
@@ -181,19 +183,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def release(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
-            try:
-                await store.change(conn, task, "release", who.roles, who.user_id, None, locked_by=None,
-                                   locked_at=None, lock_expires_at=None, assigned_to=None)
-            except (IllegalMove, NotAllowed) as exc:
-                raise refused(exc) from exc
+            await moved(conn, task, "release", who, locked_by=None, locked_at=None, lock_expires_at=None,
+                        assigned_to=None)
             return _summary(await existing(conn, task_id, who))
-
-    async def publish_review(conn, task: sa.Row, result: PageResult) -> None:
-        work = PageBound.model_validate(task.context)
-        revision = FIRST_REVIEW + task.rework_count
-        await add_to_outbox(conn, ctx.tables.outbox, work.advance(
-            PageReviewed, task_id=task.task_id, result=result, revision=revision),
-            job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
 
     @router.post("/{task_id}/complete")
     async def complete(task_id: TaskId, body: Corrections, who: Annotator) -> dict:
@@ -204,16 +196,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
             work = PageBound.model_validate(task.context)
             try:
                 reviewed, notes = apply(work.result, body, work.file_hash)
-                drawn = {i.image_id for i in reviewed.images} - {i.image_id for i in work.result.images}
-                reviewed = await asyncio.to_thread(pages.cut_pictures, ctx.storage, task.job_id, reviewed, drawn,
-                                                   RENDER_DPI)
-                await store.change(conn, task, "complete", who.roles, who.user_id, None, locked_by=None,
-                                   lock_expires_at=None, completed_at=sa.func.now(),
-                                   result=body.model_dump(mode="json"))
             except InvalidCorrection as exc:
                 raise HTTPException(422, str(exc)) from exc
-            except (IllegalMove, NotAllowed) as exc:
-                raise refused(exc) from exc
+            await moved(conn, task, "complete", who, locked_by=None, lock_expires_at=None,
+                        completed_at=sa.func.now(), result=body.model_dump(mode="json"))
+            drawn = {i.image_id for i in reviewed.images} - {i.image_id for i in work.result.images}
+            reviewed = await asyncio.to_thread(pages.cut_pictures, ctx.storage, task.job_id, reviewed, drawn,
+                                               RENDER_DPI)
             if notes:
                 await conn.execute(annotations.insert(), [
                     {"task_id": task_id, "job_id": task.job_id, "merchant_id": task.merchant_id, "page": task.page,
@@ -224,7 +213,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                     task_id=task_id, task_type=task.task_type, merchant_id=task.merchant_id,
                     input_context=task.reason, output_json=reviewed.model_dump(mode="json"),
                     quality_score=me.accuracy, is_confirmed=True).on_conflict_do_nothing())
-            await publish_review(conn, task, reviewed)
+            await store.publish_review(conn, task, work, reviewed)
             summary = _summary(await existing(conn, task_id, who))
         ctx.relay.wake()
         return {**summary, "annotations": [n.type for n in notes]}
@@ -234,14 +223,11 @@ def routes(ctx: ServiceContext) -> APIRouter:
         """Not processable: the machine's reading stands, so the job is not blocked by this page."""
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
-            try:
-                await store.change(conn, task, "skip", who.roles, who.user_id, body.reason, locked_by=None,
-                                   lock_expires_at=None, completed_at=sa.func.now(), skip_reason=body.reason)
-            except (IllegalMove, NotAllowed) as exc:
-                raise refused(exc) from exc
+            await moved(conn, task, "skip", who, body.reason, locked_by=None, lock_expires_at=None,
+                        completed_at=sa.func.now(), skip_reason=body.reason)
             if task.context is not None:
                 work = PageBound.model_validate(task.context)
-                await publish_review(conn, task, work.result.model_copy(update={"status": "HUMAN_SKIPPED"}))
+                await store.publish_review(conn, task, work, work.result.model_copy(update={"status": "HUMAN_SKIPPED"}))
             summary = _summary(await existing(conn, task_id, who))
         ctx.relay.wake()
         return summary
@@ -251,15 +237,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
         """Team leads only (§10.5): the task waits again, its result cleared and its rework counted."""
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)
-            try:
-                await store.change(conn, task, "revert", who.roles, who.user_id, body.reason, result=None,
-                                   completed_at=None, skip_reason=None, locked_by=None, locked_at=None,
-                                   rework_count=task.rework_count + 1)
-            except (IllegalMove, NotAllowed) as exc:
-                if isinstance(exc, IllegalMove):
-                    raise HTTPException(409, {"error_code": "TASK_NOT_REVERTABLE", "message": str(exc),
-                                              "status": task.status}) from exc
-                raise refused(exc) from exc
+            await moved(conn, task, "revert", who, body.reason, code="TASK_NOT_REVERTABLE", result=None,
+                        completed_at=None, skip_reason=None, locked_by=None, locked_at=None,
+                        rework_count=task.rework_count + 1)
             return _summary(await existing(conn, task_id, who))
 
     return router

@@ -56,7 +56,6 @@ LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a desc
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
-RULE_SPAN = 0.6  # a rule across this share of the table's width bounds its rows
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
@@ -235,17 +234,21 @@ def _bands(rows: list[Row], cuts: list[float]) -> list[list[Row]]:
 def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> list[Row]:
     """Column ``j`` is ruled more coarsely than the rows: where some of the rows one of its cells spans
     print nothing in it, the cell is merged and its words stand in each of those rows."""
+    def in_column(cell: Cell) -> bool:
+        return any(grid.column_of(w) == j for w in cell.words)
+
     spread: dict[int, Row] = {}
     for band in _bands(rows, cuts):
-        words = [w for row in band for cell in row.cells for w in cell.words if grid.column_of(w) == j]
-        holders = sum(1 for row in band if any(grid.column_of(w) == j for c in row.cells for w in c.words))
-        if len(band) < 2 or not words or holders == len(band):
+        holders = [row for row in band if any(in_column(cell) for cell in row.cells)]
+        if len(band) < 2 or not holders or len(holders) == len(band):
             continue
+        words = tuple(w for row in holders for cell in row.cells for w in cell.words if grid.column_of(w) == j)
+        text, left, right = " ".join(w.text for w in words), min(w.bbox[0] for w in words), max(
+            w.bbox[2] for w in words)
         for row in band:
-            cells = [cell for cell in row.cells if not any(grid.column_of(w) == j for w in cell.words)]
-            bbox = (min(w.bbox[0] for w in words), row.top, max(w.bbox[2] for w in words), row.bottom)
-            cells.append(Cell(" ".join(w.text for w in words), bbox, tuple(words)))
-            source = [r for r in band if r is row or any(grid.column_of(w) == j for c in r.cells for w in c.words)]
+            cells = [cell for cell in row.cells if not in_column(cell)]
+            cells.append(Cell(text, (left, row.top, right, row.bottom), words))
+            source = holders if any(row is h for h in holders) else [row, *holders]
             spread[id(row)] = Row(tuple(sorted(cells, key=lambda c: c.bbox[0])), frozenset().union(
                 *(r.lines for r in source)), row.height, tuple(pair for r in source for pair in r.read))
     return [spread.get(id(row), row) for row in rows]
