@@ -20,6 +20,7 @@ def gated_figures(report: dict) -> dict[str, float]:
         "binding.recall": overall["binding"]["recall"],
         "human_intervention_rate": overall["human_intervention_rate"],
         "silent_loss.rate": overall.get("silent_loss", {}).get("rate"),
+        "route_accuracy": report.get("route_accuracy"),
         **{f"attributes.{name}": a["accuracy"] for name, a in overall["attributes"].items()},
     }
     return {name: value for name, value in figures.items() if value is not None}

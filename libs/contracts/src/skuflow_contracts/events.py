@@ -11,6 +11,7 @@ from typing import Literal, TypeVar
 from pydantic import Field
 
 from skuflow_contracts.envelope import Contract
+from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.ir import ParserBackend
 from skuflow_contracts.results import (
     ExtractionMethod,
@@ -37,6 +38,8 @@ class JobRouted(Contract):
     route: Route
     c_doc: float | None = None
     reason: str = ""
+    degrade_reason: str | None = Field(None, description="why a HUMAN_ALL job went to people (INV-11)")
+    evaluation: EvaluationReport | None = None
     file_uri: str
     file_hash: Sha256
     config_version: str
@@ -60,6 +63,7 @@ class PageWork(Contract):
     config_version: str
     ir_uri: str
     document_warnings: list[str] = Field(default_factory=list, description="e.g. the PDF was repaired when opened")
+    evaluation_review: str | None = Field(None, description="HYBRID: why the evaluator wants this page reviewed")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
         """The next stage's event for the same page, carrying the job facts along."""
@@ -77,6 +81,7 @@ class PageParseRequested(Contract):
     route: Route
     config_version: str
     document_warnings: list[str] = Field(default_factory=list)
+    evaluation_review: str | None = None
 
 
 class PageParsed(PageWork):

@@ -45,6 +45,29 @@ class BindingThresholds(Contract):
         return self.distance_thresholds.get(layout or "", self.default_distance_threshold)
 
 
+class PrescanRules(Contract):
+    """seed-001a §3.3 ``PrescanRuleConfig``: what makes a document blank or hard before it is read."""
+
+    all_blank_reject: bool = Field(True, description="BR-25: an all-blank document is degraded at once")
+    ocr_rate_penalty_threshold: float = Field(0.1, description="share of pages with a usable text layer below "
+                                                               "which the document is penalised")
+    ocr_rate_penalty_weight: float = 0.15
+    no_images_penalty_weight: float = Field(0.10, description="no picture anywhere: deducts, never rejects")
+    min_text_chars_for_blank: int = Field(10, description="BR-02: fewer characters (and no picture) is blank")
+
+
+class EvaluationRules(Contract):
+    """How the evaluator scores a document and routes it (seed-001a §7.7–7.8)."""
+
+    dimension_weights: dict[str, float] = Field(default_factory=lambda: {
+        "text_readability": 0.35, "layout_quality": 0.30, "image_quality": 0.20, "structure_consistency": 0.15})
+    prescan: PrescanRules = Field(default_factory=PrescanRules)
+    score_variance_threshold: float = Field(0.03, description="page scores spread wider than this force HYBRID")
+    full_sample_below: int = Field(40, description="documents with fewer pages are scored on every page")
+    sample_size: int = Field(20, description="pages scored, spread over a longer document")
+    ocr_dpi: int = Field(200, description="resolution the parser renders a page at to OCR it")
+
+
 class ValidationRule(Contract):
     """A declarative category rule (seed-001a §7.14): checked by name, never by ``eval``."""
 
@@ -69,6 +92,7 @@ class ThresholdProfile(Contract):
     classification: ClassificationThresholds = Field(default_factory=ClassificationThresholds)
     extraction: ExtractionThresholds = Field(default_factory=ExtractionThresholds)
     binding: BindingThresholds = Field(default_factory=BindingThresholds)
+    evaluation: EvaluationRules = Field(default_factory=EvaluationRules)
     category_schemas: tuple[CategorySchema, ...] = ()
     review_on_warning: bool = Field(True, description="warning-severity rules send a page to review")
 
@@ -79,6 +103,8 @@ class ThresholdProfile(Contract):
             raise ValueError("INV-01: thresholds must satisfy B < PV < A")
         if abs(sum(self.confidence_weights.values()) - 1.0) >= 0.001:
             raise ValueError("INV-02: confidence weights must sum to 1")
+        if abs(sum(self.evaluation.dimension_weights.values()) - 1.0) >= 0.001:
+            raise ValueError("INV-02: evaluation dimension weights must sum to 1")
         return self
 
     def category_schema(self) -> CategorySchema | None:

@@ -34,7 +34,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         known = set(seen.hashes)
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            profile_for(extracted.config_version), seen, extracted.fallback_reason,
-                           extracted.review_reasons)
+                           [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
         count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}

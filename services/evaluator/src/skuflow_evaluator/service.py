@@ -1,4 +1,11 @@
-"""Evaluator service wiring: job.created → job.routed (cached per file_hash + config_version)."""
+"""Evaluator service wiring: job.created → job.routed, or job.failed when the document is refused or
+cannot be evaluated.
+
+The evaluation is cached by (file_hash, config_version) in the evaluator's schema; a Postgres
+advisory lock on that key makes two replicas that receive the same file evaluate it once (the
+second waits, then reads the first one's row). The document is checked and read in the parser's
+worker pool, so a hostile file costs a worker process, never this consumer.
+"""
 
 from __future__ import annotations
 
@@ -8,31 +15,80 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobCreated, JobRouted
+from skuflow_contracts.evaluation import EvaluationReport
+from skuflow_contracts.events import JobCreated, JobFailed, JobRouted
 from skuflow_contracts.topics import JOB_CREATED
-from skuflow_evaluator.domain.routing import RoutingDecision, decide_route
+from skuflow_evaluator.probe import evaluate_file
 from skuflow_evaluator.tables import evaluations, metadata, platform
+from skuflow_parser.domain.security import SecurityLimits
+from skuflow_parser.pages import ParserConfig
+from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.settings import PlatformSettings
+
+EVAL_FAILED = "eval_failed"
 
 
-def subscriptions(_: ServiceContext) -> Subscriptions:
+class EvaluatorSettings(PlatformSettings):
+    evaluation_budget_seconds: float = 120.0  # reading and scoring one document
+    evaluator_workers: int = 1
+    max_pages: int = SecurityLimits().max_pages
+    max_pdf_objects: int = SecurityLimits().max_objects
+
+
+async def _cached(uow: UnitOfWork, job: JobCreated) -> EvaluationReport | None:
+    key = f"{job.file_hash}:{job.config_version}"
+    await uow.conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtextextended(key, 0))))
+    row = (await uow.conn.execute(sa.select(evaluations.c.report).where(
+        (evaluations.c.file_hash == job.file_hash) & (evaluations.c.config_version == job.config_version)))).first()
+    return EvaluationReport.model_validate(row.report) if row else None
+
+
+async def _fail(uow: UnitOfWork, to_status: str, reason: str, message: str) -> None:
+    await uow.emit(JobFailed(stage="evaluator", reason=reason, message=message))
+    await uow.transition("job", uow.envelope.job_id, "EVALUATING", to_status, reason)
+
+
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    settings = EvaluatorSettings()
+    pool = PagePool(workers=settings.evaluator_workers, max_tasks_per_child=50,
+                    page_budget_seconds=settings.evaluation_budget_seconds, config=ParserConfig(ocr_enabled=False),
+                    document_budget_seconds=settings.evaluation_budget_seconds)
+    ctx.on_shutdown.append(pool.close)
+    limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
+
+    async def evaluated(job: JobCreated, uow: UnitOfWork) -> EvaluationReport | None:
+        path = str(ctx.storage.path(job.file_uri))
+        checked = await pool.check(path, limits)
+        if checked.reason is not None:
+            await _fail(uow, "REJECTED", checked.reason, checked.message)
+            return None
+        try:
+            outcome = await pool.run("the evaluation", settings.evaluation_budget_seconds, evaluate_file, path,
+                                     job.config_version)
+        except (PageTimeout, WorkerCrashed) as exc:
+            outcome = str(exc)
+        if isinstance(outcome, str):
+            await _fail(uow, "EVAL_FAILED", EVAL_FAILED, f"the document could not be evaluated: {outcome}")
+            return None
+        await uow.conn.execute(pg_insert(evaluations).values(
+            file_hash=job.file_hash, config_version=job.config_version, route=outcome.route, c_doc=outcome.c_doc,
+            reason=outcome.route_reason, degrade_reason=outcome.degrade_reason,
+            report=outcome.model_dump(mode="json"), model_used=outcome.model_used,
+        ).on_conflict_do_nothing())
+        return outcome
+
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload
-        key = (evaluations.c.file_hash == job.file_hash) & (evaluations.c.config_version == job.config_version)
-        cached = (await uow.conn.execute(sa.select(evaluations).where(key))).first()
-        if cached:
-            decision = RoutingDecision(route=cached.route, c_doc=cached.c_doc, reason=cached.reason)
-        else:
-            decision = decide_route()
-            await uow.conn.execute(pg_insert(evaluations).values(
-                file_hash=job.file_hash, config_version=job.config_version, route=decision.route,
-                c_doc=decision.c_doc, reason=decision.reason,
-            ).on_conflict_do_nothing())
-        await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", decision.reason)
-        await uow.emit(JobRouted(route=decision.route, c_doc=decision.c_doc, reason=decision.reason,
-                                 file_uri=job.file_uri, file_hash=job.file_hash,
-                                 config_version=job.config_version))
+        report = await _cached(uow, job) or await evaluated(job, uow)
+        if report is None:
+            return
+        await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", report.route_reason,
+                             detail={"route": report.route, "c_doc": report.c_doc})
+        await uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,
+                                 degrade_reason=report.degrade_reason, evaluation=report, file_uri=job.file_uri,
+                                 file_hash=job.file_hash, config_version=job.config_version))
 
     return [(JOB_CREATED, on_job_created)]
 

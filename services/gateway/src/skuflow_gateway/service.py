@@ -11,7 +11,7 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances
+from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances, failed_status
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
@@ -51,10 +51,13 @@ async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int |
 
 def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
-        await _move_job(uow, "PROCESSING", route=envelope.payload.route)
+        routed = envelope.payload
+        await _move_job(uow, "PROCESSING", route=routed.route, degrade_reason=routed.degrade_reason,
+                        evaluation=routed.evaluation.model_dump(mode="json") if routed.evaluation else None)
 
     async def on_failed(envelope: EventEnvelope[JobFailed], uow: UnitOfWork) -> None:
-        await _move_job(uow, "REJECTED", degrade_reason=envelope.payload.reason)
+        failed = envelope.payload
+        await _move_job(uow, failed_status(failed.reason), degrade_reason=failed.reason)
 
     async def on_completed(envelope: EventEnvelope[JobCompleted], uow: UnitOfWork) -> None:
         done = envelope.payload

@@ -24,6 +24,7 @@ jobs = sa.Table(
     sa.Column("result_uri", sa.Text),
     sa.Column("sku_count", sa.Integer),
     sa.Column("warnings", JSONB),  # e.g. the PDF was damaged and repaired when opened
+    sa.Column("evaluation", JSONB),  # the evaluator's report (EvaluationReport), from job.routed
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -40,11 +40,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", checked.reason)
             return
         total = checked.page_count
+        reviews = routed.evaluation.review_pages if routed.evaluation else {}
         for page in range(1, total + 1):
             await uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
                                               file_hash=routed.file_hash, route=routed.route,
                                               config_version=routed.config_version,
-                                              document_warnings=list(checked.warnings)),
+                                              document_warnings=list(checked.warnings),
+                                              evaluation_review=reviews.get(page)),
                            key=f"{envelope.job_id}/{page}")
 
     async def on_parse_requested(envelope: EventEnvelope[PageParseRequested], uow: UnitOfWork) -> None:
@@ -61,7 +63,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
                                   route=request.route, config_version=request.config_version,
                                   ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
-                                  document_warnings=request.document_warnings))
+                                  document_warnings=request.document_warnings,
+                                  evaluation_review=request.evaluation_review))
 
     return [(JOB_ROUTED, on_job_routed), (PAGE_PARSE_REQUESTED, on_parse_requested)]
 

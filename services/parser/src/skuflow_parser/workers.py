@@ -126,7 +126,7 @@ class PagePool:
     async def parse(self, pdf_path: str, index: int, file_hash: str) -> PageParse:
         """Always a PageParse: a page that times out or kills its worker comes back failed, with why."""
         try:
-            return await self._run(f"page {index + 1}", self.page_budget_seconds, parse_in_worker, pdf_path, index,
+            return await self.run(f"page {index + 1}", self.page_budget_seconds, parse_in_worker, pdf_path, index,
                                    file_hash, self.config)
         except PageTimeout as exc:
             return failed_parse(index + 1, f"page_timeout: {exc}")
@@ -136,14 +136,15 @@ class PagePool:
     async def check(self, pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
         """Open and pre-check a whole document inside its own budget; never raises for a bad file."""
         try:
-            return await self._run("the document check", self.document_budget_seconds, check_in_worker,
+            return await self.run("the document check", self.document_budget_seconds, check_in_worker,
                                    pdf_path, limits)
         except PageTimeout as exc:
             return DocumentCheck(reason="corrupt_pdf", message=f"the PDF could not be opened in time ({exc})")
         except WorkerCrashed as exc:
             return DocumentCheck(reason="corrupt_pdf", message=f"the PDF crashed the reader ({exc})")
 
-    async def _run(self, what: str, budget: float, task: Callable, *args: object):
+    async def run(self, what: str, budget: float, task: Callable, *args: object):
+        """``task(*args)`` in a worker within ``budget`` seconds; PageTimeout or WorkerCrashed otherwise."""
         loop = asyncio.get_running_loop()
         try:
             work = loop.run_in_executor(self._pool, task, *args)

@@ -129,10 +129,25 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "route": job.route, "total_pages": job.total_pages, "completed_pages": done,
             "progress_percent": round(100 * done / total, 1) if total else 0.0,
             "sku_count": job.sku_count, "action_hint": ACTION_HINT[shown],
-            "error_message": error_message(job.degrade_reason, failed, job.total_pages),
+            "degrade_reason": job.degrade_reason if shown != "failed" else None,
+            "error_message": error_message(job.degrade_reason if shown == "failed" else None, failed,
+                                           job.total_pages),
             "warnings": list(job.warnings or []),
             "result_available": job.result_uri is not None,
         }
+
+    @router.get("/jobs/{job_id}/evaluation")
+    async def get_evaluation(job_id: JobId, caller: Caller) -> dict:
+        """The evaluator's report (seed-001a §3.3): scores, thresholds, sampling and why the job went
+        where it went; a job the evaluator failed on says so."""
+        job = await own_job(job_id, caller)
+        if job.evaluation is not None:
+            return {"job_id": job.job_id, **job.evaluation}
+        if job.status in ("EVAL_FAILED", "REJECTED"):
+            return {"job_id": job.job_id, "route": None, "c_doc": None, "status": job.status,
+                    "route_reason": error_message(job.degrade_reason, [], job.total_pages),
+                    "degrade_reason": job.degrade_reason}
+        raise HTTPException(409, f"job {job_id} has not been evaluated yet (status {job.status})")
 
     @router.get("/jobs/{job_id}/result")
     async def get_result(job_id: JobId, caller: Caller) -> FileResponse:

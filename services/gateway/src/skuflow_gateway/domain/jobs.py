@@ -30,7 +30,9 @@ USER_ERROR_MESSAGES = {
     "page_count_exceeded": "The PDF has too many pages; please split it and upload the parts",
     "security:object_count_exceeded": "The PDF is abnormally complex and was refused as a possible PDF bomb",
     "timeout:no_progress": "Processing stopped making progress and was ended; please upload the file again",
+    "eval_failed": "The document could not be evaluated; please re-export it and upload again",
 }
+EVAL_FAILED_REASON = "eval_failed"
 
 
 FAILED_PAGES_SHOWN = 5
@@ -81,6 +83,12 @@ def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
         raise limits.too_large()
     if PDF_MAGIC not in head[:MAGIC_WINDOW]:
         raise UploadRejected(415, "the file is not a PDF (no %PDF- header)")
+
+
+def failed_status(reason: str) -> str:
+    """job.failed from the evaluator's own failure is EVAL_FAILED (seed-001a §5.1); every other refusal
+    of the document is REJECTED."""
+    return "EVAL_FAILED" if reason == EVAL_FAILED_REASON else "REJECTED"
 
 
 def user_status(status: str) -> str:

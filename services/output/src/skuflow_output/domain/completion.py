@@ -29,11 +29,11 @@ def failed_page(page: int) -> PageResult:
 
 def job_status(pages: list[tuple[PageResult, int]], route: str | None = "AUTO") -> str:
     """From every page's result and revision: failed pages, pages still waiting for (or skipped by)
-    review, or everything imported."""
+    review (DEGRADED_HUMAN for a job routed to people, seed-001a §5.1), or everything imported."""
     if any(p.status in FAILED_STATUSES for p, _ in pages):
         return "PARTIAL_FAILED"
     if any(not is_final(p, revision, route) or p.status in UNREVIEWED_STATUSES for p, revision in pages):
-        return "PARTIAL_IMPORTED"
+        return "DEGRADED_HUMAN" if route == "HUMAN_ALL" else "PARTIAL_IMPORTED"
     return "FULL_IMPORTED"
 
 
