@@ -78,6 +78,17 @@ class Pipeline:
         return response.json()
 
 
+def tasks_of(pipeline, job_id: str, expect: int, timeout: float = 60) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    with pipeline.tasks("ann") as client:
+        while time.monotonic() < deadline:
+            found = client.get("/api/v1/tasks", params={"job_id": job_id}).json()["tasks"]
+            if len(found) >= expect:
+                return sorted(found, key=lambda t: t["page"])
+            time.sleep(0.3)
+    raise AssertionError(f"{expect} tasks expected for {job_id}")
+
+
 def records_of(pipeline: Pipeline, topic, since, job_id: str, expect: int, timeout: float = 20):
     """The records keyed by ``job_id`` on ``topic`` after the offsets ``since``, once ``expect`` are there."""
     return asyncio.run(read_since(pipeline.bootstrap, since, key=job_id.encode(), expect=expect, timeout=timeout))

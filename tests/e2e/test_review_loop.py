@@ -9,20 +9,9 @@ import pytest
 
 from skuflow_contracts.topics import SKU_DELIVERED, SKU_SUPERSEDED
 from tests.e2e.review_catalog import review_catalog
-from tests.e2e.stack import offsets, records_of
+from tests.e2e.stack import offsets, records_of, tasks_of
 
 pytestmark = pytest.mark.e2e
-
-
-def tasks_of(pipeline, job_id: str, expect: int, timeout: float = 60) -> list[dict]:
-    deadline = time.monotonic() + timeout
-    with pipeline.tasks("ann") as client:
-        while time.monotonic() < deadline:
-            found = client.get("/api/v1/tasks", params={"job_id": job_id}).json()["tasks"]
-            if len(found) >= expect:
-                return sorted(found, key=lambda t: t["page"])
-            time.sleep(0.3)
-    raise AssertionError(f"{expect} tasks expected for {job_id}")
 
 
 def payloads(records) -> list[dict]:

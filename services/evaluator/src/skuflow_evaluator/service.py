@@ -32,6 +32,7 @@ EVAL_FAILED = "eval_failed"
 
 class EvaluatorSettings(PlatformSettings):
     evaluation_budget_seconds: float = 120.0  # reading and scoring one document
+    parser_document_budget_seconds: float = 120.0  # opening and pre-checking it (the parser's own limit)
     evaluator_workers: int = 1
     max_pages: int = SecurityLimits().max_pages
     max_pdf_objects: int = SecurityLimits().max_objects
@@ -54,7 +55,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     settings = EvaluatorSettings()
     pool = PagePool(workers=settings.evaluator_workers, max_tasks_per_child=50,
                     page_budget_seconds=settings.evaluation_budget_seconds, config=ParserConfig(ocr_enabled=False),
-                    document_budget_seconds=settings.evaluation_budget_seconds)
+                    document_budget_seconds=settings.parser_document_budget_seconds)
     ctx.on_shutdown.append(pool.close)
     limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
 
