@@ -3,7 +3,6 @@ become tasks, their SKUs wait, an annotator's corrections come back as page.revi
 delivered as a new revision, a team lead's revert and redo supersedes them, the job completes."""
 
 import json
-import time
 
 import pytest
 

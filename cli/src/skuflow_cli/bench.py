@@ -2,6 +2,7 @@
 
 Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
 - in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog);
+- the evaluator's time per document (50 and 500 pages, AUTO and HYBRID) next to parsing the same;
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), and the peak RSS of every service process.
@@ -30,6 +31,7 @@ from skuflow_cli.evaluation.runner import run_via_services
 from skuflow_cli.pipeline import extract_file
 from skuflow_cli.supervisor import SERVICES, Supervisor
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
+from skuflow_evaluator.probe import evaluate_file
 from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.pages import parse_page
@@ -94,6 +96,38 @@ def ocr_figures(pdf: Path, scratch: Path, pages: int = 3) -> list[Figure]:
     seconds = _timed(lambda: parsed.extend(parse_page(doc, i, "0" * 64, cache) for i in range(pages))) / pages
     backends = ", ".join(sorted({p.page.parser_backend for p in parsed}))
     return [Figure("ocr_seconds_per_scanned_page", seconds, "s", f"A4 at 150 dpi, backend {backends}")]
+
+
+def repeated(pdf: Path, out: Path, times: int, scanned: Path | None = None) -> Path:
+    """``pdf`` bound ``times`` times into one document, a scanned page first if given (that makes it HYBRID)."""
+    whole = pymupdf.open()
+    if scanned is not None:
+        with pymupdf.open(scanned) as scan:
+            whole.insert_pdf(scan, from_page=0, to_page=0)
+    with pymupdf.open(pdf) as source:
+        for _ in range(times):
+            whole.insert_pdf(source)
+    whole.save(out)
+    return out
+
+
+def evaluator_figures(pdf: Path, scratch: Path) -> list[Figure]:
+    """The evaluator's time per document (prescan, sampling, scoring; HYBRID also scores every page)
+    next to the parser's time for the same document."""
+    scan = scanned_copy(pdf, scratch / "scan1.pdf", 1)
+    figures = []
+    for name, document in (("50p", pdf), ("500p", repeated(pdf, scratch / "500.pdf", 10)),
+                           ("500p_hybrid", repeated(pdf, scratch / "500h.pdf", 10, scan))):
+        report = evaluate_file(str(document), "v1")
+        seconds = _timed(lambda document=document: evaluate_file(str(document), "v1"))
+        data = document.read_bytes()
+        parsing = _timed(lambda data=data, name=name: parse_and_store(
+            data, job_id=f"bench-{name}", file_hash=sha256_hex(data), storage=LocalStorage(scratch / name)))
+        figures += [Figure(f"evaluator_{name}_seconds", seconds, "s",
+                           f"{report.route}, {len(report.sampling.pages)} pages sampled, "
+                           f"{len(report.page_scores)} scored; {seconds / parsing:.3f}x of parsing it"),
+                    Figure(f"parser_{name}_seconds", parsing, "s", "the same document parsed in-process")]
+    return figures
 
 
 def _parse_reporting_rss(pdf: str, every: int, queue: multiprocessing.Queue) -> None:
@@ -216,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         _progress(f"in-process pipeline on a {args.pages}-page catalog")
         figures = in_process_figures(pdf, args.pages, scratch)
         local_rate = figures[-1].value  # the whole in-process pipeline
+        _progress("the evaluator on 50- and 500-page catalogs")
+        figures += evaluator_figures(pdf, scratch)
         _progress("OCR of scanned pages")
         figures += ocr_figures(pdf, scratch)
         _progress("parser worker memory over 300 pages")

@@ -12,9 +12,9 @@ from pathlib import Path
 from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
 from skuflow_classifier.domain.classification import classify_page
+from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
-from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_evaluator.probe import evaluate_document
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_output.domain.completion import AUTOMATIC_REVISION, assemble, job_status

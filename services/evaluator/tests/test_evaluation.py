@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skuflow_contracts.profile import ClassificationThresholds, PrescanRules, profile_for
-from skuflow_evaluator.domain.evaluation import evaluate
+from skuflow_evaluator.domain.evaluation import blend, evaluate
 from skuflow_evaluator.domain.features import PageFeatures, PageGlance
 from skuflow_evaluator.domain.prescan import prescan
 from skuflow_evaluator.domain.routing import ALL_BLANK, LOW_CONFIDENCE, decide
@@ -116,3 +116,17 @@ def test_resolution_and_sideways_storage_lower_a_page_score():
     upright = score_document([text_page(1)], PROFILE.evaluation.dimension_weights, 200)
     sideways = score_document([text_page(1, stored_rotated=True)], PROFILE.evaluation.dimension_weights, 200)
     assert sideways.page_scores[1] < upright.page_scores[1]
+
+
+def test_a_models_scores_are_blended_and_the_route_decided_again():
+    report = evaluate(glances(6), Probe({p: text_page(p) for p in range(1, 7)}), PROFILE)
+    doubtful = blend(report, {"text_readability": 0.0, "layout_quality": 0.0, "image_quality": 0.0,
+                              "table_regularity": 0.0}, "qwen-vl-max", PROFILE)
+    assert doubtful.route == "HYBRID" and doubtful.c_doc < report.c_doc
+    assert doubtful.model_used == "deterministic+qwen-vl-max" and "blended with qwen-vl-max" in doubtful.route_reason
+    share = PROFILE.evaluation.llm_share
+    layout = report.dimension_scores["layout_quality"]
+    assert doubtful.dimension_scores["layout_quality"] == round((1 - share) * layout, 4)
+    assert doubtful.dimension_scores["structure_consistency"] == report.dimension_scores["structure_consistency"]
+    confirmed = blend(report, {"text_readability": 1.0, "layout_quality": 1.0, "image_quality": 1.0}, "m", PROFILE)
+    assert confirmed.route == "AUTO" and confirmed.c_doc >= report.c_doc

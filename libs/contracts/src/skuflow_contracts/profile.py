@@ -66,6 +66,8 @@ class EvaluationRules(Contract):
     full_sample_below: int = Field(40, description="documents with fewer pages are scored on every page")
     sample_size: int = Field(20, description="pages scored, spread over a longer document")
     ocr_dpi: int = Field(200, description="resolution the parser renders a page at to OCR it")
+    llm_share: float = Field(0.5, ge=0, le=1, description="weight of a model's scores when an LLM is configured")
+    llm_screenshots: int = Field(6, ge=1, description="sampled pages shown to the model")
 
 
 class ValidationRule(Contract):

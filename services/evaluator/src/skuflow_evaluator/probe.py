@@ -30,7 +30,7 @@ def evaluate_file(pdf_path: str, config_version: str) -> EvaluationReport | str:
     try:
         with pymupdf.open(pdf_path) as doc:
             return evaluate_document(doc, config_version)
-    except Exception as exc:  # noqa: BLE001 - MuPDF's failures cross the process boundary as text
+    except Exception as exc:
         return f"{type(exc).__name__}: {exc}"[:300]
 
 
@@ -38,6 +38,12 @@ def evaluate_document(doc: pymupdf.Document, config_version: str) -> EvaluationR
     glances = [glance(doc[index], index + 1) for index in range(doc.page_count)]
     return evaluate(glances, lambda pages: [page_features(doc[p - 1], p) for p in pages],
                     profile_for(config_version))
+
+
+def screenshots(pdf_path: str, pages: list[int], dpi: int = 72) -> list[bytes]:
+    """JPEG renderings of the given pages for a model to look at."""
+    with pymupdf.open(pdf_path) as doc:
+        return [doc[p - 1].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=75) for p in pages]
 
 
 def _pictures(page: pymupdf.Page) -> list[tuple[float, dict]]:

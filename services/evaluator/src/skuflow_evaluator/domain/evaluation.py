@@ -37,15 +37,39 @@ def evaluate(glances: list[PageGlance], measure: Measure, profile: ThresholdProf
                    Sampling(pages=sample, variance=scored.variance))
 
 
+def blend(report: EvaluationReport, llm_scores: dict[str, float], model: str,
+          profile: ThresholdProfile) -> EvaluationReport:
+    """The deterministic dimensions mixed with a model's scores of the same dimensions (the profile's
+    ``llm_share`` of each), C_doc and the route decided again; page scores stay deterministic."""
+    rules = profile.evaluation
+    share = rules.llm_share
+    dims = {dim: round((1 - share) * value + share * min(max(llm_scores[dim], 0.0), 1.0), 4)
+            if dim in llm_scores else value for dim, value in report.dimension_scores.items()}
+    penalty = sum(float(p["weight"]) for p in report.prescan_penalties)
+    raw = sum(weight * dims.get(dim, 0.0) for dim, weight in rules.dimension_weights.items()) - penalty
+    c_doc = round(min(max(raw, 0.0), 1.0), 4)
+    decision = decide(c_doc, report.page_scores, report.sampling.variance, rules.score_variance_threshold,
+                      profile.classification)
+    return report.model_copy(update={
+        "route": decision.route, "c_doc": c_doc, "route_reason": f"{decision.reason} [blended with {model}]",
+        "degrade_reason": decision.degrade_reason, "dimension_scores": dims,
+        "review_pages": _reviews(decision, report.page_scores, profile), "model_used": f"deterministic+{model}"})
+
+
+def _reviews(decision: RoutingDecision, page_scores: dict[int, float], profile: ThresholdProfile) -> dict[int, str]:
+    pv = profile.classification.pv_threshold
+    if decision.route != "HYBRID":
+        return {}
+    return {page: f"evaluation: page score {score:.2f} < PV {pv:.2f}"
+            for page, score in sorted(page_scores.items()) if score < pv}
+
+
 def _report(decision: RoutingDecision, c_doc: float, found: PrescanResult, profile: ThresholdProfile,
             dimension_scores: dict[str, float] | None = None, page_scores: dict[int, float] | None = None,
             sampling: Sampling | None = None) -> EvaluationReport:
     c = profile.classification
     page_scores = page_scores or {}
-    review = {}
-    if decision.route == "HYBRID":
-        review = {page: f"evaluation: page score {score:.2f} < PV {c.pv_threshold:.2f}"
-                  for page, score in sorted(page_scores.items()) if score < c.pv_threshold}
+    review = _reviews(decision, page_scores, profile)
     return EvaluationReport(
         route=decision.route, c_doc=c_doc, route_reason=decision.reason, degrade_reason=decision.degrade_reason,
         prescan_penalties=[{"rule": p.rule, "weight": p.weight, "reason": p.reason} for p in found.penalties],
