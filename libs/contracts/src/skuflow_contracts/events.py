@@ -64,10 +64,17 @@ class PageWork(Contract):
     ir_uri: str
     document_warnings: list[str] = Field(default_factory=list, description="e.g. the PDF was repaired when opened")
     evaluation_review: str | None = Field(None, description="HYBRID: why the evaluator wants this page reviewed")
+    llm_calls: int = Field(0, ge=0, description="LLM calls the page has used so far (the per-page cap)")
+    llm_cost_usd: float = Field(0.0, ge=0, description="what those calls cost")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
-        """The next stage's event for the same page, carrying the job facts along."""
-        return event(**{name: getattr(self, name) for name in PageWork.model_fields}, **fields)
+        """The next stage's event for the same page, carrying the job facts along (``fields`` may
+        update them, e.g. the LLM calls a stage added)."""
+        return event(**({name: getattr(self, name) for name in PageWork.model_fields} | fields))
+
+    def spent(self, calls: int, cost_usd: float) -> dict[str, object]:
+        """The page's LLM tally after a stage made ``calls`` costing ``cost_usd``, for ``advance``."""
+        return {"llm_calls": self.llm_calls + calls, "llm_cost_usd": round(self.llm_cost_usd + cost_usd, 6)}
 
 
 class PageParseRequested(Contract):

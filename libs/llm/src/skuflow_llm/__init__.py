@@ -2,7 +2,7 @@
 circuit breaking, rate limits, budgets, prompts, injection guarding, response repair and tracing.
 """
 
-from skuflow_llm.bootstrap import build_llm_service
+from skuflow_llm.bootstrap import build_llm_service, optional_llm_service
 from skuflow_llm.context import OPERATIONS, LLMCallContext, Operation
 from skuflow_llm.errors import (
     LLMCallLimitError,
@@ -29,5 +29,5 @@ __all__ = [
     "OPERATIONS", "BindingHints", "ClassifyResult", "DocumentEvaluation", "ExecuteResult", "LLMCallContext",
     "LLMCallLimitError", "LLMCircuitOpenError", "LLMError", "LLMNotConfiguredError", "LLMParseError", "LLMService",
     "LLMSettings", "LLMUnavailableError", "LayoutResult", "Operation", "RoleAssignment", "SKUAttrResult", "Score",
-    "build_llm_service",
+    "build_llm_service", "optional_llm_service",
 ]

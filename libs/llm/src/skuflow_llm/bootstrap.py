@@ -122,3 +122,12 @@ def build_llm_service(settings: LLMSettings | None = None, *, clients: list[LLMC
         trace_sink=trace_sink,
         resources=[registry, state],
     )
+
+
+def optional_llm_service(settings: LLMSettings | None = None) -> LLMService | None:
+    """The adapter when a provider (or replay) is configured; None keeps a service purely deterministic,
+    so nothing configured means no provider client exists and no call can be made."""
+    try:
+        return build_llm_service(settings)
+    except LLMNotConfiguredError:
+        return None

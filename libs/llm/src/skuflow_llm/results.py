@@ -88,6 +88,7 @@ class ExecuteResult(BaseModel, Generic[AnswerT]):
     images_used: int = 0
     calls_made: int = 0
     prompt_version: str | None = None
+    cost_usd: float = 0.0
 
     @property
     def skipped(self) -> bool:

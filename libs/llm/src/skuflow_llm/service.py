@@ -149,7 +149,8 @@ class LLMService:
             needs_review=request.risk_policy is RiskPolicy.FORCE_REVIEW or parsed.needs_review,
             parse_method=parsed.parse_method, anomaly_flags=parsed.anomaly_flags,
             injection_flags=request.injection_flags, images_truncated=response.images_truncated,
-            images_used=response.images_used, calls_made=allowance.made, prompt_version=prompt.version)
+            images_used=response.images_used, calls_made=allowance.made, prompt_version=prompt.version,
+            cost_usd=response.cost_usd)
         self.trace_sink.record(ctx.operation, request.prompt, response, {
             "merchant_id": ctx.merchant_id, "job_id": ctx.job_id, "category": ctx.category, "route": decision.route,
             "was_downgraded": result.was_downgraded, "downgrade_reason": reason,

@@ -23,7 +23,7 @@ from skuflow_evaluator.domain.evaluation import blend
 from skuflow_evaluator.domain.routing import ALL_BLANK
 from skuflow_evaluator.probe import evaluate_file, screenshots
 from skuflow_evaluator.tables import evaluations, metadata, platform
-from skuflow_llm import LLMCallContext, LLMError, LLMNotConfiguredError, LLMService, build_llm_service
+from skuflow_llm import LLMCallContext, LLMError, optional_llm_service
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
@@ -55,17 +55,9 @@ async def _fail(uow: UnitOfWork, to_status: str, reason: str, message: str) -> N
     await uow.transition("job", uow.envelope.job_id, "EVALUATING", to_status, reason)
 
 
-def _llm() -> LLMService | None:
-    """The LLM adapter when a provider is configured; None keeps the evaluator purely deterministic."""
-    try:
-        return build_llm_service()
-    except LLMNotConfiguredError:
-        return None
-
-
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     settings = EvaluatorSettings()
-    llm = _llm()
+    llm = optional_llm_service()
     pool = PagePool(workers=settings.evaluator_workers, max_tasks_per_child=50,
                     page_budget_seconds=settings.evaluation_budget_seconds, config=ParserConfig(ocr_enabled=False),
                     document_budget_seconds=settings.parser_document_budget_seconds)
@@ -112,7 +104,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             why = "flagged for review" if answered.needs_review else f"route {answered.route}"
             return report.model_copy(update={"route_reason": f"{report.route_reason} [LLM answer not used: {why}]"})
         scores = {s.dimension: s.score for s in answered.answer.scores}
-        return blend(report, scores, answered.model_used, profile)
+        blended = blend(report, scores, answered.model_used, profile)
+        return blended.model_copy(update={"llm_cost_usd": round(answered.cost_usd, 6)})
 
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload

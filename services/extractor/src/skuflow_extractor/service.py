@@ -21,7 +21,9 @@ from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.domain.tables import TableHeader
+from skuflow_extractor.llm import read_with_model
 from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, skus
+from skuflow_llm import LLMService, optional_llm_service
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
@@ -36,16 +38,17 @@ async def _previous_header(uow: UnitOfWork, page: int) -> TableHeader | object |
     return TableHeader.from_json(row.header) if row.header else None
 
 
-async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int) -> None:
+async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LLMService | None) -> None:
     """Read the page that was waiting for ``page``, if any."""
     waiting = (await uow.conn.execute(deferred_pages.delete().where(
         (deferred_pages.c.job_id == uow.envelope.job_id) & (deferred_pages.c.page == page + 1))
         .returning(deferred_pages.c.event))).first()
     if waiting is not None:
-        await _extract(uow, ctx, PageClassified.model_validate(waiting.event), wait=False)
+        await _extract(uow, ctx, PageClassified.model_validate(waiting.event), llm, wait=False)
 
 
-async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, *, wait: bool = True) -> None:
+async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, llm: LLMService | None, *,
+                   wait: bool = True) -> None:
     profile = profile_for(classified.config_version)
     page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
     previous: TableHeader | object | None = None
@@ -57,7 +60,9 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             ).on_conflict_do_nothing())
             return
     header = previous if isinstance(previous, TableHeader) else None
-    extraction = extract_page(page, classified.classification, classified.file_hash, profile, header)
+    extraction, spent = await read_with_model(
+        llm, extract_page(page, classified.classification, classified.file_hash, profile, header), page, classified,
+        profile, uow.envelope, ctx.storage)
     reading = pg_insert(page_tables).values(
         job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,
@@ -77,19 +82,22 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
         ).on_conflict_do_nothing())
     await uow.emit(classified.advance(
         PageExtracted, classification=classified.classification, extraction_method=extraction.method,
-        fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons))
-    await _release_next(uow, ctx, page.page)
+        fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons,
+        **spent))
+    await _release_next(uow, ctx, page.page, llm)
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    llm = optional_llm_service()
+
     async def on_page_classified(envelope: EventEnvelope[PageClassified], uow: UnitOfWork) -> None:
-        await _extract(uow, ctx, envelope.payload)
+        await _extract(uow, ctx, envelope.payload, llm)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
         await uow.conn.execute(pg_insert(page_tables).values(
             job_id=envelope.job_id, page=failed.page, header=None, placeholder=True).on_conflict_do_nothing())
-        await _release_next(uow, ctx, failed.page)
+        await _release_next(uow, ctx, failed.page, llm)
 
     return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed)]
 

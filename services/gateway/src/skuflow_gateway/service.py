@@ -36,11 +36,12 @@ async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
 
 
 async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None,
-                     error: str | None = None, warnings: list[str] | None = None) -> None:
+                     error: str | None = None, warnings: list[str] | None = None, llm_cost_usd: float = 0.0) -> None:
     await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status,
-                                                       error=error)
+                                                       error=error, llm_cost_usd=llm_cost_usd)
                            .on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
                                                   set_={"status": status, "error": error,
+                                                        "llm_cost_usd": llm_cost_usd,
                                                         "updated_at": sa.func.now()}))
     facts = {"total_pages": total_pages} if total_pages else {}
     if warnings:
@@ -69,7 +70,8 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         result = bound.result
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in PAGE_FAILED_STATUSES else None
-        await _page_done(uow, bound.page, result.status, bound.total_pages, error, bound.document_warnings)
+        await _page_done(uow, bound.page, result.status, bound.total_pages, error, bound.document_warnings,
+                         bound.llm_cost_usd)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload

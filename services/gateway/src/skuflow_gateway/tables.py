@@ -35,6 +35,7 @@ job_pages = sa.Table(
     sa.Column("page", sa.Integer, primary_key=True),
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("error", sa.Text),  # why the page failed, for the job's error_message
+    sa.Column("llm_cost_usd", sa.Float, nullable=False, server_default="0"),  # the page's model calls
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
 

@@ -118,7 +118,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def get_job(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(job_id, caller)
         async with ctx.db.transaction() as conn:
-            pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error)
+            pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
+                                                  job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
         done = pages_done(job.status, len(pages), job.total_pages)
         shown = user_status(job.status)
@@ -133,6 +134,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "error_message": error_message(job.degrade_reason if shown == "failed" else None, failed,
                                            job.total_pages),
             "warnings": list(job.warnings or []),
+            "llm_cost_usd": round((job.evaluation or {}).get("llm_cost_usd", 0.0)
+                                  + sum(p.llm_cost_usd for p in pages), 6),
             "result_available": job.result_uri is not None,
         }
 
