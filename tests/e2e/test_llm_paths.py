@@ -11,21 +11,12 @@ import json
 import pytest
 
 from skuflow_llm.testing import FakeProviderServer, Reply
-from tests.e2e.llm_catalog import catalog_with_scanned_page
+from tests.e2e.llm_catalog import catalog_with_scanned_page, oracle_answer, scanned_skus
 
 pytestmark = pytest.mark.e2e
 GEMINI, QWEN = "gemini-2.5-pro", "qwen-vl-max"
 ASSISTED = ("evaluator", "classifier", "extractor", "binder")
 BUDGET_USD = "0.003"  # one Gemini call of the fake's 1000 + 200 tokens costs 0.00325
-
-
-def universal(skus: list[dict]) -> str:
-    """One answer every operation accepts (answers allow extra fields): scores, a page type, roles, SKUs."""
-    return json.dumps({"scores": [{"dimension": d, "score": 1.0, "overall": 1.0} for d in
-                                  ("layout_quality", "text_readability", "image_quality")],
-                       "page_type": "A", "confidence": 0.95, "roles": [], "bindings": [],
-                       "skus": [{k: s.get(k) for k in ("model", "product_name", "size", "color", "material", "price")}
-                                for s in skus]})
 
 
 @contextlib.contextmanager
@@ -83,8 +74,8 @@ def last_page(pipeline, job_id: str, merchant: str = "merchant-a") -> dict:
 
 def test_a_scanned_page_the_rules_misread_is_read_right_by_the_model(pipeline, model_server, tmp_path):
     pdf = tmp_path / "scan.pdf"
-    truth = catalog_with_scanned_page(pdf, seed=1310, dpi=90)
-    answer_always(model_server, Reply(text=universal(truth)))
+    truth = scanned_skus(catalog_with_scanned_page(pdf, seed=1310, dpi=90))
+    answer_always(model_server, Reply(text=oracle_answer(truth)))
     job_id = pipeline.upload(pdf, merchant="llm-read")
     job = pipeline.wait_finished(job_id, merchant="llm-read")
     page = last_page(pipeline, job_id, "llm-read")
@@ -108,7 +99,7 @@ def test_a_model_outage_leaves_the_job_complete_with_review_flags(pipeline, mode
 
 
 def test_a_merchant_over_budget_is_downgraded_to_the_standard_model(pipeline, model_server, tmp_path):
-    answer_always(model_server, Reply(text=universal([])))
+    answer_always(model_server, Reply(text=oracle_answer([])))
     reports = []
     for seed in (1330, 1331):
         pdf = tmp_path / f"clean-{seed}.pdf"
@@ -123,8 +114,8 @@ def test_a_merchant_over_budget_is_downgraded_to_the_standard_model(pipeline, mo
 
 def test_a_page_with_a_prompt_injection_is_forced_to_review(pipeline, model_server, tmp_path):
     pdf = tmp_path / "injected.pdf"
-    truth = catalog_with_scanned_page(pdf, seed=1340, injection=True)
-    answer_always(model_server, Reply(text=universal(truth)))
+    truth = scanned_skus(catalog_with_scanned_page(pdf, seed=1340, injection=True))
+    answer_always(model_server, Reply(text=oracle_answer(truth)))
     job_id = pipeline.upload(pdf, merchant="llm-injected")
     pipeline.wait_finished(job_id, merchant="llm-injected")
     page = last_page(pipeline, job_id, "llm-injected")

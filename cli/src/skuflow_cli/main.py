@@ -98,12 +98,22 @@ def _eval(args: argparse.Namespace) -> int:
     from skuflow_cli.evaluation.report import summary_table
     from skuflow_cli.evaluation.runner import evaluate, run_in_process, run_via_services
     from skuflow_cli.evaluation.store import store_report
+    from skuflow_llm import LLMSettings
 
     settings = PlatformSettings()
+    if args.llm and args.via == "kafka":
+        print("skuflow eval: --llm runs in-process; the services read their own SKUFLOW_LLM_* settings",
+              file=sys.stderr)
+        return 2
     if args.via == "kafka":
         def run(documents):
             return asyncio.run(run_via_services(documents, gateway=args.gateway, secret=settings.jwt_secret,
                                                 concurrency=args.concurrency))
+    elif args.llm:
+        llm = LLMSettings(recording_mode=args.llm, fixtures_dir=args.llm_fixtures, langfuse_enabled=False)
+
+        def run(documents):
+            return run_in_process(documents, llm)
     else:
         run = run_in_process
     try:
@@ -175,6 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--concurrency", type=int, default=4, help="documents in flight with --via kafka")
     evaluation.add_argument("--baseline", type=Path, default=None, help="fail if the report is worse than this")
     evaluation.add_argument("--update-baseline", action="store_true", help="write the report's figures to --baseline")
+    evaluation.add_argument("--llm", choices=["record", "replay"], default=None,
+                            help="with the LLM paths: record (providers from SKUFLOW_LLM_* keys) or replay fixtures")
+    evaluation.add_argument("--llm-fixtures", type=Path, default=Path("tests/llm/fixtures"),
+                            help="where --llm records or replays provider answers")
     evaluation.set_defaults(run=_eval)
     add_llm_commands(sub.add_parser("llm", help="LLM providers: configuration and reachability"))
     add_user_commands(sub.add_parser("user", help="user accounts for the workbench and the API"))

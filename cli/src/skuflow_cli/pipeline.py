@@ -1,67 +1,95 @@
 """The whole pipeline in one process: the services' domain cores, no Kafka, no Postgres.
 
 Same cores, same result.json as the services, so evaluations and benchmarks are fast and
-deterministic.
+deterministic. With an LLM adapter (``skuflow eval --llm record|replay``) the same model calls as
+the services are made where the rules are unsure; without one, none.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import tempfile
 from pathlib import Path
 
 from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
+from skuflow_binder.llm import settle_with_model
 from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.llm import classify_with_model
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
-from skuflow_evaluator.probe import evaluate_document
+from skuflow_evaluator.llm import evaluate_with_model, wants_model
+from skuflow_evaluator.probe import evaluate_document, render
 from skuflow_extractor.domain.extraction import extract_page
+from skuflow_extractor.llm import read_with_model
+from skuflow_llm import LLMService
+from skuflow_llm.pages import PageCall
 from skuflow_output.domain.completion import AUTOMATIC_REVISION, assemble, job_status
 from skuflow_output.export import write_result
 from skuflow_parser.pipeline import open_checked, parse_and_store
 from skuflow_platform.storage import LocalStorage, sha256_hex
 
 CONFIG_VERSION = "v1"
+MERCHANT = "local"
 
 
-def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str,
-                  reviews: dict[int, str] | None = None) -> list[PageResult]:
+async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str,
+                        evaluation: EvaluationReport, llm: LLMService | None = None) -> list[PageResult]:
     """Pages in order, so each page sees the previous page's table header and the job's logos;
-    ``reviews`` are the pages the evaluator wants reviewed (HYBRID) and why."""
+    the evaluation's review pages (HYBRID) are doubted and their reason kept."""
     profile = profile_for(CONFIG_VERSION)
     seen = SeenImages()
     previous_table = None
     results = []
     for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
-        classification = classify_page(stored.page, profile)
-        extraction = extract_page(stored.page, classification, file_hash, profile, previous_table)
+        page = stored.page
+        call = PageCall(job_id, MERCHANT, page.page, page.text_blocks,
+                        storage.get(page.screenshot_uri) if page.screenshot_uri else None)
+        classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
+                                                          profile.classification.page_type_min_confidence)
+        review = evaluation.review_pages.get(page.page)
+        rules = extract_page(page, classification, file_hash, profile, previous_table)
+        extraction, more = await read_with_model(llm, rules, page, classification, review,
+                                                 dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
         previous_table = extraction.table
-        results.append(bind_page(stored.page, classification, extraction.skus, extraction.method, profile, seen,
-                                 extraction.fallback_reason,
-                                 [*extraction.review_reasons, *filter(None, [(reviews or {}).get(stored.page.page)])]))
+        result = bind_page(page, classification, extraction.skus, extraction.method, profile, seen,
+                           extraction.fallback_reason, [*extraction.review_reasons, *filter(None, [review])])
+        result, _ = await settle_with_model(llm, result, dataclasses.replace(call, calls_used=(spent + more).calls))
+        results.append(result)
     return results
 
 
-def run_pipeline(pdf: bytes, storage: LocalStorage) -> ResultDocument:
+async def evaluate(pdf: bytes, job_id: str, llm: LLMService | None = None) -> EvaluationReport:
+    """The evaluator's report on the document, in this process (the services read it in a worker)."""
+    doc = open_checked(pdf)
+    try:
+        report = evaluate_document(doc, CONFIG_VERSION)
+        if not wants_model(llm, report):
+            return report
+        profile = profile_for(CONFIG_VERSION)
+        shots = render(doc, report.sampling.pages[:profile.evaluation.llm_screenshots])
+    finally:
+        doc.close()
+    return await evaluate_with_model(llm, report, shots, profile, job_id=job_id, merchant_id=MERCHANT)
+
+
+async def read_document(pdf: bytes, storage: LocalStorage, llm: LLMService | None = None) -> ResultDocument:
     """Route, parse, classify, extract and bind every page; images stay in ``storage``."""
     file_hash = sha256_hex(pdf)
     job_id = f"local-{file_hash[:12]}"
-    evaluation = evaluate(pdf)
-    pages = process_pages(pdf, file_hash, storage, job_id, evaluation.review_pages)
+    evaluation = await evaluate(pdf, job_id, llm)
+    pages = await process_pages(pdf, file_hash, storage, job_id, evaluation, llm)
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=evaluation.route,
                          status=job_status([(page, AUTOMATIC_REVISION) for page in pages], evaluation.route),
                          total_pages=len(pages), config_version=CONFIG_VERSION)
     return assemble(summary, pages)
 
 
-def evaluate(pdf: bytes) -> EvaluationReport:
-    """The evaluator's report on the document, in this process (the services read it in a worker)."""
-    doc = open_checked(pdf)
-    try:
-        return evaluate_document(doc, CONFIG_VERSION)
-    finally:
-        doc.close()
+def run_pipeline(pdf: bytes, storage: LocalStorage) -> ResultDocument:
+    """``read_document`` without a model."""
+    return asyncio.run(read_document(pdf, storage))
 
 
 def extract_file(pdf_path: Path, out_dir: Path) -> tuple[ResultDocument, Path]:

@@ -14,7 +14,8 @@ import httpx
 from skuflow_cli.evaluation.golden import GoldenDocument, load_golden_set
 from skuflow_cli.evaluation.report import build_report
 from skuflow_cli.evaluation.scoring import score_document
-from skuflow_cli.pipeline import run_pipeline
+from skuflow_cli.pipeline import read_document
+from skuflow_llm import LLMSettings, build_llm_service
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_platform.auth import mint_token
 from skuflow_platform.storage import LocalStorage
@@ -27,15 +28,26 @@ class Outcome:
     error: str | None = None
 
 
-def run_in_process(documents: list[GoldenDocument]) -> list[Outcome]:
+def run_in_process(documents: list[GoldenDocument], llm: LLMSettings | None = None) -> list[Outcome]:
+    """Every document through the in-process pipeline, in one event loop; with ``llm`` (record or
+    replay settings) the model calls the services would make are made too."""
+    return asyncio.run(_in_process(documents, llm))
+
+
+async def _in_process(documents: list[GoldenDocument], settings: LLMSettings | None) -> list[Outcome]:
+    llm = build_llm_service(settings) if settings else None
     outcomes = []
-    for document in documents:
-        with tempfile.TemporaryDirectory(prefix="skuflow-eval-") as scratch:
-            try:
-                result = run_pipeline(document.pdf.read_bytes(), LocalStorage(Path(scratch)))
-                outcomes.append(Outcome(document, result.model_dump(mode="json")))
-            except UnreadableDocument as exc:
-                outcomes.append(Outcome(document, None, f"{exc.reason}: {exc.message}"))
+    try:
+        for document in documents:
+            with tempfile.TemporaryDirectory(prefix="skuflow-eval-") as scratch:
+                try:
+                    result = await read_document(document.pdf.read_bytes(), LocalStorage(Path(scratch)), llm)
+                    outcomes.append(Outcome(document, result.model_dump(mode="json")))
+                except UnreadableDocument as exc:
+                    outcomes.append(Outcome(document, None, f"{exc.reason}: {exc.message}"))
+    finally:
+        if llm is not None:
+            await llm.aclose()
     return outcomes
 
 

@@ -7,19 +7,18 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from skuflow_binder.domain.assist import ambiguous_candidates, resolve
 from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
+from skuflow_binder.llm import settle_with_model
 from skuflow_binder.metrics import count_duplicates
 from skuflow_binder.tables import bindings, metadata, platform, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.profile import profile_for
-from skuflow_contracts.results import PageResult
 from skuflow_contracts.topics import PAGE_EXTRACTED
-from skuflow_llm import LLMError, optional_llm_service
-from skuflow_llm.pages import page_context
+from skuflow_llm import optional_llm_service
+from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
@@ -33,23 +32,6 @@ async def _seen(uow: UnitOfWork) -> SeenImages:
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     llm = optional_llm_service()
 
-    async def settled(result: PageResult, page: ParsedPage, extracted: PageExtracted,
-                      envelope: EventEnvelope) -> tuple[PageResult, dict[str, object]]:
-        """Ambiguous bindings go to a configured model first; its failure leaves them for a person."""
-        candidates = ambiguous_candidates(result)
-        if llm is None or not candidates:
-            return result, {}
-        try:
-            answered = await llm.resolve_binding(page_context(
-                "resolve_binding", job_id=envelope.job_id, merchant_id=envelope.merchant_id, page=page.page,
-                page_type=result.page_type, text_blocks=page.text_blocks, calls_used=extracted.llm_calls,
-                screenshot=ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None,
-                inputs={"candidates": candidates}))
-        except LLMError as exc:
-            return result, extracted.spent(int(exc.context.get("calls_made", 0)), 0.0)
-        return (resolve(result, answered.answer, answered.needs_review),
-                extracted.spent(answered.calls_made, answered.cost_usd))
-
     async def on_page_extracted(envelope: EventEnvelope[PageExtracted], uow: UnitOfWork) -> None:
         extracted = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(extracted.ir_uri))
@@ -58,7 +40,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            profile_for(extracted.config_version), seen, extracted.fallback_reason,
                            [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
-        result, spent = await settled(result, page, extracted, envelope)
+        call = PageCall(envelope.job_id, envelope.merchant_id, page.page, page.text_blocks,
+                        ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None, extracted.llm_calls)
+        result, spent = await settle_with_model(llm, result, call)
         count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}
@@ -73,7 +57,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                 is_ambiguous=binding.is_ambiguous, method=binding.method,
                 candidates=[c.model_dump() for c in binding.candidates],
             ).on_conflict_do_nothing())
-        await uow.emit(extracted.advance(PageBound, result=result, **spent))
+        await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls, spent.cost_usd)))
 
     return [(PAGE_EXTRACTED, on_page_extracted)]
 

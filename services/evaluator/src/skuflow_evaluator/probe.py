@@ -40,10 +40,14 @@ def evaluate_document(doc: pymupdf.Document, config_version: str) -> EvaluationR
                     profile_for(config_version))
 
 
-def screenshots(pdf_path: str, pages: list[int], dpi: int = 72) -> list[bytes]:
-    """JPEG renderings of the given pages for a model to look at."""
+def screenshots(pdf_path: str, pages: list[int]) -> list[bytes]:
     with pymupdf.open(pdf_path) as doc:
-        return [doc[p - 1].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=75) for p in pages]
+        return render(doc, pages)
+
+
+def render(doc: pymupdf.Document, pages: list[int], dpi: int = 72) -> list[bytes]:
+    """JPEG renderings of the given pages for a model to look at."""
+    return [doc[p - 1].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=75) for p in pages]
 
 
 def _pictures(page: pymupdf.Page) -> list[tuple[float, dict]]:

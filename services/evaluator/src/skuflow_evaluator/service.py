@@ -19,11 +19,10 @@ from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.events import JobCreated, JobFailed, JobRouted
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import JOB_CREATED
-from skuflow_evaluator.domain.evaluation import blend
-from skuflow_evaluator.domain.routing import ALL_BLANK
+from skuflow_evaluator.llm import evaluate_with_model, noted, wants_model
 from skuflow_evaluator.probe import evaluate_file, screenshots
 from skuflow_evaluator.tables import evaluations, metadata, platform
-from skuflow_llm import LLMCallContext, LLMError, optional_llm_service
+from skuflow_llm import optional_llm_service
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
@@ -78,7 +77,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if isinstance(outcome, str):
             await _fail(uow, "EVAL_FAILED", EVAL_FAILED, f"the document could not be evaluated: {outcome}")
             return None
-        if llm is not None and outcome.degrade_reason != ALL_BLANK:
+        if wants_model(llm, outcome):
             outcome = await with_llm(outcome, job, path, uow)
         await uow.conn.execute(pg_insert(evaluations).values(
             file_hash=job.file_hash, config_version=job.config_version, route=outcome.route, c_doc=outcome.c_doc,
@@ -88,24 +87,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         return outcome
 
     async def with_llm(report: EvaluationReport, job: JobCreated, path: str, uow: UnitOfWork) -> EvaluationReport:
-        """seed-001a §7.7 step 4: the model scores sampled screenshots, blended with the deterministic
-        dimensions; any failure of the model keeps the deterministic report and says why."""
         profile = profile_for(job.config_version)
         pages = report.sampling.pages[:profile.evaluation.llm_screenshots]
         try:
             shots = await pool.run("page screenshots", settings.evaluation_budget_seconds, screenshots, path, pages)
-            answered = await llm.evaluate_document(LLMCallContext(
-                operation="eval_document", merchant_id=uow.envelope.merchant_id, job_id=uow.envelope.job_id,
-                screenshots=shots, features={"deterministic_scores": report.dimension_scores}))
-        except (LLMError, PageTimeout, WorkerCrashed) as exc:
-            return report.model_copy(update={"route_reason": f"{report.route_reason} [LLM evaluation unavailable: "
-                                                             f"{type(exc).__name__}]"})
-        if answered.answer is None or answered.needs_review:
-            why = "flagged for review" if answered.needs_review else f"route {answered.route}"
-            return report.model_copy(update={"route_reason": f"{report.route_reason} [LLM answer not used: {why}]"})
-        scores = {s.dimension: s.score for s in answered.answer.scores}
-        blended = blend(report, scores, answered.model_used, profile)
-        return blended.model_copy(update={"llm_cost_usd": round(answered.cost_usd, 6)})
+        except (PageTimeout, WorkerCrashed) as exc:
+            return noted(report, f"LLM evaluation unavailable: {exc}")
+        return await evaluate_with_model(llm, report, shots, profile, job_id=uow.envelope.job_id,
+                                         merchant_id=uow.envelope.merchant_id)
 
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload

@@ -24,6 +24,7 @@ from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.llm import read_with_model
 from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, skus
 from skuflow_llm import LLMService, optional_llm_service
+from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
@@ -60,9 +61,11 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             ).on_conflict_do_nothing())
             return
     header = previous if isinstance(previous, TableHeader) else None
+    call = PageCall(uow.envelope.job_id, uow.envelope.merchant_id, page.page, page.text_blocks,
+                    ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None, classified.llm_calls)
     extraction, spent = await read_with_model(
-        llm, extract_page(page, classified.classification, classified.file_hash, profile, header), page, classified,
-        profile, uow.envelope, ctx.storage)
+        llm, extract_page(page, classified.classification, classified.file_hash, profile, header), page,
+        classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
     reading = pg_insert(page_tables).values(
         job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,
@@ -83,7 +86,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     await uow.emit(classified.advance(
         PageExtracted, classification=classified.classification, extraction_method=extraction.method,
         fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons,
-        **spent))
+        **classified.spent(spent.calls, spent.cost_usd)))
     await _release_next(uow, ctx, page.page, llm)
 
 
