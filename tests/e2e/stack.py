@@ -7,6 +7,7 @@ results; ``Pipeline`` is how a test talks to it.
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import subprocess
 import time
@@ -38,6 +39,23 @@ class Pipeline:
     @property
     def collab(self) -> str:
         return f"http://127.0.0.1:{self.supervisor.port('collab')}"
+
+    @contextlib.contextmanager
+    def restarted(self, names: tuple[str, ...], env: dict[str, str]) -> Iterator[None]:
+        """Only ``names`` run with ``env`` added to their environment; the usual ones come back after."""
+        usual = self.supervisor
+        changed = dataclasses.replace(usual, env={**usual.env, **env})
+        for name in names:
+            usual.stop(name)
+            changed.start(name)
+        try:
+            changed.wait_ready(list(names))
+            yield
+        finally:
+            for name in names:
+                changed.stop(name)
+                usual.start(name)
+            usual.wait_ready(list(names))
 
     def client(self, merchant: str = "merchant-a") -> httpx.Client:
         token = mint_token(user_id=f"user-{merchant}", merchant_id=merchant, secret=SECRET)

@@ -4,8 +4,6 @@ right by the model; an outage (5xx, timeouts) leaves the job complete with revie
 over budget is downgraded from the primary model to the standard one; a page carrying a prompt
 injection is forced to review; and with no key configured no call is made at all."""
 
-import contextlib
-import dataclasses
 import json
 
 import pytest
@@ -17,23 +15,6 @@ pytestmark = pytest.mark.e2e
 GEMINI, QWEN = "gemini-2.5-pro", "qwen-vl-max"
 ASSISTED = ("evaluator", "classifier", "extractor", "binder")
 BUDGET_USD = "0.003"  # one Gemini call of the fake's 1000 + 200 tokens costs 0.00325
-
-
-@contextlib.contextmanager
-def assisted_services(pipeline, env: dict[str, str]):
-    usual = pipeline.supervisor
-    assisted = dataclasses.replace(usual, env={**usual.env, **env})
-    for name in ASSISTED:
-        usual.stop(name)
-        assisted.start(name)
-    try:
-        assisted.wait_ready(list(ASSISTED))
-        yield
-    finally:
-        for name in ASSISTED:
-            assisted.stop(name)
-            usual.start(name)
-        usual.wait_ready(list(ASSISTED))
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +29,7 @@ def models(pipeline):
                "SKUFLOW_LLM_GEMINI_TIMEOUT_SEC": "1", "SKUFLOW_LLM_CIRCUIT_FAILURE_THRESHOLD": "1000",
                # budgets, breakers and rate limits shared by every service, as in a deployment
                "SKUFLOW_LLM_STATE_DATABASE_URL": pipeline.database_url}
-        with assisted_services(pipeline, env):
+        with pipeline.restarted(ASSISTED, env):
             yield server
 
 
@@ -125,7 +106,7 @@ def test_a_page_with_a_prompt_injection_is_forced_to_review(pipeline, model_serv
 def test_no_call_is_made_without_a_key_even_with_the_endpoints_set(pipeline, tmp_path):
     with FakeProviderServer() as server:
         env = {"SKUFLOW_LLM_GEMINI_BASE_URL": server.base_url, "SKUFLOW_LLM_QWEN_BASE_URL": server.openai_base_url}
-        with assisted_services(pipeline, env):
+        with pipeline.restarted(ASSISTED, env):
             pdf = tmp_path / "scan.pdf"
             catalog_with_scanned_page(pdf, seed=1350, dpi=90)
             job_id = pipeline.upload(pdf, merchant="llm-none")

@@ -1,6 +1,5 @@
 """A page over the parser's time budget comes out as a failed page with its reason, and the job finishes."""
 
-import dataclasses
 import json
 
 import pytest
@@ -18,17 +17,8 @@ NO_TIME_AT_ALL = "0.001"  # seconds per page: no page can be parsed within it
 @pytest.fixture
 def impatient_parser(pipeline):
     """Only the parser restarted with a page budget no page can meet; the usual parser comes back after."""
-    usual = pipeline.supervisor
-    impatient = dataclasses.replace(usual, env={**usual.env, "SKUFLOW_PARSER_PAGE_BUDGET_SECONDS": NO_TIME_AT_ALL})
-    usual.stop("parser")
-    impatient.start("parser")
-    try:
-        impatient.wait_ready(["parser"])
+    with pipeline.restarted(("parser",), {"SKUFLOW_PARSER_PAGE_BUDGET_SECONDS": NO_TIME_AT_ALL}):
         yield
-    finally:
-        impatient.stop("parser")
-        usual.start("parser")
-        usual.wait_ready(["parser"])
 
 
 def test_pages_over_their_budget_are_failed_with_a_reason_and_the_job_still_finishes(

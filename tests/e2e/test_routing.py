@@ -2,7 +2,6 @@
 ``GET /jobs/{id}/evaluation``: AUTO, HYBRID (doubted pages reviewed), HUMAN_ALL (DEGRADED_HUMAN),
 an all-blank document, EVAL_FAILED, and the cached evaluation of a re-upload."""
 
-import dataclasses
 from pathlib import Path
 
 import psycopg
@@ -87,17 +86,8 @@ def test_an_all_blank_document_is_degraded_at_once(pipeline, tmp_path):
 @pytest.fixture
 def hasty_evaluator(pipeline):
     """The evaluator restarted with a budget no evaluation can meet; the usual one comes back after."""
-    usual = pipeline.supervisor
-    hasty = dataclasses.replace(usual, env={**usual.env, "SKUFLOW_EVALUATION_BUDGET_SECONDS": "0.001"})
-    usual.stop("evaluator")
-    hasty.start("evaluator")
-    try:
-        hasty.wait_ready(["evaluator"])
+    with pipeline.restarted(("evaluator",), {"SKUFLOW_EVALUATION_BUDGET_SECONDS": "0.001"}):
         yield
-    finally:
-        hasty.stop("evaluator")
-        usual.start("evaluator")
-        usual.wait_ready(["evaluator"])
 
 
 def test_an_evaluation_that_fails_ends_the_job_eval_failed_with_a_reason(pipeline, hasty_evaluator):

@@ -3,7 +3,6 @@ server speaking its protocol: the model's scores are blended into the route; an 
 model leaves the deterministic route and says so. The usual stack has no provider configured, so
 every other end-to-end test runs without a single provider call."""
 
-import dataclasses
 import json
 
 import pytest
@@ -25,21 +24,11 @@ def model_server():
 
 @pytest.fixture
 def evaluator_with_llm(pipeline, model_server):
-    usual = pipeline.supervisor
-    env = {**usual.env, "SKUFLOW_LLM_QWEN_API_KEY": "test-key",
-           "SKUFLOW_LLM_QWEN_BASE_URL": model_server.openai_base_url, "SKUFLOW_LLM_QWEN_MODEL": MODEL,
-           "SKUFLOW_LLM_LANGFUSE_ENABLED": "false",
+    env = {"SKUFLOW_LLM_QWEN_API_KEY": "test-key", "SKUFLOW_LLM_QWEN_BASE_URL": model_server.openai_base_url,
+           "SKUFLOW_LLM_QWEN_MODEL": MODEL, "SKUFLOW_LLM_LANGFUSE_ENABLED": "false",
            "SKUFLOW_LLM_API_RETRY_BASE_DELAY": "0.01", "SKUFLOW_LLM_API_RETRY_MAX_DELAY": "0.05"}
-    with_llm = dataclasses.replace(usual, env=env)
-    usual.stop("evaluator")
-    with_llm.start("evaluator")
-    try:
-        with_llm.wait_ready(["evaluator"])
+    with pipeline.restarted(("evaluator",), env):
         yield model_server
-    finally:
-        with_llm.stop("evaluator")
-        usual.start("evaluator")
-        usual.wait_ready(["evaluator"])
 
 
 def evaluation(pipeline, job_id: str) -> dict:

@@ -2,7 +2,16 @@
 
 import pytest
 
-from skuflow_gateway.domain.jobs import UploadLimits, UploadRejected, advances, check_upload, pages_done, user_status
+from skuflow_gateway.domain.jobs import (
+    UploadLimits,
+    UploadRejected,
+    advances,
+    check_upload,
+    failed_status,
+    pages_done,
+    route_inconsistency,
+    user_status,
+)
 
 LIMITS = UploadLimits(max_bytes=1000)
 
@@ -61,3 +70,15 @@ def test_a_job_with_failed_pages_says_which_and_why():
     assert message == "1 of 4 pages could not be processed (page 2: parse_failed:page_timeout)"
     many = error_message(None, [(n, "boom") for n in range(1, 9)], 8)
     assert many.endswith("page 5: boom; and 3 more)")
+
+
+def test_the_route_and_its_degrade_reason_must_agree():
+    assert route_inconsistency("AUTO", None) is None and route_inconsistency("HYBRID", None) is None
+    assert route_inconsistency("HUMAN_ALL", "low_confidence") is None
+    assert route_inconsistency("AUTO", "low_confidence") == "INV-11_violated"
+    assert route_inconsistency("HUMAN_ALL", None) == "route_human_no_reason"
+
+
+def test_only_the_evaluators_own_failure_is_eval_failed():
+    assert failed_status("eval_failed") == "EVAL_FAILED"
+    assert failed_status("security:encrypted_pdf") == "REJECTED"

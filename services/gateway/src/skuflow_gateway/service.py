@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import sqlalchemy as sa
+from prometheus_client import Counter
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances, failed_status
+from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances, failed_status, route_inconsistency
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
+
+log = logging.getLogger("skuflow.gateway")
+ROUTE_STATUS_MISMATCH = Counter("skuflow_route_status_mismatch_total",
+                                "job.routed events whose route and degrade_reason disagree (seed-001b §2.3)")
 
 
 class WatchdogSettings(PlatformSettings):
@@ -53,6 +59,11 @@ async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int |
 def subscriptions(_: ServiceContext) -> Subscriptions:
     async def on_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
+        violation = route_inconsistency(routed.route, routed.degrade_reason)
+        if violation:
+            ROUTE_STATUS_MISMATCH.inc()
+            log.error(violation, extra={"fields": {"job_id": envelope.job_id, "route": routed.route,
+                                                   "degrade_reason": routed.degrade_reason}})
         await _move_job(uow, "PROCESSING", route=routed.route, degrade_reason=routed.degrade_reason,
                         evaluation=routed.evaluation.model_dump(mode="json") if routed.evaluation else None)
 

@@ -85,6 +85,15 @@ def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
         raise UploadRejected(415, "the file is not a PDF (no %PDF- header)")
 
 
+def route_inconsistency(route: str | None, degrade_reason: str | None) -> str | None:
+    """seed-001b §2.3: AUTO never carries a degrade_reason (INV-11), HUMAN_ALL always does."""
+    if route == "AUTO" and degrade_reason is not None:
+        return "INV-11_violated"
+    if route == "HUMAN_ALL" and degrade_reason is None:
+        return "route_human_no_reason"
+    return None
+
+
 def failed_status(reason: str) -> str:
     """job.failed from the evaluator's own failure is EVAL_FAILED (seed-001a §5.1); every other refusal
     of the document is REJECTED."""
