@@ -25,8 +25,8 @@ def models(pipeline):
                "SKUFLOW_LLM_QWEN_API_KEY": "test-qwen", "SKUFLOW_LLM_QWEN_BASE_URL": server.openai_base_url,
                "SKUFLOW_LLM_LANGFUSE_ENABLED": "false", "SKUFLOW_LLM_PER_MERCHANT_BUDGET_USD": BUDGET_USD,
                "SKUFLOW_LLM_API_RETRY_BASE_DELAY": "0.01", "SKUFLOW_LLM_API_RETRY_MAX_DELAY": "0.05",
-               "SKUFLOW_LLM_PARSE_RETRY_BASE_DELAY": "0.01", "SKUFLOW_LLM_QWEN_TIMEOUT_SEC": "1",
-               "SKUFLOW_LLM_GEMINI_TIMEOUT_SEC": "1", "SKUFLOW_LLM_CIRCUIT_FAILURE_THRESHOLD": "1000",
+               "SKUFLOW_LLM_PARSE_RETRY_BASE_DELAY": "0.01", "SKUFLOW_LLM_QWEN_TIMEOUT_SEC": "3",
+               "SKUFLOW_LLM_GEMINI_TIMEOUT_SEC": "3", "SKUFLOW_LLM_CIRCUIT_FAILURE_THRESHOLD": "1000",
                # budgets, breakers and rate limits shared by every service, as in a deployment
                "SKUFLOW_LLM_STATE_DATABASE_URL": pipeline.database_url}
         with pipeline.restarted(ASSISTED, env):
@@ -66,7 +66,7 @@ def test_a_scanned_page_the_rules_misread_is_read_right_by_the_model(pipeline, m
     assert job["llm_cost_usd"] > 0
 
 
-@pytest.mark.parametrize("failure", [Reply(status=503), Reply(delay=3.0)], ids=["5xx", "timeout"])
+@pytest.mark.parametrize("failure", [Reply(status=503), Reply(delay=6.0)], ids=["5xx", "timeout"])
 def test_a_model_outage_leaves_the_job_complete_with_review_flags(pipeline, model_server, tmp_path, failure):
     pdf = tmp_path / "scan.pdf"
     catalog_with_scanned_page(pdf, seed=1320 + int(failure.delay), dpi=90)
