@@ -53,14 +53,15 @@ def last_page(pipeline, job_id: str, merchant: str = "merchant-a") -> dict:
     return pipeline.result(job_id, merchant)["pages"][-1]
 
 
-def test_a_scanned_page_the_rules_misread_is_read_right_by_the_model(pipeline, model_server, tmp_path):
+def test_a_scanned_product_grid_the_rules_misread_is_read_right_by_the_model(pipeline, model_server, tmp_path):
     pdf = tmp_path / "scan.pdf"
-    truth = scanned_skus(catalog_with_scanned_page(pdf, seed=1310, dpi=90))
+    truth = scanned_skus(catalog_with_scanned_page(pdf, seed=1310, pages=2, dpi=60))  # rules: 0 of 4 codes right
     answer_always(model_server, Reply(text=oracle_answer(truth)))
     job_id = pipeline.upload(pdf, merchant="llm-read")
     job = pipeline.wait_finished(job_id, merchant="llm-read")
     page = last_page(pipeline, job_id, "llm-read")
-    assert page["extraction_method"] == "two_stage" and page["fallback_reason"].startswith("llm:")
+    assert page["page_type"] in ("B", "C") and page["extraction_method"] == "two_stage"
+    assert page["fallback_reason"].startswith("llm:")
     assert sorted(s["attributes"]["model"] for s in page["skus"]) == sorted(s["model"] for s in truth)
     assert "list every product" in prompts(model_server)
     assert job["llm_cost_usd"] > 0
