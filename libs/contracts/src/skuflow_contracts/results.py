@@ -16,6 +16,8 @@ ImageRole = Literal["PRODUCT_MAIN", "DETAIL", "SCENE", "SIZE_CHART", "LOGO", "DE
 ExtractionMethod = Literal["table_rule", "two_stage", "single_stage", "final_fallback"]
 SkuStatus = Literal["IMPORT_READY", "REJECTED", "PENDING_CONFIRMATION"]
 ATTRIBUTE_NAMES = ("model", "product_name", "size", "material", "color", "price")
+PARSE_FAILED, DEAD_LETTER = "AI_FAILED", "DEAD_LETTER"
+FAILED_PAGE_STATUSES = frozenset({PARSE_FAILED, DEAD_LETTER})  # a page no reading came out of
 
 
 class SkuAttributes(Contract):

@@ -11,9 +11,10 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
+from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.jobs import PAGE_FAILED_STATUSES, advances, failed_status, route_inconsistency
+from skuflow_gateway.domain.jobs import advances, failed_status, route_inconsistency
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
@@ -80,13 +81,13 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         bound = envelope.payload
         result = bound.result
         error = "; ".join(result.review_reasons) or "the page could not be read" \
-            if result.status in PAGE_FAILED_STATUSES else None
+            if result.status in FAILED_PAGE_STATUSES else None
         await _page_done(uow, bound.page, result.status, bound.total_pages, error, bound.document_warnings,
                          bound.llm_cost_usd)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await _page_done(uow, failed.page, "DEAD_LETTER", failed.total_pages, f"{failed.stage}: {failed.error}")
+        await _page_done(uow, failed.page, DEAD_LETTER, failed.total_pages, f"{failed.stage}: {failed.error}")
 
     return [(JOB_ROUTED, on_routed), (JOB_FAILED, on_failed), (JOB_COMPLETED, on_completed),
             (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed)]

@@ -12,11 +12,10 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered, SkuSuperseded
 from skuflow_contracts.ids import delivery_key
-from skuflow_contracts.results import JobSummary, PageResult
+from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
 from skuflow_output.domain.completion import (
     AUTOMATIC_REVISION,
-    FAILED_STATUSES,
     assemble,
     failed_page,
     is_complete,
@@ -88,7 +87,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         key = f"results/{job.job_id}"
         await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
         result_uri = f"{SCHEME}{key}/result.json"
-        failed = [p.page for p in pages if p.status in FAILED_STATUSES]
+        failed = [p.page for p in pages if p.status in FAILED_PAGE_STATUSES]
         sku_count = valid_sku_count(document)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
             status=status, result_uri=result_uri, sku_count=sku_count, completed_at=sa.func.now()))

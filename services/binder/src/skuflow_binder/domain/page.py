@@ -8,14 +8,13 @@ from skuflow_binder.domain.rules import PageFacts, findings_for, review_needed
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import (
+    PARSE_FAILED,
     ExtractionMethod,
     PageClassification,
     PageResult,
     SkuRecord,
     Validation,
 )
-
-PARSE_FAILED = "AI_FAILED"
 
 
 def bind_page(page: ParsedPage, classification: PageClassification, skus: list[SkuRecord],

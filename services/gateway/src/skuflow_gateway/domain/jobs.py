@@ -36,7 +36,6 @@ EVAL_FAILED_REASON = "eval_failed"
 
 
 FAILED_PAGES_SHOWN = 5
-PAGE_FAILED_STATUSES = {"AI_FAILED", "DEAD_LETTER"}
 
 
 def error_message(degrade_reason: str | None, failed_pages: list[tuple[int, str]],

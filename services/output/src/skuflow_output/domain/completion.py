@@ -8,10 +8,8 @@ until the last review, then becomes FULL_IMPORTED (seed-001a §5.1 ``import_part
 
 from __future__ import annotations
 
-from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
+from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES, JobSummary, PageResult, ResultDocument
 
-FAILED = "DEAD_LETTER"
-FAILED_STATUSES = {FAILED, "AI_FAILED"}
 AUTOMATIC_REVISION = 1
 UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without a person's reading
 
@@ -23,14 +21,14 @@ def is_final(result: PageResult, revision: int, route: str | None = "AUTO") -> b
 
 
 def failed_page(page: int) -> PageResult:
-    return PageResult(page=page, status=FAILED, page_type=None, layout=None, needs_review=True,
+    return PageResult(page=page, status=DEAD_LETTER, page_type=None, layout=None, needs_review=True,
                       parser_backend=None, extraction_method=None)
 
 
 def job_status(pages: list[tuple[PageResult, int]], route: str | None = "AUTO") -> str:
     """From every page's result and revision: failed pages, pages still waiting for (or skipped by)
     review (DEGRADED_HUMAN for a job routed to people, seed-001a §5.1), or everything imported."""
-    if any(p.status in FAILED_STATUSES for p, _ in pages):
+    if any(p.status in FAILED_PAGE_STATUSES for p, _ in pages):
         return "PARTIAL_FAILED"
     if any(not is_final(p, revision, route) or p.status in UNREVIEWED_STATUSES for p, revision in pages):
         return "DEGRADED_HUMAN" if route == "HUMAN_ALL" else "PARTIAL_IMPORTED"
