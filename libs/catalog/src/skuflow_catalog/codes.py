@@ -17,11 +17,8 @@ import re
 from functools import lru_cache
 
 from skuflow_catalog.prices import price_of_cell
+from skuflow_catalog.units import UNITS
 
-UNITS = (r"mm|cm|dm|m|mt|km|in|inch|ft|mil|µm|um|nm|kg|g|mg|t|ton|tons|lb|lbs|oz|ml|l|lt|lts|cl|dl|gal|v|kv|mv|w|"
-         r"kw|mw|a|ma|ah|mah|wh|тонн|т|"
-         r"kwh|hz|khz|mhz|ghz|b|kb|mb|gb|tb|kbit|mbit|gbit|bit|bits|byte|bytes|kbyte|mbyte|kbps|mbps|gbps|dmips|mips|ω|ohm|kω|mω|°|°c|°f|bar|psi|pa|kpa|mpa|n|nm|rpm|db|lm|lx|k|pcs|pc|шт|мм|см|м|кг|г|мл|л|"
-         r"в|вт|квт|а|гц|寸|升|毫升|厘米|毫米|米|克|千克|公斤|瓦|伏|安|个|件|只|套|片|支|条")
 NUMBER = r"(?!0\d)\d{1,5}(?:[.,]\d+)?"  # a measured amount: no leading zero, at most five whole digits
 MEASUREMENT = re.compile(rf"^[~≈±<>≤≥Øø⌀]?\s*{NUMBER}(?:\s*[-~/]\s*\d+(?:[.,]\d+)?)?\s*(?:{UNITS})\.?$",
                          re.IGNORECASE)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
+from skuflow_catalog.units import UNITS
+
 Role = Literal["model", "product_name", "size", "material", "color", "price", "picture", "package", "quantity",
                "unit", "index", "barcode", "brand", "remark", "stock", "weight", "category", "measure"]
 ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material", "color", "price")
@@ -334,9 +336,7 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd")
-UNIT = re.compile(r"(?:mm|cm|m|mt|km|m2|m²|m3|m³|kg|g|t|ton|tons|l|lt|lts|ml|w|kw|v|a|hz|mhz|kb|mb|gb|kbyte|mbyte|"
-                  r"byte|bit|pcs|тонн|т|"
-                  r"мм|см|м|кг|г|л|мл|вт|квт|в|шт|毫米|厘米|米|公斤|千克|克|升|毫升|瓦|伏|个|件|kg/db|db|°c|%)")
+UNIT = re.compile(rf"(?:{UNITS})")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
 _PARENS = re.compile(r"[(（\[【]([^)）\]】]{0,16})[)）\]】]")
