@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from llm_pages import PNG
 
+from skuflow_llm import LLMSettings, optional_llm_service
+from skuflow_llm.bootstrap import build_clients
 from skuflow_llm.errors import FailureKind, ProviderError
 from skuflow_llm.providers import GeminiClient, GenerationConfig, OpenAICompatibleClient, Pricing
 from skuflow_llm.providers.base import estimate_text_tokens, image_mime_type
@@ -70,3 +72,10 @@ def test_token_estimates_and_image_types():
     assert estimate_text_tokens("型号价格") == 4 and estimate_text_tokens("abcdefgh") == 2
     assert [image_mime_type(b) for b in (PNG, b"\xff\xd8\xff", b"RIFF1234WEBPVP8")] == [
         "image/png", "image/jpeg", "image/webp"]
+
+
+def test_nothing_configured_means_no_adapter_and_no_client(monkeypatch):
+    for name in ("SKUFLOW_LLM_GEMINI_API_KEY", "SKUFLOW_LLM_QWEN_API_KEY", "SKUFLOW_LLM_RECORDING_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    settings = LLMSettings(gemini_base_url="http://127.0.0.1:9", qwen_base_url="http://127.0.0.1:9/v1")
+    assert build_clients(settings) == [] and optional_llm_service(settings) is None
