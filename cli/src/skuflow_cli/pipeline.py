@@ -45,8 +45,7 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
     results = []
     for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
         page = stored.page
-        call = PageCall(job_id, MERCHANT, page.page, page.text_blocks,
-                        storage.get(page.screenshot_uri) if page.screenshot_uri else None)
+        call = PageCall.of(page, job_id=job_id, merchant_id=MERCHANT, read=storage.get)
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
         review = evaluation.review_pages.get(page.page)

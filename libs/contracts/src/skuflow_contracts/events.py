@@ -45,6 +45,9 @@ class JobRouted(Contract):
     config_version: str
 
 
+EVAL_FAILED_REASON = "eval_failed"  # job.failed from the evaluator's own failure (the job ends EVAL_FAILED)
+
+
 class JobFailed(Contract):
     """The document cannot be processed at all (corrupt, encrypted, no pages, …)."""
 

@@ -40,8 +40,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            profile_for(extracted.config_version), seen, extracted.fallback_reason,
                            [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
-        call = PageCall(envelope.job_id, envelope.merchant_id, page.page, page.text_blocks,
-                        ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None, extracted.llm_calls)
+        call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
+                           calls_used=extracted.llm_calls)
         result, spent = await settle_with_model(llm, result, call)
         count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images

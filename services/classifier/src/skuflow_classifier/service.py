@@ -27,8 +27,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         parsed = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))
         profile = profile_for(parsed.config_version)
-        call = PageCall(envelope.job_id, envelope.merchant_id, page.page, page.text_blocks,
-                        ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None, parsed.llm_calls)
+        call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
+                           calls_used=parsed.llm_calls)
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
         await uow.conn.execute(pg_insert(page_classifications).values(

@@ -35,8 +35,10 @@ def evaluate_file(pdf_path: str, config_version: str) -> EvaluationReport | str:
 
 
 def evaluate_document(doc: pymupdf.Document, config_version: str) -> EvaluationReport:
-    glances = [glance(doc[index], index + 1) for index in range(doc.page_count)]
-    return evaluate(glances, lambda pages: [page_features(doc[p - 1], p) for p in pages],
+    """Every page's picture placements are listed once, for its glance and, if sampled, its features."""
+    pictures = [_pictures(page) for page in doc]
+    glances = [glance(doc[index], index + 1, pictures[index]) for index in range(doc.page_count)]
+    return evaluate(glances, lambda pages: [page_features(doc[p - 1], p, pictures[p - 1]) for p in pages],
                     profile_for(config_version))
 
 
@@ -50,18 +52,25 @@ def render(doc: pymupdf.Document, pages: list[int], dpi: int = 72) -> list[bytes
     return [doc[p - 1].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=75) for p in pages]
 
 
-def _pictures(page: pymupdf.Page) -> list[tuple[float, dict]]:
+Pictures = list[tuple[float, dict]]  # each picture's share of the page, and its placement
+
+
+def _pictures(page: pymupdf.Page) -> Pictures:
     area = max(abs(page.rect), 1.0)
     return [(abs(pymupdf.Rect(info["bbox"]) & page.rect) / area, info) for info in page.get_image_info()]
 
 
-def glance(page: pymupdf.Page, number: int) -> PageGlance:
+def glance(page: pymupdf.Page, number: int, pictures: Pictures | None = None) -> PageGlance:
     text = page.get_text("text", flags=TEXT_ONLY)
     return PageGlance(page=number, text_chars=sum(1 for c in text if not c.isspace()),
-                      picture_share=min(sum(share for share, _ in _pictures(page)), 1.0))
+                      picture_share=_covered(_pictures(page) if pictures is None else pictures))
 
 
-def page_features(page: pymupdf.Page, number: int) -> PageFeatures:
+def _covered(pictures: Pictures) -> float:
+    return min(sum(share for share, _ in pictures), 1.0)
+
+
+def page_features(page: pymupdf.Page, number: int, pictures: Pictures | None = None) -> PageFeatures:
     area = max(abs(page.rect), 1.0)
     lines, across, lefts, covered = [], 0, [], 0.0
     for block in page.get_text("dict", flags=TEXT_ONLY)["blocks"]:
@@ -77,8 +86,8 @@ def page_features(page: pymupdf.Page, number: int) -> PageFeatures:
             covered += abs(box)
     text = "\n".join(lines)
     chars = sum(1 for c in text if not c.isspace())
-    pictures = _pictures(page)
-    picture_share = min(sum(share for share, _ in pictures), 1.0)
+    pictures = _pictures(page) if pictures is None else pictures
+    picture_share = _covered(pictures)
     paths = len(page.get_cdrawings()) if chars < TextLayerRule().min_chars else 0
     share, scan = max(pictures, default=(0.0, None), key=lambda pair: pair[0])
     return PageFeatures(

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.evaluation import EvaluationReport
-from skuflow_contracts.events import JobCreated, JobFailed, JobRouted
+from skuflow_contracts.events import EVAL_FAILED_REASON, JobCreated, JobFailed, JobRouted
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import JOB_CREATED
 from skuflow_evaluator.llm import evaluate_with_model, noted, wants_model
@@ -29,8 +29,6 @@ from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
-
-EVAL_FAILED = "eval_failed"
 
 
 class EvaluatorSettings(PlatformSettings):
@@ -75,7 +73,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         except (PageTimeout, WorkerCrashed) as exc:
             outcome = str(exc)
         if isinstance(outcome, str):
-            await _fail(uow, "EVAL_FAILED", EVAL_FAILED, f"the document could not be evaluated: {outcome}")
+            await _fail(uow, "EVAL_FAILED", EVAL_FAILED_REASON, f"the document could not be evaluated: {outcome}")
             return None
         if wants_model(llm, outcome):
             outcome = await with_llm(outcome, job, path, uow)

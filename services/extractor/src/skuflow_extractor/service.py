@@ -61,8 +61,8 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             ).on_conflict_do_nothing())
             return
     header = previous if isinstance(previous, TableHeader) else None
-    call = PageCall(uow.envelope.job_id, uow.envelope.merchant_id, page.page, page.text_blocks,
-                    ctx.storage.get(page.screenshot_uri) if page.screenshot_uri else None, classified.llm_calls)
+    call = PageCall.of(page, job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
+                       calls_used=classified.llm_calls)
     extraction, spent = await read_with_model(
         llm, extract_page(page, classified.classification, classified.file_hash, profile, header), page,
         classified.classification, classified.evaluation_review, call, classified.file_hash, profile)

@@ -11,7 +11,7 @@ from skuflow_evaluator.domain.features import PageFeatures, PageGlance
 from skuflow_evaluator.domain.prescan import PrescanResult, prescan
 from skuflow_evaluator.domain.routing import RoutingDecision, all_blank, decide
 from skuflow_evaluator.domain.sampling import select_pages
-from skuflow_evaluator.domain.scoring import score_document, score_pages
+from skuflow_evaluator.domain.scoring import c_doc, score_document, score_pages
 
 Measure = Callable[[list[int]], list[PageFeatures]]
 
@@ -25,15 +25,16 @@ def evaluate(glances: list[PageGlance], measure: Measure, profile: ThresholdProf
     sample = select_pages(len(glances), found.blank_pages, full_below=rules.full_sample_below,
                           size=rules.sample_size)
     scored = score_document(measure(sample), rules.dimension_weights, rules.ocr_dpi)
-    c_doc = scored.c_doc(rules.dimension_weights, found.total_penalty)
-    decision = decide(c_doc, scored.page_scores, scored.variance, rules.score_variance_threshold,
+    confidence = c_doc(scored.dimension_scores, rules.dimension_weights, found.total_penalty)
+    decision = decide(confidence, scored.page_scores, scored.variance, rules.score_variance_threshold,
                       profile.classification)
     page_scores = dict(scored.page_scores)
     if decision.route == "HYBRID":
-        rest = [g.page for g in glances if g.page not in page_scores and g.page not in found.blank_pages]
+        blank = set(found.blank_pages)
+        rest = [g.page for g in glances if g.page not in page_scores and g.page not in blank]
         if rest:
             page_scores |= score_pages(measure(rest), rules.dimension_weights, rules.ocr_dpi)
-    return _report(decision, c_doc, found, profile, scored.dimension_scores, page_scores,
+    return _report(decision, confidence, found, profile, scored.dimension_scores, page_scores,
                    Sampling(pages=sample, variance=scored.variance))
 
 
@@ -46,12 +47,11 @@ def blend(report: EvaluationReport, llm_scores: dict[str, float], model: str,
     dims = {dim: round((1 - share) * value + share * min(max(llm_scores[dim], 0.0), 1.0), 4)
             if dim in llm_scores else value for dim, value in report.dimension_scores.items()}
     penalty = sum(float(p["weight"]) for p in report.prescan_penalties)
-    raw = sum(weight * dims.get(dim, 0.0) for dim, weight in rules.dimension_weights.items()) - penalty
-    c_doc = round(min(max(raw, 0.0), 1.0), 4)
-    decision = decide(c_doc, report.page_scores, report.sampling.variance, rules.score_variance_threshold,
+    confidence = c_doc(dims, rules.dimension_weights, penalty)
+    decision = decide(confidence, report.page_scores, report.sampling.variance, rules.score_variance_threshold,
                       profile.classification)
     return report.model_copy(update={
-        "route": decision.route, "c_doc": c_doc, "route_reason": f"{decision.reason} [blended with {model}]",
+        "route": decision.route, "c_doc": confidence, "route_reason": f"{decision.reason} [blended with {model}]",
         "degrade_reason": decision.degrade_reason, "dimension_scores": dims,
         "review_pages": _reviews(decision, report.page_scores, profile), "model_used": f"deterministic+{model}"})
 

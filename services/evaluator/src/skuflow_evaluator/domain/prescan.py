@@ -36,7 +36,7 @@ def is_blank(glance: PageGlance, rules: PrescanRules) -> bool:
 
 def prescan(glances: list[PageGlance], rules: PrescanRules) -> PrescanResult:
     blank = [g.page for g in glances if is_blank(g, rules)]
-    content = [g for g in glances if g.page not in set(blank)]
+    content = [g for g in glances if not is_blank(g, rules)]
     with_text = sum(1 for g in content if g.text_chars >= rules.min_text_chars_for_blank)
     text_rate = with_text / len(content) if content else 0.0
     pictures = sum(1 for g in content if g.picture_share >= MIN_PICTURE_SHARE)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 
 def select_pages(total: int, blank_pages: list[int], *, full_below: int, size: int) -> list[int]:
-    pages = [p for p in range(1, total + 1) if p not in set(blank_pages)]
+    blank = set(blank_pages)
+    pages = [p for p in range(1, total + 1) if p not in blank]
     if len(pages) < full_below or len(pages) <= size:
         return pages
     step = (len(pages) - 1) / (size - 1)

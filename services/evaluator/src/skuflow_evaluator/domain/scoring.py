@@ -53,15 +53,17 @@ def page_score(dimensions: dict[str, float], weights: dict[str, float]) -> float
     return round(dimensions["text_readability"] * structure, 4)
 
 
+def c_doc(dimension_scores: dict[str, float], weights: dict[str, float], penalty: float) -> float:
+    """C_doc = Σ weight × dimension − prescan penalty, clamped to [0, 1] (seed-001a §7.7)."""
+    raw = sum(weight * dimension_scores.get(dim, 0.0) for dim, weight in weights.items()) - penalty
+    return round(min(max(raw, 0.0), 1.0), 4)
+
+
 @dataclass(frozen=True)
 class DocumentScore:
     dimension_scores: dict[str, float]
     page_scores: dict[int, float]
     variance: float
-
-    def c_doc(self, weights: dict[str, float], penalty: float) -> float:
-        raw = sum(weight * self.dimension_scores.get(dim, 0.0) for dim, weight in weights.items()) - penalty
-        return round(min(max(raw, 0.0), 1.0), 4)
 
 
 def score_pages(pages: list[PageFeatures], weights: dict[str, float], ocr_dpi: int) -> dict[int, float]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from skuflow_contracts.events import EVAL_FAILED_REASON
+
 PDF_MAGIC = b"%PDF-"
 MAGIC_WINDOW = 1024  # the PDF header may follow a little junk; readers accept it within 1 KiB
 
@@ -30,9 +32,8 @@ USER_ERROR_MESSAGES = {
     "page_count_exceeded": "The PDF has too many pages; please split it and upload the parts",
     "security:object_count_exceeded": "The PDF is abnormally complex and was refused as a possible PDF bomb",
     "timeout:no_progress": "Processing stopped making progress and was ended; please upload the file again",
-    "eval_failed": "The document could not be evaluated; please re-export it and upload again",
+    EVAL_FAILED_REASON: "The document could not be evaluated; please re-export it and upload again",
 }
-EVAL_FAILED_REASON = "eval_failed"
 
 
 FAILED_PAGES_SHOWN = 5
