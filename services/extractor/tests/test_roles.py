@@ -71,3 +71,10 @@ def test_a_column_of_measurements_is_a_size_not_the_name():
     kinds = ["SABİT", "MONORAY MANUEL ŞARYOLU", "SABİT", "ZİNCİRLİ MONORAY ŞARYOLU"]
     assert roles(["Kapasite", "Cinsi", "Fiyat TL"], capacities, kinds, ["1.750,00", "2.000,00", "2.250,00", "3.100,00"]
                  )[:3] == ["size", "product_name", "price"]
+
+
+def test_a_column_of_clean_codes_beats_a_model_header_over_names_with_a_few_digits():
+    names = ["GLA 250 4MATIC AMG Line", "EQA 250 Progressive", "CLE 200 Coupe", "S 450 4MATIC Long"]
+    codes = ["24774712-KR3", "24370112-KR7", "23635012-KR4", "22315312-KR2"]
+    assert roles(["", "Model"], codes, names) == ["model", "product_name"]
+    assert roles(["", "Model"], ["W177", "H243", "H243", "C236"], names)[1] == "model"  # repeating labels

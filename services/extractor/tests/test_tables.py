@@ -158,3 +158,41 @@ def test_a_headerless_block_of_rows_continues_the_table_above_it_but_a_lone_foot
                       cells(20, 400, ["SF-9999 Datasheet", "", "", "12/54"]))
     assert models(found) == ["SF-0001", "SF-0002", "SF-0003", "SF-0004"]
     assert [t.inherited for t in found] == [False, True]
+
+
+def test_a_header_repeating_after_each_model_column_makes_side_by_side_tables():
+    rows = [["型号", "价格", "型号", "价格"], ["SF-0001", "¥8", "SF-0101", "¥9"], ["SF-0002", "¥8", "SF-0102", "¥9"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 160, 300, 410)))
+    assert len(found) == 2 and models(found) == ["SF-0001", "SF-0002", "SF-0101", "SF-0102"]
+
+
+def test_two_code_columns_in_a_header_that_does_not_repeat_are_one_table():
+    rows = [["Item", "Model", "Price"], ["24774712-KR3", "GLA 250 4MATIC AMG Line", "64,363,636"],
+            ["24370112-KR7", "EQA 250 Progressive", "64,363,636"], ["23635012-KR4", "CLE 200 Coupe", "70,545,455"]]
+    [found] = tables_of(*table(0, 100, rows, xs=(50, 160, 400)))
+    assert models([found]) == ["24774712-KR3", "24370112-KR7", "23635012-KR4"]
+    assert found.skus[0].attributes["price"] == "64363636"
+
+
+SERIES_LABELS = ["系列", "型号", "闪存(K字节)"]
+
+
+@pytest.mark.parametrize(("series", "suffixes", "expected"), [
+    ([(285, "Air32F103")], [(200, "CBT6"), (300, "CCT6"), (400, "RPT6")],
+     ["Air32F103CBT6", "Air32F103CCT6", "Air32F103RPT6"]),
+    ([(135, "MH32F103C"), (335, "MH32F103A")], [(150, "CBT6"), (230, "CCT6"), (310, "RPT6"), (390, "VET6"),
+                                                (470, "VGT6")],
+     ["MH32F103CCBT6", "MH32F103ACCT6", "MH32F103ARPT6", "MH32F103AVET6", "MH32F103AVGT6"]),
+    ([(x - 3, "MM32F103") for x in (150, 260, 370)], [(x, "VET/VCT") for x in (150,)] + [(260, "RET/RCT"),
+                                                                                      (370, "CET/CCT")],
+     ["MM32F103VET/VCT", "MM32F103RET/RCT", "MM32F103CET/CCT"]),
+])
+def test_part_numbers_printed_as_a_series_over_its_suffixes_join_per_column(series, suffixes, expected):
+    """The series cell is centred over the suffixes it covers; each column is one product."""
+    top = [block(0, [spanned(50, 100, SERIES_LABELS[0]), *(spanned(x, 100, t) for x, t in series)])]
+    lower = [block(1, [spanned(50, 120, SERIES_LABELS[1]), *(spanned(x, 120, t) for x, t in suffixes)])]
+    values = [block(2, [spanned(50, 140, SERIES_LABELS[2]), *(spanned(x, 140, str(128 * (n + 1)))
+                                                                for n, (x, _) in enumerate(suffixes))])]
+    [found] = tables_of(*top, *lower, *values)
+    assert models([found]) == expected
+    assert found.skus[0].custom == {"闪存(K字节)": "128"}

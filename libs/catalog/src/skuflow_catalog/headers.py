@@ -431,7 +431,7 @@ def _named(text: str) -> HeaderMatch | None:
     if "/" in text or "\n" in text:  # bilingual: '型号/Model', 'Size/尺寸'
         for piece in re.split(r"[/\n]", bare):
             piece_tokens = _tokens(piece)
-            if piece_tokens in index:
+            if piece_tokens in index and len(piece.strip()) > 1:  # 'N' of 'P/N' is half an abbreviation
                 return HeaderMatch(index[piece_tokens], 1.0, " ".join(piece_tokens))
     if _is_currency(tokens):
         return HeaderMatch("price", CURRENCY_SCORE, " ".join(tokens))

@@ -28,6 +28,7 @@ MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color
 CONTRADICTING_CELLS = 3  # this many cells that deny what their header names overrule it
 WORDS_NOT_CODES = 0.8  # a column this much made of words holds no codes, whatever its header says
 KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
+STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a header over half-codes by this
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
 
 
@@ -68,13 +69,8 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
     filled = [c for c in cells if c]
     fill = len(filled) / len(cells) if cells else 0.0
     mark = decimal_mark(filled)
-    leads = [leading_code(c) for c in filled]
-    codes = sum(max(code_score(c), LEADING_CODE * bool(lead)) for c, lead in zip(filled, leads, strict=True)) / max(
-        len(filled), 1)
-    unique = len({lead or c for c, lead in zip(filled, leads, strict=True)}) / len(filled) if filled else 0.0
-    packages = _share(cells, is_package)
     data = {
-        "model": codes * unique * (1 - packages) * min(1.0, fill * 1.5),
+        "model": _code_evidence(cells),
         "price": _price_evidence(cells, mark) * min(1.0, fill * 1.5),
         "product_name": _share(cells, _is_words) * min(1.0, fill * 1.5),
         "size": _share(cells, is_size),
@@ -92,6 +88,37 @@ def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str 
         value += HEADER_WEIGHT * named_score if named == role else 0.0
         scores[role] = round(value * (min(1.0, fill / IDENTITY_FILL) if role in IDENTITY else 1.0), 3)
     return scores, mark
+
+
+def _code_evidence(cells: list[str]) -> float:
+    """How surely a column holds the codes: code-like cells (or cells led by a code), unique down the
+    rows, not package names, printed in most rows."""
+    filled = [c for c in cells if c]
+    if not filled:
+        return 0.0
+    leads = [leading_code(c) for c in filled]
+    codes = sum(max(code_score(c), LEADING_CODE * bool(lead)) for c, lead in zip(filled, leads, strict=True)) / len(
+        filled)
+    unique = len({lead or c for c, lead in zip(filled, leads, strict=True)}) / len(filled)
+    return codes * unique * (1 - _share(cells, is_package)) * min(1.0, len(filled) / len(cells) * 1.5)
+
+
+def _codes_over_header(roles: list[str | None], codes: list[float], named: list[str | None],
+                       scores: list[dict[str, float]]) -> None:
+    """A header word can crown the wrong column: 'Model' over vehicle names ('GLA 250 4MATIC AMG
+    Line') beside an unheaded column of clean order codes ('24774712-KR3'). Where the crowned column
+    is only half code-like and a free column is all codes, unique down the rows, the codes are the
+    model and the crowned column's words its name."""
+    if "model" not in roles:
+        return
+    crowned = roles.index("model")
+    rivals = [j for j, role in enumerate(roles) if role is None and named[j] in (None, "model")
+              and codes[j] >= STRONG_CODES and codes[j] >= codes[crowned] + CODES_MARGIN]
+    if codes[crowned] >= WEAK_CODES or not rivals:
+        return
+    roles[max(rivals, key=lambda j: codes[j])] = "model"
+    named_ok = "product_name" not in roles and scores[crowned]["product_name"] >= MINIMUM["product_name"]
+    roles[crowned] = "product_name" if named_ok else None
 
 
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
@@ -160,6 +187,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     if "model" not in roles:
         _most_distinct_name(roles, columns, [scores for scores, _ in scored])
     named = [_header_evidence(header)[0] for header in headers]
+    _codes_over_header(roles, [_code_evidence(c) for c in columns], named, [scores for scores, _ in scored])
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
             roles[j] = "custom"

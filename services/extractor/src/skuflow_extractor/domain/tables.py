@@ -37,6 +37,7 @@ from skuflow_extractor.domain.grid import (
     split_at_header,
 )
 from skuflow_extractor.domain.roles import ColumnRole, assign_roles
+from skuflow_extractor.domain.series import series_drafts
 from skuflow_extractor.domain.words import Line
 
 LIST_SEPARATORS = re.compile(r"[,，;；、]\s*")
@@ -124,7 +125,8 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
         first -= 1
     last = found + 1
     while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES and not any(
-            code_score(cell.text) >= 0.5 or leading_code(cell.text) for cell in rows[last].cells):
+            code_score(cell.text) >= 0.5 or leading_code(cell.text) or _listed_codes(cell.text)
+            for cell in rows[last].cells):
         last += 1
     return rows[first:last], rows[last:]
 
@@ -151,18 +153,29 @@ def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
 
 
 def _segments(roles_hint: list[str | None]) -> list[range]:
-    """Side-by-side tables: when the header names the model in several columns, each starts a table."""
+    """Side-by-side tables: when the header names the model in several columns and repeats itself
+    after each (the same other roles, or nothing else in parts of one width), each starts a table.
+    Two code columns in a header that does not repeat ('NST | Model | price') are one table."""
     starts = [j for j, role in enumerate(roles_hint) if role == "model"]
+    whole = [range(len(roles_hint))]
     if len(starts) < 2:
-        return [range(len(roles_hint))]
+        return whole
     offset = starts[0]
     bounds = [s - offset for s in starts] + [len(roles_hint)]
-    return [range(max(a, 0), b) for a, b in pairwise(bounds)]
+    parts = [range(max(a, 0), b) for a, b in pairwise(bounds)]
+    others = [{roles_hint[j] for j in part} - {None, "model"} for part in parts]
+    if all(others[0] & other for other in others[1:]):
+        return parts
+    alike = not any(others) and len({len(part) for part in parts}) == 1
+    return parts if alike else whole
 
 
 def _listed_codes(text: str) -> list[str]:
-    """Several codes listed in one cell ('N32G430C6L7, N32G430K6L7'), each an SKU of the row."""
+    """Several codes listed in one cell ('N32G430C6L7, N32G430K6L7'), each an SKU of the row. A list
+    wrapped over lines loses its separator at the line end: codes that stand apart by a space and are
+    each whole are listed too ('N32G430K6L7 N32G430C6Q7'), a code with a space in it is not ('TB 40/120')."""
     parts = [p.strip() for p in LIST_SEPARATORS.split(text) if p.strip()]
+    parts = [w for p in parts for w in (p.split() if all(code_score(w) >= 0.75 for w in p.split()) else [p])]
     return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else []
 
 
@@ -384,6 +397,8 @@ def _transposed(grid: Grid) -> Table | None:
     wrapped over two lines), the first column names what each row gives. Each column is an SKU."""
     rows = [*grid.above, *grid.rows]
     for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]):
+        if drafts := series_drafts(rows, i):
+            return _column_table(grid, drafts, rows[i:])
         texts = grid.texts(row)
         heads = {j: [t] for j, t in enumerate(texts) if j > 0 and _part(t)}
         if len(heads) < MIN_PARTS or not _shared_prefix([t[0] for t in heads.values()]):
@@ -413,10 +428,15 @@ def _transposed(grid: Grid) -> Table | None:
                     if values[0] and values[j]:
                         draft.custom.setdefault(_label(values[0]), values[j])
                 drafts.append(draft)
-        header = TableHeader(tuple((None, left, right, "") for left, right in grid.columns))
-        lines = {ln for r in rows[i:] for ln in r.lines}
-        return Table(header, drafts, lines, False, max(r.bottom for r in rows[i:]))
+        if drafts:
+            return _column_table(grid, drafts, rows[i:])
     return None
+
+
+def _column_table(grid: Grid, drafts: list[SkuDraft], rows: list[Row]) -> Table:
+    """A comparison table (one product per column) read from ``rows``."""
+    header = TableHeader(tuple((None, left, right, "") for left, right in grid.columns))
+    return Table(header, drafts, {ln for r in rows for ln in r.lines}, False, max(r.bottom for r in rows))
 
 
 def _shared_prefix(codes: list[str]) -> bool:

@@ -15,6 +15,7 @@ from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 
 MIN_SKEW = 0.003  # radians (~0.2°): below this a page is read as it is
 CELL_GAP = 0.8  # line heights: a wider gap between two words separates two cells
+SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             if not line.text.strip():
                 continue
             size = max((s.size for s in line.spans), default=block.font_size) or block.font_size
+            if _slanted(line.bbox, size):
+                continue
             heading = block.block_type == "heading"
             words = split_words(line, len(lines))
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
@@ -122,6 +125,13 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
                                   tuple(replace(w, line=index) for w in run), block.confidence, block.block_id))
     return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+
+
+def _slanted(box: BBox, size: float) -> bool:
+    """Text set at an angle (a 'PRELIMINARY' or 'CONFIDENTIAL' watermark across the page): its box is
+    many font sizes tall *and* wide. It reads across every row and would join them all into one;
+    upright text (one size tall) and vertical text (one size wide) are kept."""
+    return size > 0 and min(box[2] - box[0], box[3] - box[1]) > SLANTED * size
 
 
 def rows_of(lines: list[Line], tolerance: float) -> list[list[Line]]:
