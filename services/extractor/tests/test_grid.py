@@ -50,3 +50,16 @@ def test_codes_listed_in_one_cell_are_one_sku_each_and_a_one_cell_row_is_a_secti
                           ["N32G432", "N32G432C8L7", "QFN32"]], xs=(50, 150, 400))
     [found] = find_tables(lines_of(*rows), TOLERANCE, None)
     assert [sku.attributes["model"] for sku in found.skus] == ["N32G430C6L7", "N32G430K6L7", "N32G432C8L7"]
+
+
+def test_a_code_list_wrapped_over_lines_loses_its_comma_but_not_its_codes():
+    rows = table(0, 100, [["系列", "型号", "封装"], ["N32G430", "N32G430K8L7 N32G430C8Q7", "LQFP48"],
+                          ["N32G432", "HTPA15S2M040- K-P3", "QFN32"]], xs=(50, 150, 400))
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == ["N32G430K8L7", "N32G430C8Q7", "HTPA15S2M040- K-P3"]
+
+
+def test_a_lone_heading_over_a_list_of_features_is_not_a_table_of_products():
+    rows = table(0, 100, [["产品特性", ""], ["- 系统主频144MHz", "2 组运放"], ["- 128B 用户自定义信息存储区", "4 组定时器"],
+                          ["- 内嵌40KHz 的RC 振荡器", "3 个串口"]], xs=(50, 300))
+    assert [sku for t in find_tables(lines_of(*rows), TOLERANCE, None) for sku in t.skus] == []

@@ -41,6 +41,7 @@ from skuflow_extractor.domain.series import series_drafts
 from skuflow_extractor.domain.words import Line
 
 LIST_SEPARATORS = re.compile(r"[,，;；、]\s*")
+JOINERS = "-/.–_"  # a code broken at one of these continues on the next line
 HEADING_COLUMNS = 3  # in a table this wide, a row printing one cell is a section heading
 INHERIT_OVERLAP = 0.5
 CODE_MIN = 0.35  # a model cell scoring below this is not a code (a heading, a note, a wrapped line)
@@ -175,8 +176,15 @@ def _listed_codes(text: str) -> list[str]:
     wrapped over lines loses its separator at the line end: codes that stand apart by a space and are
     each whole are listed too ('N32G430K6L7 N32G430C6Q7'), a code with a space in it is not ('TB 40/120')."""
     parts = [p.strip() for p in LIST_SEPARATORS.split(text) if p.strip()]
-    parts = [w for p in parts for w in (p.split() if all(code_score(w) >= 0.75 for w in p.split()) else [p])]
+    parts = [w for p in parts for w in (p.split() if _spaced_codes(p) else [p])]
     return parts if len(parts) >= 2 and all(code_score(p) >= 0.75 for p in parts) else []
+
+
+def _spaced_codes(text: str) -> bool:
+    """Whole codes standing apart by spaces, none broken at a joiner ('HTPA15S2M040- K-P3' is one
+    code wrapped at its hyphen)."""
+    words = text.split()
+    return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words)
 
 
 def _model_of(text: str, named: bool) -> tuple[list[str], float] | None:
@@ -461,7 +469,7 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
     for columns in _segments(hints):
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
         chosen = {r.role for r in roles}
-        if "model" not in chosen and not {"product_name", "price"} <= chosen:
+        if "model" not in chosen and not {"product_name", "price"} <= chosen and not any(r.role == "product_name" and r.named for r in roles):
             continue
         if not any(headers[j] for j in columns) and ("model" not in chosen or len(body) < 2):
             continue  # no header, and no column of codes: nothing says these rows are products
