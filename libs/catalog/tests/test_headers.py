@@ -9,6 +9,7 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_price_l
     ("型号", "model"), ("货号", "model"), ("订货号", "model"), ("型号/Model", "model"), ("Item No.", "model"),
     ("Part No.", "model"), ("Cat. No.", "model"), ("SKU", "model"), ("US Item No.", "model"),
     ("Customer P/N", "model"),  # not the 'N' (№) of an index column
+    ("Grundpreis in €", "price"), ("Nettoprijs", "price"), ("Enhetspris", "price"),  # compounds ending in 'price'
     # es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi
     ("Código", "model"), ("Referencia", "model"), ("Référence", "model"), ("Art.-Nr.", "model"),
     ("Artikel", "model"), ("Codice articolo", "model"), ("Артикул", "model"), ("Cikkszám", "model"),

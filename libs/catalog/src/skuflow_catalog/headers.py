@@ -379,6 +379,11 @@ def _is_currency(tokens: tuple[str, ...]) -> bool:
     return bool(tokens) and all(token in _CURRENCY_TOKENS for token in tokens)
 
 
+# German, Dutch and Nordic write a kind of price as one word ending in the word for price
+# ('Grundpreis', 'Nettoprijs', 'Enhetspris', 'Ovh-hinta'): the word's head names the column.
+COMPOUND_HEADS: dict[str, Role] = {"preis": "price", "prijs": "price", "pris": "price", "hinta": "price"}
+
+
 def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
     """The longest term found as whole consecutive tokens, or in CJK text (written without spaces) at
     the start or end of a token ('含税单价', '产品名称及规格'; not '品目' inside '药品目录')."""
@@ -397,6 +402,9 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
             if len(text) >= 2 and _CJK.search(text) and (token.startswith(text) or token.endswith(text)) and (
                     found is None or len(text) > len("".join(found[1]))):
                 found = (role, term)
+    if found is None:
+        found = next(((role, (token,)) for token in tokens for head, role in COMPOUND_HEADS.items()
+                      if token.endswith(head) and len(token) >= len(head) + 3), None)
     return found
 
 
