@@ -13,7 +13,8 @@ def test_codes_with_spaces_slashes_dots_and_any_script(text):
 
 @pytest.mark.parametrize("text", ["II.3", "4.2.1", "2023-05-01", "01.02.2023", "+7 (495) 123-45-67",
                                   "150 kg", "3.5 mm", "12V", "4KB", "120×80×40", "1500х900", "DN 40", "G 1/2", "12.50",
-                                  "12", "Pink 12", "Size 40", "0x2000F000", "¥1,280"])
+                                  "12", "Pink 12", "Size 40", "0x2000F000", "¥1,280",
+                                  "AIR32F103xxxx", "N32G430x6/x8", "128K/256K"])
 def test_section_numbers_dates_phones_measurements_and_prices_are_not_codes(text):
     assert code_score(text) == 0.0
 

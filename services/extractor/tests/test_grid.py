@@ -63,3 +63,11 @@ def test_a_lone_heading_over_a_list_of_features_is_not_a_table_of_products():
     rows = table(0, 100, [["产品特性", ""], ["- 系统主频144MHz", "2 组运放"], ["- 128B 用户自定义信息存储区", "4 组定时器"],
                           ["- 内嵌40KHz 的RC 振荡器", "3 个串口"]], xs=(50, 300))
     assert [sku for t in find_tables(lines_of(*rows), TOLERANCE, None) for sku in t.skus] == []
+
+
+def test_product_cards_side_by_side_are_read_one_per_column_with_the_name_below_the_code():
+    rows = table(0, 100, [["IPT-004180", "IPT-004181", "IPT-004188"], ["Portapapeles", "Marcador", "Borrador"],
+                          ["2.50$", "3.10$", "7.10$"]], xs=(30, 215, 400))
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [(s.attributes["model"], s.attributes["product_name"]) for s in found.skus] == [
+        ("IPT-004180", "Portapapeles"), ("IPT-004181", "Marcador"), ("IPT-004188", "Borrador")]

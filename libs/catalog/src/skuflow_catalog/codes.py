@@ -3,6 +3,7 @@
 Real codes hold letters and digits in any order and often spaces, slashes, dots, dashes and
 units: 'CB-26551-PK', 'TB 40/120', 'KX 60/8 S', 'CSR 150 KG', 'NJ 2324 ECML/C3', '3МП-25',
 'ch32v307'. What is *not* a code: section numbers ('II.3', '4.2.1'), dates, phone numbers,
+families written with placeholders ('AIR32F103xxxx', 'N32G430x6/x8'),
 measurements ('150 kg', '3.5 mm', '12V'), dimensions ('120×80×40'), nominal sizes ('DN 40',
 'G 1/2', 'M12x1.5'), prices, small counters and
 electronic packages ('SOP16', 'QSOP24', 'SOT-23'), which sit next to the codes in selection tables.
@@ -25,6 +26,7 @@ MEASUREMENT = re.compile(rf"^[~≈±<>≤≥Øø⌀]?\s*{NUMBER}(?:\s*[-~/]\s*\d
 BY = "x×*Xх"  # the times sign as printed, Cyrillic 'х' included ('1500х900')
 DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[{BY}]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
 NOMINAL = re.compile(r"^(?:DN|PN|NPS)\s?\d+(?:[.,/]\d+)?$|^(?:G|R|Rp|Rc)\s?\d+/\d+\"?$|^M\d+\s?[x×]\s?\d+(?:[.,]\d+)?$")
+FAMILY = re.compile(r"[A-Z0-9]xx|/x[0-9A-Z]?\b")  # a series with placeholders: 'AIR32F103xxxx', 'N32G430x6/x8'
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
 DATE = re.compile(r"^(?:\d{4}[-./年]\d{1,2}(?:[-./月]\d{1,2}日?)?|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))$")
@@ -54,9 +56,12 @@ def is_measurement(text: str) -> bool:
 
 
 def not_a_code(text: str) -> bool:
-    """Section numbers, dates, phone numbers, hexadecimal numbers, measurements, dimensions and prices."""
+    """Section numbers, dates, phone numbers, hexadecimal numbers, measurements (or alternatives of
+    them, '128K/256K'), dimensions, prices, and series names with placeholders (a datasheet's family,
+    not an orderable part)."""
     t = text.strip()
-    return bool(HEX.match(t) or SECTION.match(t) or DATE.match(t) or PHONE.match(t) or MEASUREMENT.match(t)
+    return bool(HEX.match(t) or FAMILY.search(t) or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
+                or all(MEASUREMENT.match(part) for part in t.split("/"))
                 or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
 
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from skuflow_catalog.codes import code_score, find_codes, leading_code, trailing_code
+from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
 from skuflow_catalog.headers import labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
@@ -53,6 +53,7 @@ MIN_PARTS = 3  # part numbers heading this many columns make a comparison table 
 MIN_PART = 6  # characters of a whole part number stacked over another
 MAX_HEAD_LINES = 3  # lines a part number may wrap into
 PREFIX = 3  # characters part numbers of one series share
+CARD_CODE = 0.9  # code evidence of each code in a row of product cards
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
@@ -407,6 +408,8 @@ def _transposed(grid: Grid) -> Table | None:
     for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]):
         if drafts := series_drafts(rows, i):
             return _column_table(grid, drafts, rows[i:])
+        if drafts := _card_row(grid, rows, i):
+            return _column_table(grid, drafts, rows[i:i + 2])
         texts = grid.texts(row)
         heads = {j: [t] for j, t in enumerate(texts) if j > 0 and _part(t)}
         if len(heads) < MIN_PARTS or not _shared_prefix([t[0] for t in heads.values()]):
@@ -439,6 +442,26 @@ def _transposed(grid: Grid) -> Table | None:
         if drafts:
             return _column_table(grid, drafts, rows[i:])
     return None
+
+
+def _card_row(grid: Grid, rows: list[Row], i: int) -> list[SkuDraft]:
+    """Product cards set side by side, read as a grid: row ``i`` prints a code of one series in every
+    column, the first too (so no column labels the rows, as in a comparison table), and the row
+    below gives each card's name."""
+    texts = grid.texts(rows[i])
+    if (len(texts) < MIN_PARTS or not all(code_score(t) >= CARD_CODE and not is_package(t) for t in texts)
+            or not _shared_prefix(texts)):
+        return []
+    names = grid.texts(rows[i + 1]) if i + 1 < len(rows) else [""] * len(texts)
+    drafts = []
+    for j, code in enumerate(texts):
+        draft = SkuDraft(origin="table_row", boxes=[c.bbox for c in rows[i].cells if grid.spans(c) == [j]] or [
+            rows[i].bbox])
+        draft.set("model", code)
+        if names[j] and code_score(names[j]) < CODE_MIN:
+            draft.set("product_name", names[j])
+        drafts.append(draft)
+    return drafts
 
 
 def _column_table(grid: Grid, drafts: list[SkuDraft], rows: list[Row]) -> Table:
