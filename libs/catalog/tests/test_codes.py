@@ -5,7 +5,8 @@ from skuflow_catalog.codes import code_score, find_codes, is_package, leading_co
 from skuflow_catalog.values import is_color, is_size
 
 
-@pytest.mark.parametrize("text", ["CB-26551-PK", "SF_1234", "TB 40/120", "KX 60/8 S", "CSR 150 KG", "NJ 2324 ECML/C3",
+@pytest.mark.parametrize("text", ["CB-26551-PK", "SF_1234", "BS-26335", "TB 40/120", "KX 60/8 S", "CSR 150 KG",
+                                  "NJ 2324 ECML/C3",
                                   "3МП-25", "АИР63А6", "CH32V307VCT6", "017W", "AFE 80/50 L", "10234"])
 def test_codes_with_spaces_slashes_dots_and_any_script(text):
     assert code_score(text) >= 0.5
@@ -14,7 +15,8 @@ def test_codes_with_spaces_slashes_dots_and_any_script(text):
 @pytest.mark.parametrize("text", ["II.3", "4.2.1", "2023-05-01", "01.02.2023", "+7 (495) 123-45-67",
                                   "150 kg", "3.5 mm", "12V", "4KB", "120×80×40", "1500х900", "DN 40", "G 1/2", "12.50",
                                   "12", "Pink 12", "Size 40", "0x2000F000", "¥1,280",
-                                  "AIR32F103xxxx", "N32G430x6/x8", "128K/256K"])
+                                  "AIR32F103xxxx", "N32G430x6/x8", "128K/256K", "V2.6", "Rev 1.18",
+                                  "- 28KB", "64K SRAM", "ISO14001", "GB/T 1234-2008", "DIN EN 1090", "ГОСТ Р 52289"])
 def test_section_numbers_dates_phones_measurements_and_prices_are_not_codes(text):
     assert code_score(text) == 0.0
 

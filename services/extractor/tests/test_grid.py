@@ -60,8 +60,9 @@ def test_a_code_list_wrapped_over_lines_loses_its_comma_but_not_its_codes():
 
 
 def test_a_lone_heading_over_a_list_of_features_is_not_a_table_of_products():
-    rows = table(0, 100, [["产品特性", ""], ["- 系统主频144MHz", "2 组运放"], ["- 128B 用户自定义信息存储区", "4 组定时器"],
-                          ["- 内嵌40KHz 的RC 振荡器", "3 个串口"]], xs=(50, 300))
+    features = [["- 系统主频144MHz", "2 组运放"], ["- 128B 用户自定义信息存储区", "4 组定时器"],
+                ["- 内嵌40KHz 的RC 振荡器", "3 个串口"]]
+    rows = table(0, 100, [["产品特性", ""], *features], xs=(50, 300))
     assert [sku for t in find_tables(lines_of(*rows), TOLERANCE, None) for sku in t.skus] == []
 
 

@@ -3,7 +3,7 @@
 Real codes hold letters and digits in any order and often spaces, slashes, dots, dashes and
 units: 'CB-26551-PK', 'TB 40/120', 'KX 60/8 S', 'CSR 150 KG', 'NJ 2324 ECML/C3', '3МП-25',
 'ch32v307'. What is *not* a code: section numbers ('II.3', '4.2.1'), dates, phone numbers,
-families written with placeholders ('AIR32F103xxxx', 'N32G430x6/x8'),
+families written with placeholders ('AIR32F103xxxx', 'N32G430x6/x8'), versions ('V2.6'),
 measurements ('150 kg', '3.5 mm', '12V'), dimensions ('120×80×40'), nominal sizes ('DN 40',
 'G 1/2', 'M12x1.5'), prices, small counters and
 electronic packages ('SOP16', 'QSOP24', 'SOT-23'), which sit next to the codes in selection tables.
@@ -27,6 +27,12 @@ BY = "x×*Xх"  # the times sign as printed, Cyrillic 'х' included ('1500х900'
 DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[{BY}]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
 NOMINAL = re.compile(r"^(?:DN|PN|NPS)\s?\d+(?:[.,/]\d+)?$|^(?:G|R|Rp|Rc)\s?\d+/\d+\"?$|^M\d+\s?[x×]\s?\d+(?:[.,]\d+)?$")
 FAMILY = re.compile(r"[A-Z0-9]xx|/x[0-9A-Z]?\b")  # a series with placeholders: 'AIR32F103xxxx', 'N32G430x6/x8'
+# a document's version ('V2.6', 'Rev 1.18')
+VERSION = re.compile(r"^(?:[Vv]|[Vv]er\.?\s?|[Rr]ev\.?\s?)\d{1,2}(?:\.\d{1,3}){1,3}$")
+# a standard's number, not a product; bodies whose letters no product series uses ('BS-26335' is a code)
+STANDARD = re.compile(r"^(?:ISO|IEC|DIN|ASTM|ANSI|JIS|GB/T|JB/T|QB/T|ГОСТ|GOST|СНиП)(?:\s?(?:ISO|EN|IEC|Р))?"
+                      r"\s?\d[\d.:/-]*$")
+BULLET = re.compile(r"^[-–•·●▪*]\s")  # a list item's bullet: prose, not a code cell
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
 DATE = re.compile(r"^(?:\d{4}[-./年]\d{1,2}(?:[-./月]\d{1,2}日?)?|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))$")
@@ -57,10 +63,11 @@ def is_measurement(text: str) -> bool:
 
 def not_a_code(text: str) -> bool:
     """Section numbers, dates, phone numbers, hexadecimal numbers, measurements (or alternatives of
-    them, '128K/256K'), dimensions, prices, and series names with placeholders (a datasheet's family,
-    not an orderable part)."""
+    them, '128K/256K'), dimensions, prices, version numbers, standards, bulleted list items, and
+    series names with placeholders (a datasheet's family, not an orderable part)."""
     t = text.strip()
-    return bool(HEX.match(t) or FAMILY.search(t) or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
+    return bool(HEX.match(t) or FAMILY.search(t) or VERSION.match(t) or STANDARD.match(t) or BULLET.match(t)
+                or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
                 or all(MEASUREMENT.match(part) for part in t.split("/"))
                 or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
 
@@ -75,6 +82,8 @@ def code_score(text: str) -> float:
     tokens = t.split(" ")
     if len(tokens) > MAX_TOKENS or not all(_CODE_CHARS.match(tok) for tok in tokens):
         return 0.0
+    if len(tokens) > 1 and MEASUREMENT.match(tokens[0]):
+        return 0.0  # an amount and what it measures ('64K SRAM', '12V DC'), not a code
     digits = sum(ch.isdigit() for ch in t)
     letters = _letters(t)
     if not digits:

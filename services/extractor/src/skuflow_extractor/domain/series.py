@@ -10,7 +10,7 @@ suffixes are cut into consecutive groups whose centres best match the series cel
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from skuflow_catalog.codes import code_score
 
@@ -43,7 +43,7 @@ def _groups(series: list[Cell], suffixes: list[Cell]) -> list[list[Cell]]:
     best: tuple[float, list[list[Cell]]] | None = None
     for cuts in combinations(range(1, len(suffixes)), len(series) - 1):
         bounds = [0, *cuts, len(suffixes)]
-        groups = [suffixes[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+        groups = [suffixes[a:b] for a, b in pairwise(bounds)]
         cost = sum(abs(_centre(s) - (_centre(g[0]) + _centre(g[-1])) / 2) for s, g in zip(series, groups, strict=True))
         if best is None or cost < best[0]:
             best = (cost, groups)

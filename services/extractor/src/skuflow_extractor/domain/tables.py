@@ -492,7 +492,7 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
     for columns in _segments(hints):
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
         chosen = {r.role for r in roles}
-        if "model" not in chosen and not {"product_name", "price"} <= chosen and not any(r.role == "product_name" and r.named for r in roles):
+        if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
         if not any(headers[j] for j in columns) and ("model" not in chosen or len(body) < 2):
             continue  # no header, and no column of codes: nothing says these rows are products
