@@ -72,3 +72,12 @@ def test_product_cards_side_by_side_are_read_one_per_column_with_the_name_below_
     [found] = find_tables(lines_of(*rows), TOLERANCE, None)
     assert [(s.attributes["model"], s.attributes["product_name"]) for s in found.skus] == [
         ("IPT-004180", "Portapapeles"), ("IPT-004181", "Marcador"), ("IPT-004188", "Borrador")]
+
+
+def test_a_row_of_cards_may_print_an_unreadable_old_code_beside_each_new_one():
+    """'(구)HD-SD-001' with its Hangul glyph lost reads '()HD-SD-001': not a code, not a card."""
+    rows = table(0, 100, [["HM-2FW-00", "()HD-SD-001", "HM-2FW-01", "()HD-SD-002", "HM-2FW-02", "()HD-SD-003"],
+                          ["Walker", "", "Walker", "", "Walker", ""], ["2.4kg", "", "2.8kg", "", "3.2kg", ""]],
+                 xs=(30, 120, 210, 300, 390, 480))
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [s.attributes["model"] for s in found.skus] == ["HM-2FW-00", "HM-2FW-01", "HM-2FW-02"]

@@ -32,6 +32,10 @@ VERSION = re.compile(r"^(?:[Vv]|[Vv]er\.?\s?|[Rr]ev\.?\s?)\d{1,2}(?:\.\d{1,3}){1
 # a standard's number, not a product; bodies whose letters no product series uses ('BS-26335' is a code)
 STANDARD = re.compile(r"^(?:ISO|IEC|DIN|ASTM|ANSI|JIS|GB/T|JB/T|QB/T|ГОСТ|GOST|СНиП)(?:\s?(?:ISO|EN|IEC|Р))?"
                       r"\s?\d[\d.:/-]*$")
+# a company's own numbers in a letterhead (bank, tax and register ids), labelled: 'KvK 12024240', 'ИНН 7701…'
+COMPANY_ID = re.compile(r"^(?:BIC|SWIFT|IBAN|KvK|BTW|VAT|USt-?IdNr\.?|UID|Steuer-?Nr\.?|HRB|SIRET|SIREN|TVA|NIP|REGON|"
+                        r"KRS|CNPJ|CUIT|RUC|RFC|NIF|CIF|ABN|EIN|GSTIN|ИНН|КПП|ОГРН|ОКПО|БИК|ЕГРПОУ|р/с|к/с)"
+                        r"[\s:.№#]", re.IGNORECASE)
 BULLET = re.compile(r"^[-–•·●▪*]\s")  # a list item's bullet: prose, not a code cell
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
@@ -63,10 +67,13 @@ def is_measurement(text: str) -> bool:
 
 def not_a_code(text: str) -> bool:
     """Section numbers, dates, phone numbers, hexadecimal numbers, measurements (or alternatives of
-    them, '128K/256K'), dimensions, prices, version numbers, standards, bulleted list items, and
-    series names with placeholders (a datasheet's family, not an orderable part)."""
+    them, '128K/256K'), dimensions, prices, version numbers, standards, bulleted list items, a
+    company's labelled bank and tax numbers, a word broken at the line end ('Ether-'), a text whose
+    brackets are empty (a glyph the text layer lost: '(구)HD-S-001' read as '()HD-S-001'), and series
+    names with placeholders (a datasheet's family, not an orderable part)."""
     t = text.strip()
     return bool(HEX.match(t) or FAMILY.search(t) or VERSION.match(t) or STANDARD.match(t) or BULLET.match(t)
+                or COMPANY_ID.match(t) or t.endswith("-") or "()" in t
                 or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
                 or all(MEASUREMENT.match(part) for part in t.split("/"))
                 or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))

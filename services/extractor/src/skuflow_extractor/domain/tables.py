@@ -445,19 +445,20 @@ def _transposed(grid: Grid) -> Table | None:
 
 
 def _card_row(grid: Grid, rows: list[Row], i: int) -> list[SkuDraft]:
-    """Product cards set side by side, read as a grid: row ``i`` prints a code of one series in every
-    column, the first too (so no column labels the rows, as in a comparison table), and the row
-    below gives each card's name."""
+    """Product cards set side by side, read as a grid: row ``i`` prints codes of one series in three
+    columns or more, the first column among them (no column labels the rows, as in a comparison
+    table), and nothing else code-like; the row below gives each card's name."""
     texts = grid.texts(rows[i])
-    if (len(texts) < MIN_PARTS or not all(code_score(t) >= CARD_CODE and not is_package(t) for t in texts)
-            or not _shared_prefix(texts)):
+    coded = [j for j, t in enumerate(texts) if code_score(t) >= CARD_CODE and not is_package(t)]
+    if (len(coded) < MIN_PARTS or 0 not in coded or not _shared_prefix([texts[j] for j in coded])
+            or any(code_score(t) >= CODE_MIN for j, t in enumerate(texts) if j not in coded)):
         return []
     names = grid.texts(rows[i + 1]) if i + 1 < len(rows) else [""] * len(texts)
     drafts = []
-    for j, code in enumerate(texts):
+    for j in coded:
         draft = SkuDraft(origin="table_row", boxes=[c.bbox for c in rows[i].cells if grid.spans(c) == [j]] or [
             rows[i].bbox])
-        draft.set("model", code)
+        draft.set("model", texts[j])
         if names[j] and code_score(names[j]) < CODE_MIN:
             draft.set("product_name", names[j])
         drafts.append(draft)
