@@ -7,7 +7,7 @@ from skuflow_catalog.values import is_color, is_size
 
 @pytest.mark.parametrize("text", ["CB-26551-PK", "SF_1234", "BS-26335", "TB 40/120", "KX 60/8 S", "CSR 150 KG",
                                   "NJ 2324 ECML/C3",
-                                  "3МП-25", "АИР63А6", "CH32V307VCT6", "017W", "AFE 80/50 L", "10234"])
+                                  "3МП-25", "АИР63А6", "CH32V307VCT6", "017W", "AFE 80/50 L", "10234", "ＳＦ－００１"])
 def test_codes_with_spaces_slashes_dots_and_any_script(text):
     assert code_score(text) >= 0.5
 

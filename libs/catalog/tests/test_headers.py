@@ -66,3 +66,8 @@ def test_labelled_values_need_a_known_label_and_a_colon():
 ])
 def test_price_list_titles_in_many_languages(title, expected):
     assert is_price_list_title(title) is expected
+
+
+def test_letter_spaced_cjk_headers_are_read_as_one_word():
+    spaced = ["型 号", "品　名", "单  价", "规 格"]
+    assert [header_role(t).role for t in spaced] == ["model", "product_name", "price", "size"]

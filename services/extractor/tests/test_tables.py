@@ -196,3 +196,13 @@ def test_part_numbers_printed_as_a_series_over_its_suffixes_join_per_column(seri
     [found] = tables_of(*top, *lower, *values)
     assert models([found]) == expected
     assert found.skus[0].custom == {"闪存(K字节)": "128"}
+
+
+def test_a_letter_spaced_chinese_header_names_its_columns():
+    spaced = [spanned(50, 100, "型"), spanned(80, 100, "号"), spanned(290, 100, "单"), spanned(314, 100, "价")]
+    rows = table(1, 120, [["AB-1203", "", "¥12.50"], ["AB-1204", "", "¥13.50"]], xs=(50, 140, 290))
+    [found] = tables_of(block(0, spaced), *rows)
+    assert [(r.role, r.header, r.named) for r in found.roles if r.role] == [("model", "型 号", True),
+                                                                           ("price", "单 价", True)]
+    assert [s.attributes for s in found.skus] == [{"model": "AB-1203", "price": "12.50"},
+                                                  {"model": "AB-1204", "price": "13.50"}]

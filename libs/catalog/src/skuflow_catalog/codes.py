@@ -15,6 +15,7 @@ text and is stricter, since prose also holds tokens like 'COVID-19' or 'USB3.0'.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from skuflow_catalog.prices import price_of_cell
@@ -83,7 +84,7 @@ def not_a_code(text: str) -> bool:
 def code_score(text: str) -> float:
     """How surely a whole cell is a product code (0..1): letters and digits mixed in short tokens,
     mostly upper case; bare numbers of four or more digits are plausible article numbers."""
-    t = " ".join(text.split())
+    t = " ".join(unicodedata.normalize("NFKC", text).split())  # full-width 'ＳＦ－００１' is 'SF-001'
     if not 2 <= len(t) <= 40 or _CJK.search(t) or not_a_code(t):
         return 0.0
     tokens = t.split(" ")

@@ -357,7 +357,13 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
+_SPACED_CJK = re.compile(rf"(?<={_CJK.pattern})\s+(?={_CJK.pattern})")
+
+
 def _tokens(text: str) -> tuple[str, ...]:
+    """A header's words. Chinese, Japanese and Korean headers are letter-spaced to fill their cell
+    ('型 号', '品　名', '单  价'); those spaces are typography, not word breaks."""
+    text = _SPACED_CJK.sub("", text)
     return tuple(token for token in _SEPARATORS.split(fold(text).replace(".", " ")) if token)
 
 

@@ -146,11 +146,17 @@ def _has_header_word(row: Row) -> bool:
 
 
 def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
+    """Each column's header text: a line per header row, the cells one row sets over a column joined
+    by a space (a letter-spaced '型   号' is two cells of one line)."""
     parts: list[list[str]] = [[] for _ in grid.columns]
     for row in rows:
+        line: list[list[str]] = [[] for _ in grid.columns]
         for cell in row.cells:
             for j in grid.spans(cell):
-                parts[j].append(cell.text)
+                line[j].append(cell.text)
+        for j, texts in enumerate(line):
+            if texts:
+                parts[j].append(" ".join(texts))
     return ["\n".join(p) for p in parts]
 
 
