@@ -4,7 +4,7 @@ import math
 
 from extractor_pages import CHAR, block, lines_of, page, spanned, stacked
 
-from skuflow_contracts.ir import TextLine, union
+from skuflow_contracts.ir import TextLine, TextSpan, union
 from skuflow_extractor.domain.words import page_lines, rows_of, split_words, straighten, turn
 
 
@@ -55,11 +55,12 @@ def test_turn_and_union():
     assert box[0] < 10 and box[2] > 20  # an axis-aligned box around a turned box only grows
 
 
+def _sized(box, text, size):
+    return TextLine(bbox=box, text=text, spans=[TextSpan(bbox=box, text=text, size=size)])
+
+
 def test_a_watermark_set_across_the_page_at_an_angle_is_not_a_line_but_vertical_text_is():
-    from skuflow_contracts.ir import TextSpan
-    def line(box, text, size):
-        return TextLine(bbox=box, text=text, spans=[TextSpan(bbox=box, text=text, size=size)])
-    watermark = line((52, 174, 558, 680), "PRELIMINARY", 99.0)
-    vertical = line((40, 300, 52, 420), "Артикул", 10.0)
+    watermark = _sized((52, 174, 558, 680), "PRELIMINARY", 99.0)
+    vertical = _sized((40, 300, 52, 420), "Артикул", 10.0)
     blocks = [stacked(0, 50, 200, "ESP32-C3FN4"), block(1, [watermark]), block(2, [vertical])]
     assert [ln.text for ln in page_lines(page(*blocks), set())] == ["ESP32-C3FN4", "Артикул"]

@@ -52,3 +52,8 @@ class SkuDraft:
     @property
     def has_identity(self) -> bool:
         return bool(self.attributes.get("model") or self.attributes.get("product_name"))
+
+
+def custom_label(header: str) -> str:
+    """The name a custom attribute is kept under: its header on one line, at most 40 characters."""
+    return " ".join(header.split())[:40]

@@ -64,13 +64,13 @@ def _header_evidence(header: str) -> tuple[str | None, float]:
     return best
 
 
-def column_scores(header: str, cells: list[str]) -> tuple[dict[str, float], str | None]:
-    """Role → score for one column, and its decimal mark."""
+def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str, float], str | None]:
+    """Role → score for one column, and its decimal mark; ``codes`` is its code evidence."""
     filled = [c for c in cells if c]
     fill = len(filled) / len(cells) if cells else 0.0
     mark = decimal_mark(filled)
     data = {
-        "model": _code_evidence(cells),
+        "model": codes,
         "price": _price_evidence(cells, mark) * min(1.0, fill * 1.5),
         "product_name": _share(cells, _is_words) * min(1.0, fill * 1.5),
         "size": _share(cells, is_size),
@@ -171,7 +171,8 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     highest for it among those still free. Prices may take several columns: those scoring close to
     the best are prices, the leftmost is ``price`` and the others ``price_extra``. Other headed
     columns are kept as custom attributes, unheaded ones ignored."""
-    scored = [column_scores(h, c) for h, c in zip(headers, columns, strict=True)]
+    codes = [_code_evidence(c) for c in columns]
+    scored = [column_scores(h, c, k) for h, c, k in zip(headers, columns, codes, strict=True)]
     roles: list[str | None] = [None] * len(columns)
     best_price = max((scores["price"] for scores, _ in scored), default=0.0)
     candidates = sorted(((scores[role], -j, role) for j, (scores, _) in enumerate(scored) for role in scores
@@ -187,7 +188,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     if "model" not in roles:
         _most_distinct_name(roles, columns, [scores for scores, _ in scored])
     named = [_header_evidence(header)[0] for header in headers]
-    _codes_over_header(roles, [_code_evidence(c) for c in columns], named, [scores for scores, _ in scored])
+    _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
             roles[j] = "custom"

@@ -14,7 +14,7 @@ from itertools import combinations, pairwise
 
 from skuflow_catalog.codes import code_score
 
-from skuflow_extractor.domain.drafts import SkuDraft
+from skuflow_extractor.domain.drafts import SkuDraft, custom_label
 from skuflow_extractor.domain.grid import Cell, Row
 
 MIN_SUFFIXES = 3  # suffix cells that make a row of part-number endings
@@ -85,5 +85,5 @@ def series_drafts(rows: list[Row], i: int) -> list[SkuDraft]:
             continue
         for value in values:
             nearest = min(range(len(centres)), key=lambda k: abs(centres[k] - _centre(value)))
-            drafts[nearest].custom.setdefault(" ".join(label.text.split())[:40], value.text)
+            drafts[nearest].custom.setdefault(custom_label(label.text), value.text)
     return drafts

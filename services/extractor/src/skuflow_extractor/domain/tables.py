@@ -22,7 +22,7 @@ from skuflow_catalog.headers import labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
 from skuflow_contracts.ir import BBox
-from skuflow_extractor.domain.drafts import SkuDraft
+from skuflow_extractor.domain.drafts import SkuDraft, custom_label
 from skuflow_extractor.domain.grid import (
     FULL_ROW_SHARE,
     HEADER_LEADING,
@@ -374,7 +374,7 @@ def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: R
         if role.role == "price":
             draft.set_price(text, role.decimal_mark)
         elif role.role in ("price_extra", "custom"):
-            draft.custom.setdefault(_label(role.header) or f"column_{j + 1}", text)
+            draft.custom.setdefault(custom_label(role.header) or f"column_{j + 1}", text)
         else:
             draft.set(role.role, text)
     return draft
@@ -386,10 +386,6 @@ def _wrap(draft: SkuDraft, texts: list[str], columns: range, roles: list[ColumnR
         if texts[j] and role.role in ("product_name", "size", "color", "material"):
             current = draft.attributes.get(role.role)
             draft.attributes[role.role] = f"{current} {texts[j]}" if current else texts[j]
-
-
-def _label(header: str) -> str:
-    return " ".join(header.split())[:40]
 
 
 def _part(text: str) -> bool:
@@ -443,7 +439,7 @@ def _transposed(grid: Grid) -> Table | None:
                 for r in body:
                     values = grid.texts(r)
                     if values[0] and values[j]:
-                        draft.custom.setdefault(_label(values[0]), values[j])
+                        draft.custom.setdefault(custom_label(values[0]), values[j])
                 drafts.append(draft)
         if drafts:
             return _column_table(grid, drafts, rows[i:])
@@ -455,9 +451,10 @@ def _card_row(grid: Grid, rows: list[Row], i: int) -> list[SkuDraft]:
     columns or more, the first column among them (no column labels the rows, as in a comparison
     table), and nothing else code-like; the row below gives each card's name."""
     texts = grid.texts(rows[i])
-    coded = [j for j, t in enumerate(texts) if code_score(t) >= CARD_CODE and not is_package(t)]
+    scores = [code_score(t) for t in texts]
+    coded = [j for j, t in enumerate(texts) if scores[j] >= CARD_CODE and not is_package(t)]
     if (len(coded) < MIN_PARTS or 0 not in coded or not _shared_prefix([texts[j] for j in coded])
-            or any(code_score(t) >= CODE_MIN for j, t in enumerate(texts) if j not in coded)):
+            or any(score >= CODE_MIN for j, score in enumerate(scores) if j not in coded)):
         return []
     names = grid.texts(rows[i + 1]) if i + 1 < len(rows) else [""] * len(texts)
     drafts = []
