@@ -1,7 +1,7 @@
 """Header words and labels in the languages catalogs are printed in."""
 
 import pytest
-from skuflow_catalog.headers import attribute_for_label, header_role, is_price_list_title, labelled_value
+from skuflow_catalog.headers import attribute_for_label, header_role, is_currency, is_price_list_title, labelled_value
 
 
 @pytest.mark.parametrize("label, role", [
@@ -31,6 +31,11 @@ def test_header_words_name_their_role_in_many_languages(label, role):
 
 def test_a_bare_currency_heads_a_price_column_with_less_certainty():
     assert [(m.role, m.score) for m in map(header_role, ["USD", "€", "(元)", "Ft"])] == [("price", 0.6)] * 4
+
+
+def test_a_cell_of_only_a_currency_is_told_from_one_with_an_amount_or_a_word():
+    assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "€ 12", "Euro tax", ""]] == [
+        True, True, True, True, False, False, False]
 
 
 def test_a_unit_of_measure_heads_a_measurement_not_a_price():

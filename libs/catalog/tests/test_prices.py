@@ -21,6 +21,7 @@ def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency
 def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert price_of_cell("$4.02 ea.").per == "ea."
     assert price_of_cell("¥12/件").per == "/件"
+    assert price_of_cell("38,45 p/m²").per == "p/m²"  # per square metre, a glazier's price
     ranged = price_of_cell("12.50 – 15.00")
     assert (ranged.amount, ranged.upper) == (Decimal("12.50"), Decimal("15.00"))
 

@@ -16,6 +16,12 @@ def test_without_a_header_the_cells_name_code_name_and_price_columns():
                  ["¥8.50", "¥9.00", "¥12.00"]) == ["model", "product_name", "price"]
 
 
+def test_names_built_of_numbers_around_a_word_are_names():
+    builds = ["4# - spouw - 3(1)3", "6(2)6 - spouw - #4(2)4", "10 - spouw - #6"]
+    assert roles(["", ""], builds, ["€ 54,35", "€ 105,60", "€ 64,15"]) == ["product_name", "price"]
+    assert roles(["", ""], ["12 x 40", "3(1)3", "#4"], ["€ 54,35", "€ 105,60", "€ 64,15"]) == [None, "price"]
+
+
 def test_a_package_column_is_never_the_model_even_where_its_header_says_so():
     assert roles(["型号", "封装"], CODES, PACKAGES) == ["model", "custom"]
     assert roles(["型号", ""], PACKAGES, CODES) == ["custom", "model"]  # the code-like, unique column wins

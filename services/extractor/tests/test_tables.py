@@ -206,3 +206,27 @@ def test_a_letter_spaced_chinese_header_names_its_columns():
                                                                            ("price", "单 价", True)]
     assert [s.attributes for s in found.skus] == [{"model": "AB-1203", "price": "12.50"},
                                                   {"model": "AB-1204", "price": "13.50"}]
+
+
+GLAZING = (40, 260, 280, 320, 340)  # name | € | amount | € | amount
+
+
+def test_names_beside_currency_marked_amounts_are_a_price_list_without_a_header():
+    labels = cells(0, 100, ["Clear glass", "Coated glass"], xs=(250, 336))  # name the price columns: no product
+    rows = [["4 - spouw - #4", "€", "36,25", "€", "38,45 p/m²"],
+            ["5# - spouw - 3(1)3", "€", "56,05", "€", "58,15 p/m²"],
+            ["6(2)6 - spouw - #4(2)4", "€", "105,60", "€", "109,90 p/m²"]]
+    found = tables_of(labels, *table(1, 120, rows, xs=GLAZING))
+    assert [(s.attributes, s.custom) for t in found for s in t.skus] == [
+        ({"product_name": "4 - spouw - #4", "price": "36.25"}, {"Coated glass": "38,45 p/m²"}),
+        ({"product_name": "5# - spouw - 3(1)3", "price": "56.05"}, {"Coated glass": "58,15 p/m²"}),
+        ({"product_name": "6(2)6 - spouw - #4(2)4", "price": "105.60"}, {"Coated glass": "109,90 p/m²"})]
+    assert len(found) == 1
+
+
+def test_names_beside_bare_decimals_or_codes_beside_prices_are_no_price_list_without_a_header():
+    specs = [["4 -15 argon - SSN 1.1", "82", "65", "1,1"], ["4 - 15 argon - NG 4", "76", "55", "1,0"],
+             ["4 SSN - 15 argon - 4", "76", "50", "1,0"]]
+    assert tables_of(*table(0, 100, specs)) == []  # a table of specifications prints decimals too
+    variants = [["GT-0223-GN 绿色", "40.00元"], ["GT-0223-BG 米色", "27.90元"], ["GT-0223-WH 白色", "46.00元"]]
+    assert all(t.skus[0].attributes.get("model") for t in tables_of(*table(0, 100, variants, xs=(50, 290))))

@@ -385,6 +385,11 @@ def _is_currency(tokens: tuple[str, ...]) -> bool:
     return bool(tokens) and all(token in _CURRENCY_TOKENS for token in tokens)
 
 
+def is_currency(text: str) -> bool:
+    """A cell printing only a currency ('€', 'RMB', '(元)'): set apart from the amount beside it."""
+    return _is_currency(_tokens(text.strip("()（） ")))
+
+
 # German, Dutch and Nordic write a kind of price as one word ending in the word for price
 # ('Grundpreis', 'Nettoprijs', 'Enhetspris', 'Ovh-hinta'): the word's head names the column.
 COMPOUND_HEADS: dict[str, Role] = {"preis": "price", "prijs": "price", "pris": "price", "hinta": "price"}

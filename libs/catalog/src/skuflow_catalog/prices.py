@@ -26,8 +26,8 @@ BEFORE = (r"Kr\.|kr\.|US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|�
           r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN")
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|PLN|TL|₺|TRY|円|원|₩|đ|₫|VND|Kč|"
          r"CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB")
-PER_UNIT = (r"ea\.?|each|/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m|ea|шт\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)"
-            r"|(?:за|per)\s+\S+|起|шт\.?")
+PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|шт\.?"
+            r"|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?")
 _SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code

@@ -10,6 +10,7 @@ every attribute role of its column.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from skuflow_catalog.codes import code_score, is_measurement, is_package, leading_code
@@ -54,6 +55,14 @@ def _is_words(text: str) -> bool:
             and not is_measurement(text))
 
 
+WORD = re.compile(r"[^\W\d_]{3,}")  # a run of three letters: a word, in any script
+
+
+def _is_name(text: str) -> bool:
+    """Words, or a name built of numbers around a word ('4# - spouw - 3(1)3', a glazing build-up)."""
+    return _is_words(text) or (WORD.search(text) is not None and code_score(text) < 0.5 and not is_measurement(text))
+
+
 def _header_evidence(header: str) -> tuple[str | None, float]:
     """The role the header names (from the whole header or its last line) and how surely."""
     best: tuple[str | None, float] = (None, 0.0)
@@ -72,7 +81,7 @@ def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str
     data = {
         "model": codes,
         "price": _price_evidence(cells, mark) * min(1.0, fill * 1.5),
-        "product_name": _share(cells, _is_words) * min(1.0, fill * 1.5),
+        "product_name": _share(cells, _is_name) * min(1.0, fill * 1.5),
         "size": _share(cells, is_size),
         "color": _share(cells, is_color),
         "material": _share(cells, is_material),

@@ -14,11 +14,11 @@ that header (seed-000 §10, BR-17): the header is inherited.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from itertools import pairwise
+from dataclasses import dataclass, field, replace
+from itertools import pairwise, takewhile
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
-from skuflow_catalog.headers import labelled_value, named_role
+from skuflow_catalog.headers import is_currency, labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
 from skuflow_contracts.ir import BBox
@@ -63,6 +63,8 @@ RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
+PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
+PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
 
 
 @dataclass(frozen=True)
@@ -498,9 +500,14 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
-        if not any(headers[j] for j in columns) and ("model" not in chosen or len(body) < 2):
-            continue  # no header, and no column of codes: nothing says these rows are products
-        skus, used = _read_rows(grid, body, columns, roles)
+        labels: list[Row] = []
+        if not any(headers[j] for j in columns):
+            if not _products_without_header(roles, [[grid.texts(row)[j] for j in columns] for row in body]):
+                continue  # no header, and neither codes nor priced names: nothing says these rows are products
+            if "model" not in chosen:
+                roles, labels = _price_labels(grid, body, columns, roles)
+        skus, used = _read_rows(grid, [row for row in body if row not in labels], columns, roles)
+        used |= {ln for row in labels for ln in row.lines}
         if not skus:
             continue
         left, right = grid.columns[columns.start][0], grid.columns[columns.stop - 1][1]
@@ -509,6 +516,45 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
         lines = used | {ln for row in header_rows for ln in row.lines if _inside(row, left, right)}
         tables.append(Table(header, skus, lines, inherited, max(row.bottom for row in body), roles))
     return tables
+
+
+def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> bool:
+    """Cells that say a block without a header lists products: a column of codes, or names each beside
+    an amount with its currency (in the cell, or in a cell of its own next to it: '€ | 36,25'). Bare
+    decimals do not: a table of specifications prints them too."""
+    chosen = [r.role for r in roles]
+    if "model" in chosen:
+        return len(rows) >= 2
+    if "product_name" not in chosen or "price" not in chosen:
+        return False
+    name, price = chosen.index("product_name"), chosen.index("price")
+    if roles[name].scores.get("model", 0.0) >= CODE_MIN:
+        return False  # codes with a word after them ('GT-0223-GN 绿色'): a card's variants, not a price list
+    named = [row for row in rows if row[name]]
+
+    def priced(row: list[str]) -> bool:
+        found = price_of_cell(row[price], roles[price].decimal_mark)
+        beside = row[max(price - 1, 0):price] + row[price + 1:price + 2]
+        return found is not None and (found.currency is not None or any(is_currency(t) for t in beside if t))
+
+    marked = sum(1 for row in named if priced(row))
+    return marked >= PRICED_ROWS and marked >= PRICED_SHARE * len(named)
+
+
+def _price_labels(grid: Grid, body: list[Row], columns: range,
+                  roles: list[ColumnRole]) -> tuple[list[ColumnRole], list[Row]]:
+    """A price list without header words may still label its price columns ('SSN 1.1 | SSN 1.0 NG'
+    over two glazing prices) in the rows right above its first name: those rows name the price
+    columns and are no products of their own. Returns the roles so named and the label rows."""
+    name = columns.start + [r.role for r in roles].index("product_name")
+    unnamed = lambda row: not grid.texts(row)[name]  # noqa: E731
+    above = list(takewhile(unnamed, reversed(grid.above[-1:])))
+    leading = list(takewhile(unnamed, body[:MAX_HEADER_LINES]))
+    if len(leading) == len(body) or not (labels := above + leading):
+        return roles, []
+    texts = _column_headers(grid, labels)
+    return [replace(role, header=texts[j]) if role.role in ("price", "price_extra") else role
+            for j, role in zip(columns, roles, strict=True)], labels
 
 
 def _product_rows(texts: list[list[str]]) -> list[list[str]]:
