@@ -45,6 +45,27 @@ def test_a_comparison_table_with_one_product_per_column_gives_one_sku_per_column
     assert found.skus[2].custom == {"引脚数": "64", "封装": "LQFP"}
 
 
+def test_a_comparison_head_may_set_two_whole_part_numbers_side_by_side_with_footnote_marks():
+    rows = table(0, 100, [["", "N32G430F6S7 N32G430F8S7", "N32G430", "N32G430", "N32G430"],
+                          ["器件型号", "", "", "", ""],
+                          ["", "N32G430F6S7-1(1) N32G430F8S7-1(1)", "F6Q7", "F8Q7", "G6Q7"],
+                          ["Flash容量(KB)", "32 64", "32", "64", "32"]], xs=(40, 130, 340, 410, 480), pitch=12)
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == [
+        "N32G430F6S7", "N32G430F8S7", "N32G430F6S7-1", "N32G430F8S7-1", "N32G430F6Q7", "N32G430F8Q7", "N32G430G6Q7"]
+
+
+def test_the_line_a_tables_last_row_wraps_into_stays_in_the_table_but_a_note_under_it_does_not():
+    rows = table(0, 100, [["系列", "型号"], ["N32G430x6", "N32G430C6Q7，N32G430K6Q7，N32G430G6Q7，"]], xs=(50, 150))
+    wrapped = block(5, [spanned(150, 131, "N32G430F6S7，N32G430F6S7-1")])
+    note = block(6, [spanned(50, 131, "以上型号均为工业级")])
+    [found] = find_tables(lines_of(*rows, wrapped), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == [
+        "N32G430C6Q7", "N32G430K6Q7", "N32G430G6Q7", "N32G430F6S7", "N32G430F6S7-1"]
+    [found] = find_tables(lines_of(*rows, note), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == ["N32G430C6Q7", "N32G430K6Q7", "N32G430G6Q7"]
+
+
 def test_codes_listed_in_one_cell_are_one_sku_each_and_a_one_cell_row_is_a_section_heading():
     rows = table(0, 100, [["系列", "型号", "封装"], ["", "Mugs", ""], ["N32G430", "N32G430C6L7,N32G430K6L7", "LQFP48"],
                           ["N32G432", "N32G432C8L7", "QFN32"]], xs=(50, 150, 400))

@@ -31,6 +31,8 @@ PITCH_SLACK = 1.15  # a header may stand one row pitch (and a little) above the 
 SPAN_OVERLAP = 0.3  # a cell stands over a column when it covers this share of the narrower of the two
 ALIGN = 4.0  # points two left edges may differ and still start one column
 FULL_ROW_SHARE = 0.6  # rows with at least this share of the widest row's cells define the columns
+TAIL_GAP = 0.5  # row heights: a line this close under a table's last row may be a wrapped line of it
+MAX_TAIL_LINES = 2  # … and so may the line under it
 CROSSING_SHARE = 8  # up to 1 row in 8 may cross a gutter (a spanning title, a long cell)
 
 
@@ -225,8 +227,23 @@ def grids_of(lines: list[Line], tolerance: float) -> list[Grid]:
     for block in blocks_of(rows):
         columns = columns_of(block)
         if len(columns) >= 2:
+            block += _wrapped_tail(rows[position[id(block[-1])] + 1:], block[-1], columns)
             grids.append(Grid(tuple(block), columns, _header_rows(rows, position[id(block[0])], block)))
     return grids
+
+
+def _wrapped_tail(after: list[Row], last: Row, columns: tuple[tuple[float, float], ...]) -> list[Row]:
+    """The lines a table's last row wraps into ('N32G430F8S7, N32G430F8S7-1' under a list of codes):
+    set right under it, inside a column other than the first, within the table's width. A block
+    ends at its last data row, which would leave them out."""
+    tail: list[Row] = []
+    for row in after[:MAX_TAIL_LINES]:
+        if is_data_row(row) or row.top - last.bottom > TAIL_GAP * row.height or not all(
+                columns[1][0] - ALIGN <= cell.bbox[0] and cell.bbox[2] <= columns[-1][1] + ALIGN for cell in row.cells):
+            break
+        tail.append(row)
+        last = row
+    return tail
 
 
 def split_at_header(grid: Grid, header: list[Row]) -> Grid:

@@ -53,6 +53,7 @@ MIN_PARTS = 3  # part numbers heading this many columns make a comparison table 
 MIN_PART = 6  # characters of a whole part number stacked over another
 MAX_HEAD_LINES = 3  # lines a part number may wrap into
 PREFIX = 3  # characters part numbers of one series share
+FOOTNOTE = re.compile(r"\(\d\)$|[¹²³]$")  # a footnote mark printed after a part number
 CARD_CODE = 0.9  # code evidence of each code in a row of product cards
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
@@ -396,13 +397,28 @@ def _part(text: str) -> bool:
         code_score(text) >= 0.5 or (text.replace("/", "").isalnum() and len(text) <= 8))
 
 
-def _part_numbers(lines: list[str]) -> list[str]:
-    """A column head's part numbers: stacked whole codes, or one code wrapped over its lines."""
-    if len(lines) > 1 and all(code_score(line) >= 0.75 and len(line) >= MIN_PART
-                              and line[:PREFIX] == lines[0][:PREFIX] for line in lines):
-        return lines
-    joined = "".join(lines)
-    return [joined] if code_score(joined) >= 0.5 or code_score(lines[0]) >= 0.5 else []
+def _whole(part: str) -> bool:
+    return code_score(part) >= 0.75 and len(part) >= MIN_PART
+
+
+def _head(text: str) -> list[str] | None:
+    """The parts a column head's line prints: one token, or whole part numbers side by side (two
+    sub-columns under one head: 'N32G430F6S7 N32G430F8S7')."""
+    tokens = text.split()
+    if not tokens or not all(_part(t) for t in tokens) or (len(tokens) > 1 and not all(map(_whole, tokens))):
+        return None
+    return tokens
+
+
+def _part_numbers(lines: list[list[str]]) -> list[str]:
+    """A column head's part numbers: stacked whole codes, or one code wrapped over its lines. A
+    footnote mark ends a part number without being part of it ('N32G430F6S7-1(1)')."""
+    parts = [FOOTNOTE.sub("", part) for line in lines for part in line]
+    if (len(parts) > 1 and all(_whole(part) and part[:PREFIX] == parts[0][:PREFIX] for part in parts)) or any(
+            len(line) > 1 for line in lines):
+        return parts
+    joined = "".join(parts)
+    return [joined] if code_score(joined) >= 0.5 or code_score(parts[0]) >= 0.5 else []
 
 
 def _transposed(grid: Grid) -> Table | None:
@@ -415,8 +431,8 @@ def _transposed(grid: Grid) -> Table | None:
         if drafts := _card_row(grid, rows, i):
             return _column_table(grid, drafts, rows[i:i + 2])
         texts = grid.texts(row)
-        heads = {j: [t] for j, t in enumerate(texts) if j > 0 and _part(t)}
-        if len(heads) < MIN_PARTS or not _shared_prefix([t[0] for t in heads.values()]):
+        heads = {j: [parts] for j, t in enumerate(texts) if j > 0 and (parts := _head(t))}
+        if len(heads) < MIN_PARTS or not _shared_prefix([t[0][0] for t in heads.values()]):
             continue
         k = i + 1
         body: list[Row] = []
@@ -424,12 +440,12 @@ def _transposed(grid: Grid) -> Table | None:
             more = grid.texts(rows[k])
             if more[0] and not any(more[1:]):  # a row label set between the part number's lines
                 body.append(rows[k])
-            elif more[0] or not any(more) or not all(j in heads and _part(t) for j, t in enumerate(more) if t):
+            elif more[0] or not any(more) or not all(j in heads and _head(t) for j, t in enumerate(more) if t):
                 break
             else:
                 for j, t in enumerate(more):
                     if t:
-                        heads[j].append(t)
+                        heads[j].append(_head(t))
             k += 1
         body += rows[k:]
         drafts = []
