@@ -62,6 +62,12 @@ def test_a_card_that_names_no_product_is_not_an_sku(lines):
     assert read_card(card(*lines)) is None
 
 
+def test_a_code_followed_by_sentences_is_prose_about_a_series_not_a_product():
+    assert read_card(card("CH32V 系列是基于RISC-V 设计的微控制器。全系产品加入硬件堆栈区")) is None
+    assert read_card(card("AB-100 is our best kettle. It boils fast")) is None
+    assert read_card(card("AB-100 Stainless kettle, 1.7 L")).attributes["model"] == "AB-100"
+
+
 def test_a_long_first_line_is_prose_not_a_name():
     draft = read_card(card("这是一段很长的介绍文字" * 4 + "。", "型号：SF-0001"))
     assert draft.attributes == {"model": "SF-0001"}

@@ -70,9 +70,10 @@ def is_measurement(text: str) -> bool:
 def not_a_code(text: str) -> bool:
     """Section numbers, dates, phone numbers, hexadecimal numbers, measurements (or alternatives of
     them, '128K/256K'), dimensions, prices, version numbers, standards, bulleted list items, a
-    company's labelled bank and tax numbers, a street address ('23910 N. 19th'), a word broken at the line end ('Ether-'), a text whose
-    brackets are empty (a glyph the text layer lost: '(구)HD-S-001' read as '()HD-S-001'), and series
-    names with placeholders (a datasheet's family, not an orderable part)."""
+    company's labelled bank and tax numbers, a street address ('23910 N. 19th'), a word broken at
+    the line end ('Ether-'), a text whose brackets are empty (a glyph the text layer lost: '(구)HD-S-001'
+    read as '()HD-S-001'), and series names with placeholders (a datasheet's family, not an orderable
+    part)."""
     t = text.strip()
     return bool(HEX.match(t) or FAMILY.search(t) or VERSION.match(t) or STANDARD.match(t) or BULLET.match(t)
                 or COMPANY_ID.match(t) or ORDINAL.search(t) or t.endswith("-") or "()" in t

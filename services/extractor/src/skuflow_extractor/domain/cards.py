@@ -32,6 +32,7 @@ PRICED_RUN = 2  # ... when they come at least this many in a row
 SEPARATORS = " \t-–—:.…·•*|"
 BULLET = re.compile(r"^\s*(?:[-–—•·*]|\d{1,3}[.)])\s+")
 CENTS = re.compile(r"[.,]\d{2}$")
+SENTENCE = re.compile(r"[。！？]\s*\S|[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and another goes on: prose
 
 
 def stacks(lines: list[Line]) -> list[list[Line]]:
@@ -96,6 +97,8 @@ def read_card(card: list[Line]) -> SkuDraft | None:
     coded = False
     for line in unlabelled:
         code = line.text if _bare_code(line.text) else leading_code(line.text)
+        if code and SENTENCE.search(line.text[len(code):]):
+            code = None  # 'CH32V 系列是基于…微控制器。全系产品…': a sentence about a series, not a product line
         custom = CUSTOM_LABEL.match(line.text)
         if code:
             draft.set("model", code)
