@@ -230,3 +230,14 @@ def test_names_beside_bare_decimals_or_codes_beside_prices_are_no_price_list_wit
     assert tables_of(*table(0, 100, specs)) == []  # a table of specifications prints decimals too
     variants = [["GT-0223-GN 绿色", "40.00元"], ["GT-0223-BG 米色", "27.90元"], ["GT-0223-WH 白色", "46.00元"]]
     assert all(t.skus[0].attributes.get("model") for t in tables_of(*table(0, 100, variants, xs=(50, 290))))
+
+
+def test_the_first_rows_wrapped_top_line_is_body_not_a_second_header_line():
+    header = cells(0, 100, ["Brewery", "Name", "Notes", "Price"], xs=(50, 150, 250, 480))
+    top = cells(1, 114, ["Chorlton Brewing", "Hull Melon Lager"], xs=(50, 150))
+    data = cells(2, 121, ["Company", "", "Lager brewed using Hull Melon hops", "£3.00"], xs=(50, 150, 250, 480))
+    rest = table(3, 140, [["Harviestoun", "Schiehallion", "Bitter", "£2.50"],
+                          ["Mikkeller", "American Dream", "Pilsner", "£4.50"]], xs=(50, 150, 250, 480))
+    [found] = tables_of(header, top, data, *rest)
+    assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
+        ("Hull Melon Lager", "3.00"), ("Schiehallion", "2.50"), ("American Dream", "4.50")]

@@ -46,6 +46,7 @@ HEADING_COLUMNS = 3  # in a table this wide, a row printing one cell is a sectio
 INHERIT_OVERLAP = 0.5
 CODE_MIN = 0.35  # a model cell scoring below this is not a code (a heading, a note, a wrapped line)
 HEADER_CELLS = 2  # header words in this many cells make a row a header
+HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
 MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
 CAPTION_ALIGN = 12.0  # points: a caption's lines start this close to the table's left edge
@@ -131,9 +132,16 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     last = found + 1
     while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES and not any(
             code_score(cell.text) >= 0.5 or leading_code(cell.text) or _listed_codes(cell.text)
-            for cell in rows[last].cells):
+            for cell in rows[last].cells) and not _starts_body_row(rows, last):
         last += 1
     return rows[first:last], rows[last:]
+
+
+def _starts_body_row(rows: list[Row], i: int) -> bool:
+    """Row ``i`` is the first line of the data row below it, not a header line: the two overlap, as
+    the lines of one row's cells do when its cells wrap and are centred ('Chorlton Brewing | Hull
+    Melon Lager' over 'Company | … | £3.00')."""
+    return i + 1 < len(rows) and is_data_row(rows[i + 1]) and rows[i].bottom > rows[i + 1].top
 
 
 def _header_line(row: Row, below: Row, grid: Grid) -> bool:
@@ -325,7 +333,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         filled = [t for t in own if t]
         if not filled:
             continue
-        if _header_like(own):  # a repeated header row
+        if _repeated_header(own):
             used |= row.lines
             continue
         priced = price is not None and price_of_cell(texts[price], roles[price - columns.start].decimal_mark)
@@ -366,6 +374,13 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]
             used |= row.lines
     return skus, used
+
+
+def _repeated_header(texts: list[str]) -> bool:
+    """A header row printed again (on each page, after each section): header words in its cells and
+    no cell as long as a description. A product row whose cells hold a header word by chance ('Hull
+    Melon Lager | Lager brewed using Hull Melon hops': 'Lager' is stock in Swedish) is not one."""
+    return _header_like(texts) and all(len(text.split()) <= HEADER_CELL_WORDS for text in texts)
 
 
 def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: Row) -> SkuDraft:
