@@ -3,7 +3,7 @@
 import pytest
 from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
 
-from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
+from skuflow_extractor.domain.tables import NAMED_EVIDENCE, TableHeader, _model_of, find_tables, headerless_rows
 
 TOLERANCE = 4.0
 
@@ -241,3 +241,8 @@ def test_the_first_rows_wrapped_top_line_is_body_not_a_second_header_line():
     [found] = tables_of(header, top, data, *rest)
     assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
         ("Hull Melon Lager", "3.00"), ("Schiehallion", "2.50"), ("American Dream", "4.50")]
+
+
+def test_digits_in_groups_under_a_header_naming_the_code_are_an_article_number_not_a_phone():
+    assert _model_of("618 009 227 221", named=True) == (["618 009 227 221"], NAMED_EVIDENCE)
+    assert _model_of("618 009 227 221", named=False) is None  # unheaded, it may be a phone number

@@ -60,6 +60,7 @@ LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
+DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number printed in groups of digits
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
@@ -208,14 +209,15 @@ def _spaced_codes(text: str) -> bool:
 def _model_of(text: str, named: bool) -> tuple[list[str], float] | None:
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
-    short cell with a digit ('12', '0457')."""
+    short cell with a digit ('12', '0457'), or digits in groups ('618 009 227 221', however like a
+    phone number it looks)."""
     if listed := _listed_codes(text):
         return listed, LIST_EVIDENCE
     if (score := code_score(text)) >= CODE_MIN:
         return [text], score
     if (lead := leading_code(text)) is not None:
         return [lead], LEADING_EVIDENCE
-    if named and len(text) <= NAMED_CODE_MAX and any(ch.isdigit() for ch in text):
+    if named and any(ch.isdigit() for ch in text) and (len(text) <= NAMED_CODE_MAX or DIGIT_GROUPS.fullmatch(text)):
         return [text], NAMED_EVIDENCE
     found = find_codes(text)
     return ([found[0]], code_score(found[0])) if len(found) == 1 else None
