@@ -22,6 +22,8 @@ def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert price_of_cell("$4.02 ea.").per == "ea."
     assert price_of_cell("¥12/件").per == "/件"
     assert price_of_cell("38,45 p/m²").per == "p/m²"  # per square metre, a glazier's price
+    bulk = price_of_cell("$/Bulto 25.120,00")  # the currency and the unit before the amount
+    assert (bulk.text, bulk.currency, bulk.per) == ("25120.00", "$", "Bulto")
     ranged = price_of_cell("12.50 – 15.00")
     assert (ranged.amount, ranged.upper) == (Decimal("12.50"), Decimal("15.00"))
 

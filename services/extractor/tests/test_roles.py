@@ -22,6 +22,20 @@ def test_names_built_of_numbers_around_a_word_are_names():
     assert roles(["", ""], ["12 x 40", "3(1)3", "#4"], ["€ 54,35", "€ 105,60", "€ 64,15"]) == [None, "price"]
 
 
+def test_unheaded_unique_numbers_before_names_and_currency_prices_are_article_numbers():
+    names = ["BIZCOCHUELO MAMA COCINA", "CACAO RUX COA X180G", "GRASA CRISTALINA X500", "TURRON ARCOR"]
+    prices = ["$/Bulto 25.120,00", "$/Bulto 12.710,00", "$/Bulto 20.870,00", "$/Bulto 10.690,00"]
+    assert roles(["", "", ""], ["1.134", "869", "2", "1.250"], names, prices) == ["model", "product_name", "price"]
+    assert roles(["", "", ""], ["1", "2", "3", "4"], names, prices) == [None, "product_name", "price"]  # an index
+    bare = ["25.120,00", "12.710,00", "20.870,00", "10.690,00"]  # no currency: the numbers may be prices
+    assert roles(["", "", ""], ["1.134", "869", "2", "1.250"], names, bare)[0] != "model"
+
+
+def test_grouped_numbers_under_a_header_naming_the_code_are_codes_not_prices():
+    assert roles(["Código", "Descripcion", ""], ["1.130", "1.138", "1.249"], ["ACEITE", "SAL", "AZUCAR"],
+                 ["40.350", "29.040", "58.030"]) == ["model", "product_name", "price"]
+
+
 def test_a_package_column_is_never_the_model_even_where_its_header_says_so():
     assert roles(["型号", "封装"], CODES, PACKAGES) == ["model", "custom"]
     assert roles(["型号", ""], PACKAGES, CODES) == ["custom", "model"]  # the code-like, unique column wins

@@ -3,7 +3,14 @@
 import pytest
 from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
 
-from skuflow_extractor.domain.tables import NAMED_EVIDENCE, TableHeader, _model_of, find_tables, headerless_rows
+from skuflow_extractor.domain.tables import (
+    NAMED_EVIDENCE,
+    TableHeader,
+    _header_like,
+    _model_of,
+    find_tables,
+    headerless_rows,
+)
 
 TOLERANCE = 4.0
 
@@ -246,3 +253,9 @@ def test_the_first_rows_wrapped_top_line_is_body_not_a_second_header_line():
 def test_digits_in_groups_under_a_header_naming_the_code_are_an_article_number_not_a_phone():
     assert _model_of("618 009 227 221", named=True) == (["618 009 227 221"], NAMED_EVIDENCE)
     assert _model_of("618 009 227 221", named=False) is None  # unheaded, it may be a phone number
+
+
+def test_a_records_first_line_with_a_description_or_a_labelled_value_is_no_header():
+    assert _header_like(["Código", "Descripcion", "Stock", "Precio"])
+    assert not _header_like(["1.133", "BIZCOCHUELO MAMA COCINA VAINILLA (Presentación x10u)", "Stock", "Precio"])
+    assert not _header_like(["409", "MERCADERIA VARIAS", "Stk: 44,00", "$/Unidad"])

@@ -32,7 +32,7 @@ _SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
-    rf"(?P<before>{BEFORE})?\s*(?P<amount>{AMOUNT}){_SIGN}"
+    rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
     rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?",
     re.IGNORECASE)
@@ -104,8 +104,8 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
         return None
     upper = to_decimal(match.group("upper"), decimal_mark) if match.group("upper") else None
     currency = match.group("before") or match.group("after")
-    return Price(raw.strip(), amount, currency.strip() if currency else None,
-                 match.group("per").strip() if match.group("per") else None, upper)
+    per = match.group("per") or match.group("unit")  # '$4.02 ea.', or the unit before: '$/Bulto 25.120,00'
+    return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 
 
 def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, is_measurement, is_package, leading_code
 from skuflow_catalog.headers import header_role
@@ -30,6 +31,9 @@ CONTRADICTING_CELLS = 3  # this many cells that deny what their header names ove
 WORDS_NOT_CODES = 0.8  # a column this much made of words holds no codes, whatever its header says
 KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
 STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a header over half-codes by this
+ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article numbers
+CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
+WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
 
 
@@ -41,7 +45,7 @@ class ColumnRole:
     header: str
     scores: dict[str, float] = field(default_factory=dict)
     decimal_mark: str | None = None
-    named: bool = False  # the header names this role (then a model column's cells may be plain numbers)
+    named: bool = False  # the header (or the article-number rule) vouches for it: model cells may be plain numbers
 
 
 def _share(cells: list[str], test) -> float:
@@ -60,7 +64,8 @@ WORD = re.compile(r"[^\W\d_]{3,}")  # a run of three letters: a word, in any scr
 
 def _is_name(text: str) -> bool:
     """Words, or a name built of numbers around a word ('4# - spouw - 3(1)3', a glazing build-up)."""
-    return _is_words(text) or (WORD.search(text) is not None and code_score(text) < 0.5 and not is_measurement(text))
+    return _is_words(text) or (WORD.search(text) is not None and code_score(text) < 0.5 and not is_measurement(text)
+                               and price_of_cell(text) is None)
 
 
 def _header_evidence(header: str) -> tuple[str | None, float]:
@@ -89,6 +94,8 @@ def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str
     named, named_score = _header_evidence(header)
     if len(filled) >= CONTRADICTING_CELLS and _contradicted(named, data, cells):
         named, named_score = None, 0.0
+    if named == "model" and _share(cells, lambda c: bool(WHOLE_NUMBER.fullmatch(c.strip()))) == 1.0:
+        data["price"] *= OTHER_DAMPING  # article numbers under 'Código' ('1.134'), grouped like amounts
     scores = {}
     for role, value in data.items():
         blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
@@ -128,6 +135,33 @@ def _codes_over_header(roles: list[str | None], codes: list[float], named: list[
     roles[max(rivals, key=lambda j: codes[j])] = "model"
     named_ok = "product_name" not in roles and scores[crowned]["product_name"] >= MINIMUM["product_name"]
     roles[crowned] = "product_name" if named_ok else None
+
+
+def _article_numbers(cells: list[str]) -> bool:
+    """Unique whole numbers ('1.134', '869', '2') that do not count up row by row (an index does),
+    at least one of three digits or more."""
+    filled = [c.strip() for c in cells if c.strip()]
+    if len(filled) < ARTICLE_ROWS or not all(WHOLE_NUMBER.fullmatch(c) for c in filled):
+        return False
+    values = [int(re.sub(r"\D", "", c)) for c in filled]
+    counting = sum(1 for a, b in pairwise(values) if b == a + 1)
+    return len(set(values)) == len(values) and counting * 2 < len(values) and max(values) >= 100
+
+
+def _numbers_as_codes(roles: list[str | None], headers: list[str], columns: list[list[str]]) -> bool:
+    """An unheaded first column of article numbers before the names, in a table whose prices print
+    their currency ('1.134 | BIZCOCHUELO … | $/Bulto 25.120,00'): the numbers are the codes, not a
+    price column (their grouping made them look like amounts). The prices left keep their order."""
+    if "model" in roles or not columns or headers[0].strip() or "product_name" not in roles[1:]:
+        return False
+    marked = any(_share(column, lambda c: bool((p := price_of_cell(c)) and p.currency)) >= CURRENCY_ROWS
+                 for column in columns[1:])
+    if not marked or not _article_numbers(columns[0]):
+        return False
+    roles[0] = "model"
+    for n, j in enumerate(j for j, role in enumerate(roles) if role in ("price", "price_extra")):
+        roles[j] = "price" if n == 0 else "price_extra"
+    return True
 
 
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
@@ -198,6 +232,8 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         _most_distinct_name(roles, columns, [scores for scores, _ in scored])
     named = [_header_evidence(header)[0] for header in headers]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
+    if _numbers_as_codes(roles, headers, columns):
+        named[0] = "model"
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
             roles[j] = "custom"

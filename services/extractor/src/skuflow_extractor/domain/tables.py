@@ -46,6 +46,7 @@ HEADING_COLUMNS = 3  # in a table this wide, a row printing one cell is a sectio
 INHERIT_OVERLAP = 0.5
 CODE_MIN = 0.35  # a model cell scoring below this is not a code (a heading, a note, a wrapped line)
 HEADER_CELLS = 2  # header words in this many cells make a row a header
+LABELLED_NUMBER = re.compile(r"[:：]\s*[-+]?\d")  # 'Stk: 44,00': a label and its value
 HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
 MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
@@ -112,8 +113,12 @@ class Table:
 
 
 def _header_like(texts: list[str]) -> bool:
-    named = sum(1 for t in texts if t and named_role(t))
-    return named >= HEADER_CELLS and not any(code_score(t) >= 0.9 for t in texts if t)
+    """Header words in two cells, no code, and no description: a cell of many words that names no
+    column ('BIZCOCHUELO MAMA COCINA VAINILLA (Presentación x10u)' beside '$/Bulto') is a product's.
+    A label with its value ('Stk: 44,00') is a record's field, not a header word."""
+    named = sum(1 for t in texts if t and named_role(t) and not LABELLED_NUMBER.search(t))
+    return named >= HEADER_CELLS and not any(code_score(t) >= 0.9 for t in texts if t) and not any(
+        len(t.split()) > HEADER_CELL_WORDS and not named_role(t) for t in texts)
 
 
 def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
