@@ -39,6 +39,8 @@ COMPANY_ID = re.compile(r"^(?:BIC|SWIFT|IBAN|KvK|BTW|VAT|USt-?IdNr\.?|UID|Steuer
                         r"[\s:.№#]", re.IGNORECASE)
 BULLET = re.compile(r"^[-–•·●▪*]\s")  # a list item's bullet: prose, not a code cell
 ORDINAL = re.compile(r"(?:^|\s)\d{1,4}(?:st|nd|rd|th)\.?(?:\s|$)", re.IGNORECASE)  # '23910 N. 19th': an address
+CONTACT = re.compile(r"^(?:tel|fax|phone|mob|mobile|whatsapp|電話|传真|電話番号|тел|факс)\.?\s*[:：]?\s*[+(（\d]",
+                     re.IGNORECASE)  # a labelled phone or fax number: 'FAX.（0763）62-3841'
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
 DATE = re.compile(r"^(?:\d{4}[-./年]\d{1,2}(?:[-./月]\d{1,2}日?)?|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))$")
@@ -68,15 +70,15 @@ def is_measurement(text: str) -> bool:
 
 
 def not_a_code(text: str) -> bool:
-    """Section numbers, dates, phone numbers, hexadecimal numbers, measurements (or alternatives of
-    them, '128K/256K'), dimensions, prices, version numbers, standards, bulleted list items, a
-    company's labelled bank and tax numbers, a street address ('23910 N. 19th'), a word broken at
-    the line end ('Ether-'), a text whose brackets are empty (a glyph the text layer lost: '(구)HD-S-001'
-    read as '()HD-S-001'), and series names with placeholders (a datasheet's family, not an orderable
-    part)."""
+    """Section numbers, dates, phone numbers (labelled too: 'FAX.（0763）62-3841'), hexadecimal
+    numbers, measurements (or alternatives of them, '128K/256K'), dimensions, prices, version numbers,
+    standards, bulleted list items, a company's labelled bank and tax numbers, a street address
+    ('23910 N. 19th'), a word broken at the line end ('Ether-'), a text whose brackets are empty (a
+    glyph the text layer lost: '(구)HD-S-001' read as '()HD-S-001'), and series names with
+    placeholders (a datasheet's family, not an orderable part)."""
     t = text.strip()
     return bool(HEX.match(t) or FAMILY.search(t) or VERSION.match(t) or STANDARD.match(t) or BULLET.match(t)
-                or COMPANY_ID.match(t) or ORDINAL.search(t) or t.endswith("-") or "()" in t
+                or COMPANY_ID.match(t) or CONTACT.match(t) or ORDINAL.search(t) or t.endswith("-") or "()" in t
                 or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
                 or all(MEASUREMENT.match(part) for part in t.split("/"))
                 or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
