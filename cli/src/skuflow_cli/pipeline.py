@@ -22,7 +22,7 @@ from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
 from skuflow_evaluator.llm import evaluate_with_model, wants_model
 from skuflow_evaluator.probe import evaluate_document, render
-from skuflow_extractor.domain.extraction import extract_page
+from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.llm import read_with_model
 from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
@@ -49,7 +49,8 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
         review = evaluation.review_pages.get(page.page)
-        rules = extract_page(page, classification, file_hash, profile, previous_table)
+        continued = previous_table if needs_previous_page(page, classification, profile) else None  # as the service
+        rules = extract_page(page, classification, file_hash, profile, continued)
         extraction, more = await read_with_model(llm, rules, page, classification, review,
                                                  dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
         previous_table = extraction.table

@@ -259,3 +259,13 @@ def test_a_records_first_line_with_a_description_or_a_labelled_value_is_no_heade
     assert _header_like(["Código", "Descripcion", "Stock", "Precio"])
     assert not _header_like(["1.133", "BIZCOCHUELO MAMA COCINA VAINILLA (Presentación x10u)", "Stock", "Precio"])
     assert not _header_like(["409", "MERCADERIA VARIAS", "Stk: 44,00", "$/Unidad"])
+
+
+def test_a_header_set_apart_from_its_rows_by_group_headings_still_heads_them():
+    header = cells(0, 100, ["Código", "Descripcion", "Precio"], xs=(50, 150, 400))
+    group = stacked(1, 150, 130, "Linea: ALMACEN", "Sublinea: ACEITES", leading=30)
+    rows = table(2, 220, [["1.130", "ACEITE EL CORTIJO", "$ 40.350,00"], ["1.138", "ACEITE PRIMORDIAL", "$ 29.040,00"]],
+                 xs=(50, 150, 400))
+    found = tables_of(header, group, *rows)
+    assert [(s.attributes.get("model"), s.attributes.get("price")) for t in found for s in t.skus] == [
+        ("1.130", "40350.00"), ("1.138", "29040.00")]

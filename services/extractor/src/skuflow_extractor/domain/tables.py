@@ -631,6 +631,17 @@ def _shared_above(lines: list[Line], table: Table, used: set[int]) -> tuple[dict
     return (shared, taken) if shared else ({}, set())
 
 
+def _loose_headers(lines: list[Line], row_tolerance: float, grids: list[Grid]) -> list[tuple[float, TableHeader]]:
+    """Header rows that head no block of their own ('Código | Descripcion' above group headings like
+    'Linea: ALMACEN'), top to bottom with their bottom edge: the header of the first headerless
+    block below them whose columns they line up with."""
+    taken = {ln for grid in grids for row in (*grid.above, *grid.rows) for ln in row.lines}
+    return [(row.bottom, TableHeader(tuple((named_role(cell.text), cell.bbox[0], cell.bbox[2], cell.text)
+                                           for cell in row.cells)))
+            for row in cell_rows(lines, row_tolerance)
+            if not row.lines & taken and _header_like([cell.text for cell in row.cells])]
+
+
 def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
                 rules: list[BBox] | tuple = ()) -> list[Table]:
     """Every product table on the page, top to bottom; a block without a header continues the table
@@ -638,10 +649,14 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
     are the page's horizontal rules, which bound a ruled table's rows."""
     tables: list[Table] = []
     used: set[int] = set()
-    for grid in grids_of(lines, row_tolerance):
+    grids = grids_of(lines, row_tolerance)
+    loose = _loose_headers(lines, row_tolerance, grids)
+    for grid in grids:
         above = previous  # a headerless block of rows (not a lone footer line) continues the table above
         if tables:
             above = tables[-1].header if len(grid.rows) > 1 else None
+        if above is None:
+            above = next((header for bottom, header in reversed(loose) if bottom <= grid.rows[0].top), None)
         for table in _read_grid(grid, above, rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
