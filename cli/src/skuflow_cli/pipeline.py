@@ -49,7 +49,8 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
         review = evaluation.review_pages.get(page.page)
-        continued = previous_table if needs_previous_page(page, classification, profile) else None  # as the service
+        # the previous page's header goes only to a page that may continue it, as the extractor service decides
+        continued = previous_table if previous_table and needs_previous_page(page, classification, profile) else None
         rules = extract_page(page, classification, file_hash, profile, continued)
         extraction, more = await read_with_model(llm, rules, page, classification, review,
                                                  dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)

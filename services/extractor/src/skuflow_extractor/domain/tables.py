@@ -14,7 +14,9 @@ that header (seed-000 §10, BR-17): the header is inherited.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache, partial
 from itertools import pairwise, takewhile
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
@@ -462,12 +464,14 @@ def _transposed(grid: Grid) -> Table | None:
             more = grid.texts(rows[k])
             if more[0] and not any(more[1:]):  # a row label set between the part number's lines
                 body.append(rows[k])
-            elif more[0] or not any(more) or not all(j in heads and _head(t) for j, t in enumerate(more) if t):
+            elif more[0] or not any(more):
                 break
             else:
-                for j, t in enumerate(more):
-                    if t:
-                        heads[j].append(_head(t))
+                parts = {j: _head(t) for j, t in enumerate(more) if t}
+                if not all(j in heads and found for j, found in parts.items()):
+                    break
+                for j, found in parts.items():
+                    heads[j].append(found)
             k += 1
         body += rows[k:]
         drafts = []
@@ -520,18 +524,20 @@ def _shared_prefix(codes: list[str]) -> bool:
     return max(prefixes.count(p) for p in prefixes) * 2 >= len(codes)
 
 
-def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tuple = ()) -> list[Table]:
+def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: list[BBox] | tuple = ()) -> list[Table]:
+    """The grid's tables; ``inherit`` gives the header a block without its own continues (asked only then)."""
     if (transposed := _transposed(grid)) is not None:
         return [transposed]
     header_rows, body = _split_header(grid)
     grid = add_header_columns(split_at_header(grid, header_rows), header_rows)
     headers = _column_headers(grid, header_rows)
     inherited = False
-    if not any(headers) and previous is not None and (laid := previous.headers_for(grid)):
+    if not any(headers) and (above := inherit()) is not None and (laid := above.headers_for(grid)):
         headers, inherited = laid, True
     hints = [named_role(h.split("\n")[-1]) if h else None for h in headers]
     body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)))
-    cells = _product_rows([grid.texts(row) for row in body])
+    texts = [grid.texts(row) for row in body]
+    cells = _product_rows(texts)
     tables = []
     for columns in _segments(hints):
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
@@ -540,7 +546,7 @@ def _read_grid(grid: Grid, previous: TableHeader | None, rules: list[BBox] | tup
             continue
         labels: list[Row] = []
         if not any(headers[j] for j in columns):
-            if not _products_without_header(roles, [[grid.texts(row)[j] for j in columns] for row in body]):
+            if not _products_without_header(roles, [[row[j] for j in columns] for row in texts]):
                 continue  # no header, and neither codes nor priced names: nothing says these rows are products
             if "model" not in chosen:
                 roles, labels = _price_labels(grid, body, columns, roles)
@@ -585,8 +591,10 @@ def _price_labels(grid: Grid, body: list[Row], columns: range,
     over two glazing prices) in the rows right above its first name: those rows name the price
     columns and are no products of their own. Returns the roles so named and the label rows."""
     name = columns.start + [r.role for r in roles].index("product_name")
-    unnamed = lambda row: not grid.texts(row)[name]  # noqa: E731
-    above = list(takewhile(unnamed, reversed(grid.above[-1:])))
+    def unnamed(row: Row) -> bool:
+        return not grid.texts(row)[name]
+
+    above = [row for row in grid.above[-1:] if unnamed(row)]
     leading = list(takewhile(unnamed, body[:MAX_HEADER_LINES]))
     if len(leading) == len(body) or not (labels := above + leading):
         return roles, []
@@ -639,7 +647,17 @@ def _loose_headers(lines: list[Line], row_tolerance: float, grids: list[Grid]) -
     return [(row.bottom, TableHeader(tuple((named_role(cell.text), cell.bbox[0], cell.bbox[2], cell.text)
                                            for cell in row.cells)))
             for row in cell_rows(lines, row_tolerance)
-            if not row.lines & taken and _header_like([cell.text for cell in row.cells])]
+            if len(row.cells) >= HEADER_CELLS and not row.lines & taken
+            and _header_like([cell.text for cell in row.cells])]
+
+
+def _inherited(above: TableHeader | None, loose: Callable[[], list[tuple[float, TableHeader]]],
+               grid: Grid) -> TableHeader | None:
+    """The header a block without its own continues: the table above it (or the previous page's),
+    else the nearest loose header row above it."""
+    if above is not None:
+        return above
+    return next((header for bottom, header in reversed(loose()) if bottom <= grid.rows[0].top), None)
 
 
 def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader | None,
@@ -650,14 +668,12 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
     tables: list[Table] = []
     used: set[int] = set()
     grids = grids_of(lines, row_tolerance)
-    loose = _loose_headers(lines, row_tolerance, grids)
+    loose = cache(partial(_loose_headers, lines, row_tolerance, grids))  # found only if a headerless block asks
     for grid in grids:
         above = previous  # a headerless block of rows (not a lone footer line) continues the table above
         if tables:
             above = tables[-1].header if len(grid.rows) > 1 else None
-        if above is None:
-            above = next((header for bottom, header in reversed(loose) if bottom <= grid.rows[0].top), None)
-        for table in _read_grid(grid, above, rules):
+        for table in _read_grid(grid, partial(_inherited, above, loose, grid), rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
             for sku in table.skus:
