@@ -160,3 +160,15 @@ def test_a_scan_of_short_texts_without_codes_goes_to_review_not_to_d_skipped():
     result = classify_page(scan, PROFILE)
     assert (result.page_type, result.needs_review) == ("D", True)
     assert result.reason == "scan of short texts without codes or prices"
+
+
+def test_a_grid_of_captioned_pictures_without_codes_or_prices_lists_products_never_d():
+    names = ["Ananas", "Mangue", "Mojito", "Noix de coco", "Litchi", "Banane"]
+    pictures = [image(n, (40 + 180 * (n % 3), 100 + 230 * (n // 3), 190 + 180 * (n % 3), 250 + 230 * (n // 3)))
+                for n in range(6)]
+    captions = [stacked(n, 40 + 180 * (n % 3), 254 + 230 * (n // 3), name, "Poche 150g", width=100)
+                for n, name in enumerate(names)]
+    result = classify_page(page(captions, pictures), PROFILE)
+    assert (result.page_type, result.detail["features"]["captioned_pictures"]) == ("C", 6)
+    lone = classify_page(page(captions[:1], pictures[:1]), PROFILE)
+    assert lone.page_type == "D"  # one photo with a caption is a figure

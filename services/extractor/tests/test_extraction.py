@@ -3,6 +3,7 @@
 import pytest
 from extractor_pages import HASH, HEADER, PROFILE, body_rows, classification, page, stacked, table
 
+from skuflow_contracts.ir import ImageRegion
 from skuflow_extractor.domain import extraction
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
@@ -183,3 +184,17 @@ def test_a_table_whose_header_sits_in_the_top_margin_band_is_still_read():
     rows = table(0, 10, [HEADER, *body_rows(1, 3)])  # a tightly cropped page: the header in the margin
     result = extract(*rows, page_type="A", roles={rows[0].block_id: "header"})
     assert [s.attributes.model for s in result.skus] == ["SF-0001", "SF-0002", "SF-0003"]
+
+
+def test_a_grid_of_photos_named_only_by_their_captions_gives_one_product_per_photo():
+    names = ["Ananas", "Mangue", "Mojito", "Litchi"]
+    photos = [ImageRegion(image_id=f"img_{n}", bbox=(40 + 180 * (n % 3), 100 + 230 * (n // 3),
+                                                     190 + 180 * (n % 3), 250 + 230 * (n // 3)),
+                          width_px=600, height_px=600, content_hash=f"h{n}") for n in range(4)]
+    captions = [stacked(n, 40 + 180 * (n % 3), 254 + 230 * (n // 3), name, "Poche 150g")
+                for n, name in enumerate(names)]
+    grid = page(*captions).model_copy(update={"images": photos})
+    cls = classification("C").model_copy(update={"image_roles": {p.image_id: "PRODUCT_MAIN" for p in photos}})
+    result = extract_page(grid, cls, HASH, PROFILE)
+    assert [s.attributes.product_name for s in result.skus] == names
+    assert all(s.confidence < PROFILE.extraction.sku_min_confidence for s in result.skus)  # a person confirms

@@ -269,3 +269,20 @@ def test_a_header_set_apart_from_its_rows_by_group_headings_still_heads_them():
     found = tables_of(header, group, *rows)
     assert [(s.attributes.get("model"), s.attributes.get("price")) for t in found for s in t.skus] == [
         ("1.130", "40350.00"), ("1.138", "29040.00")]
+
+
+def test_a_first_rows_lines_that_overlap_in_turn_are_its_lines_not_the_header():
+    """A name's top line over a centred row number over the line with the price: one row, and the
+    header above it (one header word only) keeps none of them."""
+    xs = (50, 150, 400, 480)
+    header = cells(0, 2, ["Modell", "", "", "Webshoppreis"], xs=xs)
+    title = cells(1, 20, ["", "Apple iPads"], xs=xs)
+    top = cells(2, 38, ["", "Apple iPad 128GB WiFi (ohne"], xs=xs)
+    number = cells(3, 43, ["1"], xs=xs)
+    data = cells(4, 49, ["", "Netzteil)", "Pflicht", "369,00 €"], xs=xs)
+    rest = table(5, 80, [["2", "Apple iPad 256GB WiFi", "Pflicht", "489,00 €"],
+                         ["3", "Apple iPad Air 128GB", "Pflicht", "610,00 €"]], xs=xs)
+    found = tables_of(header, title, top, number, data, *rest)
+    assert [(s.attributes.get("model"), s.attributes.get("price")) for t in found for s in t.skus] == [
+        ("1", "369.00"), ("2", "489.00"), ("3", "610.00")]
+    assert found[0].skus[0].attributes["product_name"] == "Apple iPad 128GB WiFi (ohne Netzteil)"

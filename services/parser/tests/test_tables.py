@@ -10,7 +10,7 @@ from pdfplumber.table import TableFinder
 from skuflow_contracts.ir import ParsedPage
 from skuflow_parser.backends.pdfplumber_backend import TEXT_ALIGNED, GlyphPage
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.domain.tables import continues_overleaf, looks_tabular, reading_rotation
+from skuflow_parser.domain.tables import continues_overleaf, horizontal_rules, looks_tabular, reading_rotation
 from skuflow_parser.pages import parse_page
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage
@@ -99,3 +99,17 @@ def test_a_table_turned_sideways_by_the_page_rotation_is_read_along_its_text(rot
 def test_the_whole_document_path_reads_tables_too(tmp_path):
     [stored] = parse_and_store(price_table().tobytes(), job_id="j", file_hash=HASH, storage=LocalStorage(tmp_path))
     assert stored.page.tables[0].header_rows == 1
+
+
+def test_a_shading_boxs_edge_inside_a_box_of_the_same_colour_is_no_rule():
+    """Word shades each line of a cell's text again in the cell's colour: only the cell's edges show."""
+    grey, red = (0.46, 0.44, 0.44), (0.75, 0.0, 0.0)
+
+    def box(fill, x0, y0, x1, y1, kind="f"):
+        return {"type": kind, "fill": fill, "items": [("re", (x0, y0, x1, y1))]}
+
+    drawings = [box(grey, 118, 74, 397, 97), box(grey, 121, 74, 394, 85.2), box(grey, 121, 86, 394, 97),
+                box(red, 118, 97, 397, 108)]
+    assert sorted({y for _, y, _, _ in horizontal_rules(drawings)}) == [74, 97, 108]
+    outlined = [box(grey, 118, 74, 397, 97), box(grey, 121, 74, 394, 85.2, kind="fs")]
+    assert 85.2 in {y for _, y, _, _ in horizontal_rules(outlined)}  # a drawn outline shows

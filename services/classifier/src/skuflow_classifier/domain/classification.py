@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 
+from skuflow_catalog.captions import captioned
 from skuflow_catalog.codes import code_score, find_codes
 from skuflow_catalog.headers import attribute_for_label, is_price_list_title, labelled_value
 from skuflow_catalog.prices import find_price, find_prices, price_of_cell
@@ -52,14 +53,16 @@ class PageFeatures:
     ocr_confidence: float | None = None
     price_list_title: bool = False  # 'PRICE LIST', '价目表', 'Lista de precios'
     amount_cells: int = 0  # lines that are an amount and nothing else, plain whole numbers included
+    captioned_pictures: int = 0  # like-sized product pictures, each with a short line right below it
 
     @property
     def product_signal(self) -> bool:
         """Repeated codes, prices or a table header; or a price-list title over amounts (a cover saying
-        'Dealer Price List' has none): this page lists products."""
+        'Dealer Price List' has none); or a grid of captioned pictures: this page lists products."""
         return (max(self.model_mentions, self.code_cells) >= SIGNAL_MIN or self.header_rows > 0
                 or self.price_mentions + self.price_cells >= SIGNAL_MIN
-                or (self.price_list_title and self.amount_cells >= SIGNAL_MIN))
+                or (self.price_list_title and self.amount_cells >= SIGNAL_MIN)
+                or self.captioned_pictures >= SIGNAL_MIN)
 
 
 def _area(box: BBox) -> float:
@@ -228,6 +231,8 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         ocr_confidence=page.ocr_confidence,
         price_list_title=any(is_price_list_title(text) for text in texts),
         amount_cells=sum(1 for text in texts if any(ch.isdigit() for ch in text) and price_of_cell(text)),
+        captioned_pictures=len(captioned([img.bbox for img in products],
+                                         [(ln.bbox, ln.text) for block in page.text_blocks for ln in block.lines])),
     )
 
 
@@ -264,6 +269,8 @@ def page_type_of(f: PageFeatures) -> tuple[PageType, float, str]:
         return "C", 0.72, "product blocks without extracted pictures (a scan)"
     if f.model_mentions >= 3:
         return "A", 0.75, "several model codes without pictures"
+    if f.captioned_pictures >= SIGNAL_MIN:
+        return "C", 0.75, "pictures named by their captions"
     return "B", 0.6, "product text without a clear structure"
 
 

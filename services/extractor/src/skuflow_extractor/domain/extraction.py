@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from skuflow_catalog.codes import code_score, leading_code
 
-from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.ir import BBox, ParsedPage
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import ExtractionMethod, PageClassification, SkuRecord
+from skuflow_extractor.domain.captions import named_pictures
 from skuflow_extractor.domain.cards import extract_cards, extract_lines
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
@@ -31,6 +32,7 @@ MARGIN_ROLES = ("header", "footer")
 UNREAD_CODE = 0.75  # a line scoring this as a code prints a code
 UNREAD_MIN, UNREAD_SHARE = 3, 0.25  # this many unread codes (or this share of the SKUs) make a page doubtful
 TABLE_PAGES = ("A", "B")  # page types whose headerless rows are read as a table
+THUMBNAIL = 40.0  # points: a smaller picture is an icon or a swatch, not a product photo
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,12 @@ def needs_previous_page(page: ParsedPage, classification: PageClassification, pr
     """Could this page continue the previous page's table? Then it waits for that page (C1)."""
     return (page.page > 1 and classification.page_type in TABLE_PAGES
             and headerless_rows(page_lines(page, margin_blocks(classification)), profile.extraction.row_tolerance))
+
+
+def _pictures(page: ParsedPage, classification: PageClassification) -> list[BBox]:
+    """The page's product pictures, thumbnails left out."""
+    return [img.bbox for img in page.images if classification.image_roles.get(img.image_id) == "PRODUCT_MAIN"
+            and img.bbox[3] - img.bbox[1] >= THUMBNAIL]
 
 
 def _invalid_ratio(drafts: list[SkuDraft]) -> float:
@@ -88,8 +96,12 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
         return finish("table_rule", table_skus, None)
     reason = "table_rule_empty" if classification.page_type == "A" else None
     rest = [line for line in lines if line.index not in table_lines]
+
+    def two_stage() -> list[SkuDraft]:
+        return table_skus + (extract_cards(rest) or named_pictures(_pictures(page, classification), rest))
+
     attempts: list[tuple[ExtractionMethod, Callable[[], list[SkuDraft]]]] = [
-        ("two_stage", lambda: table_skus + extract_cards(rest)), ("single_stage", lambda: extract_lines(lines))]
+        ("two_stage", two_stage), ("single_stage", lambda: extract_lines(lines))]
     for method, attempt in attempts:
         try:
             drafts = attempt()

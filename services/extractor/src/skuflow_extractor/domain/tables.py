@@ -132,8 +132,10 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]) if _header_like(grid.texts(row))),
                  None)
     if found is None:
-        above = list(grid.above) if any(_has_header_word(r) for r in grid.above) else []
-        return above, list(grid.rows)
+        if not any(_has_header_word(r) for r in grid.above):
+            return [], list(grid.rows)
+        cut = next((i for i in range(len(grid.above)) if _starts_body_row(rows, i)), len(grid.above))
+        return rows[:cut], rows[cut:]
     first = found
     while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
         first -= 1
@@ -148,8 +150,13 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
 def _starts_body_row(rows: list[Row], i: int) -> bool:
     """Row ``i`` is the first line of the data row below it, not a header line: the two overlap, as
     the lines of one row's cells do when its cells wrap and are centred ('Chorlton Brewing | Hull
-    Melon Lager' over 'Company | … | £3.00')."""
-    return i + 1 < len(rows) and is_data_row(rows[i + 1]) and rows[i].bottom > rows[i + 1].top
+    Melon Lager' over 'Company | … | £3.00'), directly or through lines that overlap in turn (a name's
+    top line over a centred '1' over the line with the price)."""
+    while i + 1 < len(rows) and rows[i].bottom > rows[i + 1].top:
+        if is_data_row(rows[i + 1]):
+            return True
+        i += 1
+    return False
 
 
 def _header_line(row: Row, below: Row, grid: Grid) -> bool:

@@ -17,6 +17,26 @@ MAX_PATHS = 5000
 CROSS_PAGE_MARGIN = 0.1  # a table ending in the bottom 10% of the page may continue overleaf
 
 
+def _fill(path: dict) -> tuple | None:
+    return tuple(path["fill"]) if path.get("fill") is not None else None
+
+
+def _shading(drawings: list[dict]) -> dict[tuple, list[tuple[float, float, float, float]]]:
+    """Boxes filled without an outline, by fill colour: the boxes whose inner edges nobody sees."""
+    shades: dict[tuple, list[tuple[float, float, float, float]]] = {}
+    for path in drawings:
+        if path.get("type") == "f" and path.get("fill") is not None:
+            for item in path.get("items", ()):
+                if item[0] == "re" and item[1][3] - item[1][1] > THIN:
+                    shades.setdefault(_fill(path), []).append(tuple(item[1]))
+    return shades
+
+
+def _inside(y: float, x0: float, x1: float, boxes) -> bool:
+    """An edge at ``y`` from ``x0`` to ``x1`` lies within one of ``boxes`` (not on its border)."""
+    return any(b[0] - 1 <= x0 and x1 <= b[2] + 1 and b[1] + 0.5 < y < b[3] - 0.5 for b in boxes)
+
+
 def looks_tabular(line_boxes: list[BBox]) -> bool:
     """At least three text rows of at least three cells each (boxes in the frame the text reads
     upright in): pdfplumber is worth its time here."""
@@ -79,9 +99,12 @@ def merge_headless_columns(rows: list[list[str]]) -> tuple[list[list[str]], list
 def horizontal_rules(drawings: list[dict]) -> list[BBox]:
     """Horizontal rules a page draws: thin lines and rectangles, and the top and bottom edges of
     row-sized boxes (cell borders, row shading), at least ``MIN_RULE`` points long; each once.
-    Pages drawn with more than ``MAX_PATHS`` paths are artwork, not tables."""
+    A shading box's edge inside a box shaded the same colour is no rule: nothing shows there (Word
+    shades each line of a cell's text again in the cell's colour). Pages drawn with more than
+    ``MAX_PATHS`` paths are artwork, not tables."""
     if len(drawings) > MAX_PATHS:
         return []
+    shades = _shading(drawings)
     found: set[tuple[float, float, float]] = set()
     for path in drawings:
         for item in path.get("items", ()):
@@ -96,5 +119,6 @@ def horizontal_rules(drawings: list[dict]) -> list[BBox]:
                 if y1 - y0 <= THIN:
                     found.add((round(x0), round((y0 + y1) / 2, 1), round(x1)))
                 elif y1 - y0 <= MAX_ROW_BOX:
-                    found |= {(round(x0), round(y0, 1), round(x1)), (round(x0), round(y1, 1), round(x1))}
+                    same = shades.get(_fill(path), ()) if path.get("type") == "f" else ()
+                    found |= {(round(x0), round(y, 1), round(x1)) for y in (y0, y1) if not _inside(y, x0, x1, same)}
     return [(x0, y, x1, y) for x0, y, x1 in sorted(found, key=lambda r: (r[1], r[0]))]
