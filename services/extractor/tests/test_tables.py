@@ -60,8 +60,8 @@ def test_cells_merged_into_one_line_are_split_by_their_words_left_edges():
 
 
 def test_a_wide_gap_or_a_row_that_names_no_product_ends_the_table():
-    gap = table(0, 100, [HEADER, *body_rows(1, 2)]) + table(10, 300, body_rows(3, 1))
-    assert models(tables_of(*gap)) == ["SF-0001", "SF-0002"]
+    gap = table(0, 100, [HEADER, *body_rows(1, 2)]) + table(10, 300, [["共计", "", "2件", "¥4.00"]])
+    assert models(tables_of(*gap)) == ["SF-0001", "SF-0002"]  # a lone row without a code is a footer
     note = table(0, 100, [HEADER, *body_rows(1, 1), ["以上价格均含税"], *body_rows(2, 1)])
     assert models(tables_of(*note)) == ["SF-0001", "SF-0002"]  # a one-cell row is a heading, not an SKU
 
@@ -286,3 +286,31 @@ def test_a_first_rows_lines_that_overlap_in_turn_are_its_lines_not_the_header():
     assert [(s.attributes.get("model"), s.attributes.get("price")) for t in found for s in t.skus] == [
         ("1", "369.00"), ("2", "489.00"), ("3", "610.00")]
     assert found[0].skus[0].attributes["product_name"] == "Apple iPad 128GB WiFi (ohne Netzteil)"
+
+
+def test_underlined_cell_text_does_not_part_a_ruled_row():
+    xs = (50, 140, 430)
+    header = cells(0, 60, ["Артикул", "Наименование", "Цена"], xs=xs)
+    rows, rules = [], [(40, 78, 560, 78)]
+    for n, (code, name, wrap, price) in enumerate([("TY-070-L", "LANDCRUISER ФАРА ЛЕВ", "С РЕШЕТК", "557"),
+                                                   ("TY-070-R", "LANDCRUISER ФАРА ПРАВ", "С РЕШЕТК", "558"),
+                                                   ("GE-640", "EMGRAND БАМПЕР ЗАДН", "(Китай)", "1531"),
+                                                   ("GE-450", "EMGRAND ЗЕРКАЛО ЛЕВ", "(Китай)", "1549")]):
+        top = 80 + 32 * n
+        rows += [cells(1 + 2 * n, top, [code, name, price], xs=xs), cells(2 + 2 * n, top + 14, ["", wrap], xs=xs)]
+        rules += [(140, top + 11, 140 + 6 * len(name), top + 11), (140, top + 25, 140 + 6 * len(wrap), top + 25),
+                  (40, top + 30, 560, top + 30)]
+    [found] = find_tables(lines_of(header, *rows), TOLERANCE, None, sorted(rules, key=lambda r: r[1]))
+    assert [(s.attributes["model"], s.attributes["product_name"]) for s in found.skus] == [
+        ("TY-070-L", "LANDCRUISER ФАРА ЛЕВ С РЕШЕТК"), ("TY-070-R", "LANDCRUISER ФАРА ПРАВ С РЕШЕТК"),
+        ("GE-640", "EMGRAND БАМПЕР ЗАДН (Китай)"), ("GE-450", "EMGRAND ЗЕРКАЛО ЛЕВ (Китай)")]
+
+
+def test_a_lone_coded_row_under_a_group_heading_continues_the_table_a_totals_line_does_not():
+    xs = (50, 140, 430)
+    first = table(0, 60, [["Артикул", "Наименование", "Цена"], ["HN-460-L", "ACCENT СТЕКЛО", "140"],
+                          ["HN-460-R", "ACCENT СТЕКЛО ПРАВ", "140"]], xs=xs)
+    heading = stacked(5, 90, 160, "LEXUS")
+    lone = cells(6, 200, ["LX57012-190", "LX570 РЕШЕТКА", "2227"], xs=xs)
+    total = cells(7, 260, ["", "Итого", "2507"], xs=xs)
+    assert models(tables_of(*first, heading, lone, total)) == ["HN-460-L", "HN-460-R", "LX57012-190"]

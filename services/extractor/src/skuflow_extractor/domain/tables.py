@@ -23,7 +23,7 @@ from skuflow_catalog.codes import code_score, find_codes, is_package, leading_co
 from skuflow_catalog.headers import is_currency, labelled_value, named_role
 from skuflow_catalog.prices import price_of_cell
 
-from skuflow_contracts.ir import BBox
+from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
 from skuflow_extractor.domain.grid import (
     FULL_ROW_SHARE,
@@ -67,6 +67,7 @@ DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number prin
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
+UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
 PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
@@ -263,6 +264,9 @@ def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[R
         return None
     top, bottom = body[0].top, body[-1].bottom
     inside = [r for r in rules if top - 1 < r[1] < bottom + 1]
+    if inside:
+        text = _line_boxes(body)
+        inside = [r for r in inside if not _underline(r, text)]
     per_column = [sorted({r[1] for r in inside if r[0] <= (a + b) / 2 <= r[2]}) for a, b in grid.columns]
     cuts = max(per_column, key=len)
     if len(cuts) < RULED_MIN:
@@ -275,6 +279,23 @@ def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[R
         if len(column_cuts) < len(cuts):
             rows = _spread_merged(grid, rows, j, column_cuts)
     return rows
+
+
+def _underline(rule: BBox, text: list[BBox]) -> bool:
+    """A rule under the lower half of a text line and no wider than it underlines that text (a link,
+    an emphasis); it parts no rows."""
+    return any(box[0] - UNDERLINE_SLACK <= rule[0] and rule[2] <= box[2] + UNDERLINE_SLACK
+               and (box[1] + box[3]) / 2 <= rule[1] <= box[3] + UNDERLINE_SLACK for box in text)
+
+
+def _line_boxes(rows: list[Row]) -> list[BBox]:
+    """Each text line's extent over the rows' words."""
+    boxes: dict[int, list[BBox]] = {}
+    for row in rows:
+        for cell in row.cells:
+            for word in cell.words:
+                boxes.setdefault(word.line, []).append(word.bbox)
+    return [union(found) for found in boxes.values()]
 
 
 def _bands(rows: list[Row], cuts: list[float]) -> list[list[Row]]:
@@ -658,6 +679,11 @@ def _loose_headers(lines: list[Line], row_tolerance: float, grids: list[Grid]) -
             and _header_like([cell.text for cell in row.cells])]
 
 
+def _coded(row: Row) -> bool:
+    """A product row on its own under a group heading ('LX57012-190 | … | 2227'), not a totals line."""
+    return is_data_row(row) and code_score(row.cells[0].text) >= 0.5
+
+
 def _inherited(above: TableHeader | None, loose: Callable[[], list[tuple[float, TableHeader]]],
                grid: Grid) -> TableHeader | None:
     """The header a block without its own continues: the table above it (or the previous page's),
@@ -677,9 +703,9 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
     grids = grids_of(lines, row_tolerance)
     loose = cache(partial(_loose_headers, lines, row_tolerance, grids))  # found only if a headerless block asks
     for grid in grids:
-        above = previous  # a headerless block of rows (not a lone footer line) continues the table above
+        above = previous  # a headerless block of rows (or one with a code, not a footer) continues the table above
         if tables:
-            above = tables[-1].header if len(grid.rows) > 1 else None
+            above = tables[-1].header if len(grid.rows) > 1 or _coded(grid.rows[0]) else None
         for table in _read_grid(grid, partial(_inherited, above, loose, grid), rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
