@@ -12,6 +12,7 @@ from skuflow_catalog.prices import decimal_mark, find_prices, parse_price, price
     ("¥1,280.00", "1280.00", "¥"), ("1'234.50 CHF", "1234.50", "CHF"), ("12,-", "12", None),
     ("Kr. 22:—", "22", "Kr."), ("0.125", "0.125", None), ("12,50", "12.50", None), ("35元", "35", "元"),
     ("от 1 200 руб.", "1200", "руб."), ("9200,00", "9200.00", None), ("1,234,567.89 USD", "1234567.89", "USD"),
+    ("10 zł", "10", "zł"), ("10 zl", "10", "zl"), ("10 zt", "10", "zt"),  # zł typed plain, and as Latin OCR reads it
 ])
 def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency):
     price = price_of_cell(text)

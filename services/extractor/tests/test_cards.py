@@ -1,7 +1,7 @@
 """Two-stage card reading (stacks, boundaries, attributes) and the single-stage line reader."""
 
 import pytest
-from extractor_pages import lines_of, stacked
+from extractor_pages import block, lines_of, spanned, stacked
 
 from skuflow_extractor.domain.cards import boundaries, extract_cards, extract_lines, read_card, stacks
 
@@ -98,3 +98,11 @@ def test_cards_whose_codes_sit_on_lines_of_their_own_are_not_a_price_list():
 def test_ocr_boxes_of_stacked_lines_that_overlap_a_little_stay_one_stack():
     lines = lines_of(stacked(0, 40, 100, "复古毛巾", "编号:TW.1010", "价格:¥39.50", leading=10))
     assert texts(stacks(lines)) == [["复古毛巾", "编号:TW.1010", "价格:¥39.50"]]
+
+
+def test_centred_lines_each_ending_with_a_price_are_a_price_list_too():
+    centred = ["10ml", "3mg - 10 zł", "120mg - 1120 zł", "24mg - 16 zł"]
+    lines = lines_of(block(0, [spanned(100 - 3 * len(t), 100 + 18 * n, t) for n, t in enumerate(centred)]))
+    assert centred[1:] in texts(stacks(lines))
+    assert [(d.attributes["product_name"], d.attributes["price"]) for d in extract_cards(lines)] == [
+        ("3mg", "10"), ("120mg", "1120"), ("24mg", "16")]

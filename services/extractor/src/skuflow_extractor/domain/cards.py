@@ -19,6 +19,7 @@ from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line
 
 ALIGN = 6.0  # points: left edges of one stack
+CENTRED_WIDTHS = 2.0  # lines of a centred list differ in width by at most this factor
 LEADING = 1.25  # a gap above a line larger than this many line heights starts a new stack
 OVERLAP = 0.25  # OCR boxes of stacked lines may overlap by this share of a line's height
 TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
@@ -36,19 +37,31 @@ SENTENCE = re.compile(r"[。！？]\s*\S|[a-z]{2}[.!?]\s+[A-Z]")  # a sentence e
 
 
 def stacks(lines: list[Line]) -> list[list[Line]]:
-    """Lines left-aligned in one column with line spacing between them."""
+    """Lines left-aligned in one column with line spacing between them; lines that align with no
+    stack's left edge may join a stack of centred lines."""
     found: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0])):
-        for stack in found:
-            last = stack[-1]
-            gap = line.bbox[1] - last.bbox[3]
-            aligned = abs(line.bbox[0] - stack[0].bbox[0]) <= ALIGN
-            if aligned and -OVERLAP * line.height <= gap <= LEADING * max(line.height, 4):
-                stack.append(line)
-                break
-        else:
+        near = [stack for stack in found
+                if -OVERLAP * line.height <= line.bbox[1] - stack[-1].bbox[3] <= LEADING * max(line.height, 4)]
+        home = next((stack for stack in near if abs(line.bbox[0] - stack[0].bbox[0]) <= ALIGN), None) or next(
+            (stack for stack in near if _centred_under(line, stack)), None)
+        if home is None:
             found.append([line])
+        else:
+            home.append(line)
     return found
+
+
+def _centre(line: Line) -> float:
+    return (line.bbox[0] + line.bbox[2]) / 2
+
+
+def _centred_under(line: Line, stack: list[Line]) -> bool:
+    """A priced line centred on the stack's first line and about as wide as its last, under priced
+    lines only: a centred price list ('3mg - 10 zł' under '10ml'), not a paragraph under a heading."""
+    widths = sorted((line.bbox[2] - line.bbox[0], stack[-1].bbox[2] - stack[-1].bbox[0]))
+    return (abs(_centre(line) - _centre(stack[0])) <= ALIGN and widths[1] <= CENTRED_WIDTHS * widths[0]
+            and all(not labelled_value(ln.text) and priced_line(ln.text) for ln in [*stack[1:], line]))
 
 
 def boundaries(stack: list[Line]) -> list[list[Line]]:
