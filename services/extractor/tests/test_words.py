@@ -64,3 +64,15 @@ def test_a_watermark_set_across_the_page_at_an_angle_is_not_a_line_but_vertical_
     vertical = _sized((40, 300, 52, 420), "Артикул", 10.0)
     blocks = [stacked(0, 50, 200, "ESP32-C3FN4"), block(1, [watermark]), block(2, [vertical])]
     assert [ln.text for ln in page_lines(page(*blocks), set())] == ["ESP32-C3FN4", "Артикул"]
+
+
+def test_a_name_set_at_a_cells_top_and_a_price_at_its_bottom_share_the_ruled_row():
+    lines = lines_of(block(0, [spanned(121, 78, "CANCOM Care 36 Monate"), spanned(491, 84, "49,00 €"),
+                               spanned(121, 102, "CANCOM Care 60 Monate"), spanned(491, 108, "59,00 €")]))
+    rules = [(118, 71.9, 398, 71.9), (469, 71.9, 546, 71.9), (118, 95.9, 398, 95.9), (469, 95.9, 546, 95.9),
+             (118, 119.9, 398, 119.9), (469, 119.9, 546, 119.9)]
+    texts = [[ln.text for ln in row] for row in rows_of(lines, 4.0, rules)]
+    assert texts == [["CANCOM Care 36 Monate", "49,00 €"], ["CANCOM Care 60 Monate", "59,00 €"]]
+    assert len(rows_of(lines, 4.0)) == 4  # without rules they are four lines
+    parted = [*rules, (469, 83.0, 546, 83.0)]  # a rule between the two parts them
+    assert len(rows_of(lines, 4.0, parted)) == 3

@@ -108,10 +108,11 @@ def _cells(words: list[Word], height: float) -> tuple[Cell, ...]:
                  for g in runs(words, height, ATOM_GAP))
 
 
-def cell_rows(lines: list[Line], tolerance: float) -> list[Row]:
-    """The page's visual rows, each cut into cells at wide gaps between its words."""
+def cell_rows(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ()) -> list[Row]:
+    """The page's visual rows (``rules`` join the cells of a ruled band), each cut into cells at wide
+    gaps between its words."""
     rows = []
-    for row in rows_of(lines, tolerance):
+    for row in rows_of(lines, tolerance, rules):
         height = statistics.median(line.height for line in row)
         words = [word for line in row for word in line.words]
         if words:
@@ -218,10 +219,10 @@ def _header_rows(rows: list[Row], first: int, block: list[Row]) -> tuple[Row, ..
     return tuple(found)
 
 
-def grids_of(lines: list[Line], tolerance: float) -> list[Grid]:
+def grids_of(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ()) -> list[Grid]:
     """Every block of aligned product rows on the page, with its columns and the rows above it.
     Labelled lines ('单价：¥283.90') belong to product cards or captions, never to a table's rows."""
-    rows = cell_rows([line for line in lines if not labelled_value(line.text)], tolerance)
+    rows = cell_rows([line for line in lines if not labelled_value(line.text)], tolerance, rules)
     position = {id(row): n for n, row in enumerate(rows)}
     grids = []
     for block in blocks_of(rows):

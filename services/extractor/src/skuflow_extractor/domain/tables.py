@@ -700,7 +700,7 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
     are the page's horizontal rules, which bound a ruled table's rows."""
     tables: list[Table] = []
     used: set[int] = set()
-    grids = grids_of(lines, row_tolerance)
+    grids = grids_of(lines, row_tolerance, rules)
     loose = cache(partial(_loose_headers, lines, row_tolerance, grids))  # found only if a headerless block asks
     for grid in grids:
         above = previous  # a headerless block of rows (or one with a code, not a footer) continues the table above

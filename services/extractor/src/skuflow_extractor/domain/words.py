@@ -16,6 +16,8 @@ from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 MIN_SKEW = 0.003  # radians (~0.2°): below this a page is read as it is
 CELL_GAP = 0.8  # line heights: a wider gap between two words separates two cells
 SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
+BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this close in height
+BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
 
 
 @dataclass(frozen=True)
@@ -134,18 +136,48 @@ def _slanted(box: BBox, size: float) -> bool:
     return size > 0 and min(box[2] - box[0], box[3] - box[1]) > SLANTED * size
 
 
-def rows_of(lines: list[Line], tolerance: float) -> list[list[Line]]:
-    """Lines whose vertical centres are within ``tolerance`` (or a third of their height) share a row."""
+def rows_of(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ()) -> list[list[Line]]:
+    """Lines whose vertical centres are within ``tolerance`` (or a third of their height) share a row;
+    so do two single-line cells of one ruled band that overlap in height (``rules``: the page's
+    horizontal rules), as a name set at its cell's top and a price set at its cell's bottom do."""
     rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2):
+    ordered = sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2)
+    for line in ordered:
         centre = (line.bbox[1] + line.bbox[3]) / 2
         if rows:
             anchor = rows[-1][0]
-            if abs(centre - (anchor.bbox[1] + anchor.bbox[3]) / 2) <= max(tolerance, anchor.height / 3):
+            if abs(centre - (anchor.bbox[1] + anchor.bbox[3]) / 2) <= max(tolerance, anchor.height / 3) or (
+                    rules and len(rows[-1]) == 1 and _one_band(anchor, line, rules, ordered)):
                 rows[-1].append(line)
                 continue
         rows.append([line])
     return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
+
+
+def _crosses(rule: BBox, box: BBox) -> bool:
+    return rule[0] < box[2] and box[0] < rule[2]
+
+
+def _band(box: BBox, rules: list[BBox] | tuple) -> tuple[float, float] | None:
+    """The rules right above and below a line (the above one within ``BAND_REACH`` line heights)."""
+    reach = box[1] - BAND_REACH * (box[3] - box[1])
+    above = max((r[1] for r in rules if _crosses(r, box) and reach <= r[1] <= box[1] + 1), default=None)
+    below = min((r[1] for r in rules if _crosses(r, box) and r[1] >= box[3] - 1), default=None)
+    return None if above is None or below is None else (above, below)
+
+
+def _one_band(first: Line, line: Line, rules: list[BBox] | tuple, lines: list[Line]) -> bool:
+    """Two lines that overlap in height, in different columns, between rules at the same heights, each
+    the only line of its cell: one ruled row whose cells are aligned differently."""
+    a, b = first.bbox, line.bbox
+    if min(a[3], b[3]) <= max(a[1], b[1]) or min(a[2], b[2]) > max(a[0], b[0]):
+        return False
+    band, other = _band(a, rules), _band(b, rules)
+    if band is None or other is None or any(abs(x - y) > BAND_SLACK for x, y in zip(band, other, strict=True)):
+        return False
+    return not any(ln is not first and ln is not line and band[0] < (ln.bbox[1] + ln.bbox[3]) / 2 < band[1]
+                   and (min(ln.bbox[2], a[2]) > max(ln.bbox[0], a[0]) or min(ln.bbox[2], b[2]) > max(ln.bbox[0], b[0]))
+                   for ln in lines)
 
 
 def skew_of(lines: list[Line]) -> float:
