@@ -13,6 +13,8 @@ from skuflow_catalog.prices import decimal_mark, find_prices, parse_price, price
     ("Kr. 22:—", "22", "Kr."), ("0.125", "0.125", None), ("12,50", "12.50", None), ("35元", "35", "元"),
     ("от 1 200 руб.", "1200", "руб."), ("9200,00", "9200.00", None), ("1,234,567.89 USD", "1234567.89", "USD"),
     ("10 zł", "10", "zł"), ("10 zl", "10", "zl"), ("10 zt", "10", "zt"),  # zł typed plain, and as Latin OCR reads it
+    ("₹ 12,34,567", "1234567", "₹"), ("1,23,456.00", "123456.00", None), ("Rs. 1,25,000/-", "125000", "Rs."),
+    ("45/-", "45", None), ("1,280円(税込)", "1280", "円"), ("€ 12,50 incl. MwSt.", "12.50", "€"),
 ])
 def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency):
     price = price_of_cell(text)

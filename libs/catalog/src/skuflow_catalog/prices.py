@@ -20,7 +20,8 @@ from typing import Literal
 DecimalMark = Literal[".", ","]
 _SPACES = "\u0020\u00a0\u2009\u202f\u2007\u2002\u2003"
 _GROUP = rf"[{_SPACES}.,'’]"
-AMOUNT = rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
+INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '12,34,567.00'
+AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 BEFORE = (r"Kr\.|kr\.|US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|Rs\.?|RMB|CNY|USD|EUR|GBP|"
           r"CHF|HUF|PLN|BRL|"
           r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN")
@@ -29,13 +30,14 @@ AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|шт\.?"
             r"|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?")
-_SIGN = r"(?:[,.:]\s*[-–—]+)?"  # '12,-', '12.–', '22:-': no cents
+_SIGN = r"(?:[,.:]\s*[-–—]+|/-)?"  # '12,-', '12.–', '22:-', '45/-': no cents (no paise)
+TAX = r"(?:\s*[(（]?\s*(?:税込|税抜|税別|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA))\s*[)）]?)?"
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
     rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
-    rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?",
+    rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
 _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
                            r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá)\s*[:：]?\s*", re.IGNORECASE)
