@@ -15,6 +15,9 @@ from skuflow_catalog.prices import decimal_mark, find_prices, parse_price, price
     ("10 zł", "10", "zł"), ("10 zl", "10", "zl"), ("10 zt", "10", "zt"),  # zł typed plain, and as Latin OCR reads it
     ("₹ 12,34,567", "1234567", "₹"), ("1,23,456.00", "123456.00", None), ("Rs. 1,25,000/-", "125000", "Rs."),
     ("45/-", "45", None), ("1,280円(税込)", "1280", "円"), ("€ 12,50 incl. MwSt.", "12.50", "€"),
+    ("Euro 1.234,56", "1234.56", "Euro"), ("€ 1.234,00 cad.", "1234.00", "€"), ("1280円+税", "1280", "円"),
+    ("36,25 € IVA esclusa", "36.25", "€"), ("Rp 413.950.000", "413950000", "Rp"), ("RM 12.50", "12.50", "RM"),
+    ("Tk. 1,200", "1200", "Tk."), ("1,200 টাকা", "1200", "টাকা"), ("MRP 120", "120", None),
 ])
 def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency):
     price = price_of_cell(text)
@@ -67,3 +70,7 @@ def test_a_price_after_a_chinese_word_is_a_price_not_glue():
                                             ("1.234.567,89", "1234567.89")])
 def test_groups_of_three_then_two_digits_end_with_cents_whatever_the_marks(printed, value):
     assert parse_price(printed) == value
+
+
+def test_a_currency_written_in_letters_is_no_price_inside_a_word():
+    assert find_prices("Form 12 and Harm 12.50") == [] and price_of_cell("Perp 12") is None

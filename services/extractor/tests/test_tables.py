@@ -314,3 +314,13 @@ def test_a_lone_coded_row_under_a_group_heading_continues_the_table_a_totals_lin
     lone = cells(6, 200, ["LX57012-190", "LX570 РЕШЕТКА", "2227"], xs=xs)
     total = cells(7, 260, ["", "Итого", "2507"], xs=xs)
     assert models(tables_of(*first, heading, lone, total)) == ["HN-460-L", "HN-460-R", "LX57012-190"]
+
+
+def test_a_bullion_list_prices_by_buy_and_sell_columns():
+    xs = (50, 200, 260, 330, 420)
+    rows = [["Prodotto", "Peso", "", "Compro", "Vendo"], ["Marengo Italiano", "6,45", "900", "412,00", "455,00"],
+            ["Sterlina Elisabetta", "7,99", "916", "520,50", "575,00"], ["Krugerrand 1 oz", "33,93", "916", "2.350,00",
+                                                                         "2.480,00"]]
+    [found] = tables_of(*table(0, 100, rows, xs=xs))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
+        ("Marengo Italiano", "412.00"), ("Sterlina Elisabetta", "520.50"), ("Krugerrand 1 oz", "2350.00")]

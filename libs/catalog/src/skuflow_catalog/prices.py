@@ -24,14 +24,15 @@ INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 BEFORE = (r"Kr\.|kr\.|US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|Rs\.?|RMB|CNY|USD|EUR|GBP|"
           r"CHF|HUF|PLN|BRL|"
-          r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN")
+          r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN|৳|Euro|(?<![^\W\d_])(?:RM|Rp\.?|Tk\.?)")
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
-         r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB")
+         r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euro|৳|টাকা")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|шт\.?"
-            r"|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?")
+            r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-)?"  # '12,-', '12.–', '22:-', '45/-': no cents (no paise)
-TAX = r"(?:\s*[(（]?\s*(?:税込|税抜|税別|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA))\s*[)）]?)?"
+TAX = (r"(?:\s*[(（]?\s*(?:税込|税抜|税別|\+\s*税|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA)"
+       r"|IVA\s+(?:esclusa|inclusa|compresa))\s*[)）]?)?")
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
@@ -40,7 +41,8 @@ PRICE_TEXT = re.compile(
     rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
 _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
-                           r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá)\s*[:：]?\s*", re.IGNORECASE)
+                           r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá|M\.?R\.?P\.?|@)\s*[:：]?\s*",
+                           re.IGNORECASE)
 
 
 @dataclass(frozen=True)
