@@ -74,3 +74,5 @@ def test_groups_of_three_then_two_digits_end_with_cents_whatever_the_marks(print
 
 def test_a_currency_written_in_letters_is_no_price_inside_a_word():
     assert find_prices("Form 12 and Harm 12.50") == [] and price_of_cell("Perp 12") is None
+    assert find_prices("10 Pairs 20, Yrs 5, Mkr. 12") == [] and find_prices("12 TLC, 20 kraft") == []
+    assert [p.currency for p in find_prices("Rs.120, 12 TL, 12 kr, 12 EURO")] == ["Rs.", "TL", "kr", "EURO"]

@@ -22,9 +22,10 @@ _SPACES = "\u0020\u00a0\u2009\u202f\u2007\u2002\u2003"
 _GROUP = rf"[{_SPACES}.,'’]"
 INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '12,34,567.00'
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
-BEFORE = (r"Kr\.|kr\.|US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|Rs\.?|RMB|CNY|USD|EUR|GBP|"
-          r"CHF|HUF|PLN|BRL|"
-          r"JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN|৳|Euro|(?<![^\W\d_])(?:RM|Rp\.?|Tk\.?)")
+# A currency written in letters starts no word-internal match ('Pairs 20' is no price in rupees)
+_LETTERED = (r"Kr\.|kr\.|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN|Euro|RM|Rp\.?"
+             r"|Tk\.?")
+BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euro|৳|টাকা")
@@ -38,7 +39,7 @@ WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a pr
 PRICE_TEXT = re.compile(
     rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
-    rf"\s*(?P<after>{AFTER})?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
+    rf"\s*(?:(?P<after>{AFTER})(?![A-Za-z]))?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
 _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
                            r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá|M\.?R\.?P\.?|@)\s*[:：]?\s*",
