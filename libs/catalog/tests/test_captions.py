@@ -35,3 +35,8 @@ def test_a_heading_under_a_whole_row_of_pictures_is_no_caption():
     pictures, _ = grid(["a", "b", "c"])
     heading = [((40, 252, 520, 270), "Bonbons durs")]
     assert captioned(pictures, heading) == []
+
+
+def test_thumbnails_with_captions_are_no_product_grid():
+    pictures, lines = grid(["Red", "Blue", "Green"], side=30.0)  # colour swatches with their names
+    assert captioned(pictures, lines) == []

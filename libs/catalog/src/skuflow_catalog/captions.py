@@ -11,6 +11,7 @@ from statistics import median
 
 BBox = tuple[float, float, float, float]
 
+THUMBNAIL = 40.0  # points: a lower picture is an icon or a swatch, not a product photo
 GRID_MIN = 3  # captioned pictures of one size that make a product grid
 SIZE_SPREAD = 0.2  # pictures of one grid differ in height by at most this share of the median
 BELOW = 0.35  # a caption starts within this many picture heights below the picture ...
@@ -30,8 +31,9 @@ def _caption_of(picture: BBox, lines: list[tuple[BBox, str]]) -> int | None:
 
 def captioned(pictures: list[BBox], lines: list[tuple[BBox, str]]) -> list[tuple[int, int]]:
     """(picture, line) index pairs of a product grid's captions, in reading order; none unless at
-    least ``GRID_MIN`` pictures of about one height each have their own caption."""
-    pairs = [(p, c) for p, picture in enumerate(pictures) if (c := _caption_of(picture, lines)) is not None]
+    least ``GRID_MIN`` pictures of about one height each have their own caption. Thumbnails name nothing."""
+    pairs = [(p, c) for p, picture in enumerate(pictures)
+             if picture[3] - picture[1] >= THUMBNAIL and (c := _caption_of(picture, lines)) is not None]
     shared = {c for _, c in pairs if sum(1 for _, other in pairs if other == c) > 1}  # a heading under a row
     pairs = [(p, c) for p, c in pairs if c not in shared]
     if len(pairs) < GRID_MIN:

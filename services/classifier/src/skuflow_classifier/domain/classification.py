@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 
-from skuflow_catalog.captions import captioned
+from skuflow_catalog.captions import THUMBNAIL, captioned
 from skuflow_catalog.codes import code_score, find_codes
 from skuflow_catalog.headers import attribute_for_label, is_price_list_title, labelled_value
 from skuflow_catalog.prices import find_price, find_prices, price_of_cell
@@ -208,7 +208,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
     rows = _rows(page)
     texts = [line.text for block in page.text_blocks for line in block.lines]
     pictures = [img for img in page.images if image_roles[img.image_id] == "PRODUCT_MAIN"]
-    thumbnails = [img for img in pictures if (img.bbox[3] - img.bbox[1]) < 40]
+    thumbnails = [img for img in pictures if (img.bbox[3] - img.bbox[1]) < THUMBNAIL]
     products = [img for img in pictures if img not in thumbnails]
     columns = _picture_columns([img.bbox for img in products])
     return PageFeatures(

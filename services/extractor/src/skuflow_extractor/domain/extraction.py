@@ -32,7 +32,6 @@ MARGIN_ROLES = ("header", "footer")
 UNREAD_CODE = 0.75  # a line scoring this as a code prints a code
 UNREAD_MIN, UNREAD_SHARE = 3, 0.25  # this many unread codes (or this share of the SKUs) make a page doubtful
 TABLE_PAGES = ("A", "B")  # page types whose headerless rows are read as a table
-THUMBNAIL = 40.0  # points: a smaller picture is an icon or a swatch, not a product photo
 
 
 @dataclass(frozen=True)
@@ -56,9 +55,8 @@ def needs_previous_page(page: ParsedPage, classification: PageClassification, pr
 
 
 def _pictures(page: ParsedPage, classification: PageClassification) -> list[BBox]:
-    """The page's product pictures, thumbnails left out."""
-    return [img.bbox for img in page.images if classification.image_roles.get(img.image_id) == "PRODUCT_MAIN"
-            and img.bbox[3] - img.bbox[1] >= THUMBNAIL]
+    """The page's product pictures."""
+    return [img.bbox for img in page.images if classification.image_roles.get(img.image_id) == "PRODUCT_MAIN"]
 
 
 def _invalid_ratio(drafts: list[SkuDraft]) -> float:

@@ -154,15 +154,16 @@ def rows_of(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ())
     return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
 
 
-def _crosses(rule: BBox, box: BBox) -> bool:
-    return rule[0] < box[2] and box[0] < rule[2]
+def _share_x(a: BBox, b: BBox) -> bool:
+    """Do the two share some x (a rule crossing a line, two lines of one column)?"""
+    return a[0] < b[2] and b[0] < a[2]
 
 
 def _band(box: BBox, rules: list[BBox] | tuple) -> tuple[float, float] | None:
     """The rules right above and below a line (the above one within ``BAND_REACH`` line heights)."""
     reach = box[1] - BAND_REACH * (box[3] - box[1])
-    above = max((r[1] for r in rules if _crosses(r, box) and reach <= r[1] <= box[1] + 1), default=None)
-    below = min((r[1] for r in rules if _crosses(r, box) and r[1] >= box[3] - 1), default=None)
+    above = max((r[1] for r in rules if _share_x(r, box) and reach <= r[1] <= box[1] + 1), default=None)
+    below = min((r[1] for r in rules if _share_x(r, box) and r[1] >= box[3] - 1), default=None)
     return None if above is None or below is None else (above, below)
 
 
@@ -170,13 +171,13 @@ def _one_band(first: Line, line: Line, rules: list[BBox] | tuple, lines: list[Li
     """Two lines that overlap in height, in different columns, between rules at the same heights, each
     the only line of its cell: one ruled row whose cells are aligned differently."""
     a, b = first.bbox, line.bbox
-    if min(a[3], b[3]) <= max(a[1], b[1]) or min(a[2], b[2]) > max(a[0], b[0]):
+    if min(a[3], b[3]) <= max(a[1], b[1]) or _share_x(a, b):
         return False
     band, other = _band(a, rules), _band(b, rules)
     if band is None or other is None or any(abs(x - y) > BAND_SLACK for x, y in zip(band, other, strict=True)):
         return False
     return not any(ln is not first and ln is not line and band[0] < (ln.bbox[1] + ln.bbox[3]) / 2 < band[1]
-                   and (min(ln.bbox[2], a[2]) > max(ln.bbox[0], a[0]) or min(ln.bbox[2], b[2]) > max(ln.bbox[0], b[0]))
+                   and (_share_x(ln.bbox, a) or _share_x(ln.bbox, b))
                    for ln in lines)
 
 

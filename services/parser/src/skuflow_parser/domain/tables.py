@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from skuflow_catalog.headers import attribute_for_label
@@ -21,20 +22,25 @@ def _fill(path: dict) -> tuple | None:
     return tuple(path["fill"]) if path.get("fill") is not None else None
 
 
-def _shading(drawings: list[dict]) -> dict[tuple, list[tuple[float, float, float, float]]]:
-    """Boxes filled without an outline, by fill colour: the boxes whose inner edges nobody sees."""
-    shades: dict[tuple, list[tuple[float, float, float, float]]] = {}
+def _shading(drawings: list[dict]) -> dict[tuple, dict[int, list[BBox]]]:
+    """Boxes filled without an outline, by fill colour and by each point of height they span: the
+    boxes whose inner edges nobody sees, looked up by the height of an edge (a sheet of shaded cells
+    would otherwise make every edge scan every box)."""
+    shades: dict[tuple, dict[int, list[BBox]]] = {}
     for path in drawings:
         if path.get("type") == "f" and path.get("fill") is not None:
-            for item in path.get("items", ()):
-                if item[0] == "re" and item[1][3] - item[1][1] > THIN:
-                    shades.setdefault(_fill(path), []).append(tuple(item[1]))
+            for box in (tuple(item[1]) for item in path.get("items", ()) if item[0] == "re"):
+                if box[3] - box[1] > THIN:
+                    by_height = shades.setdefault(_fill(path), {})
+                    for y in range(math.floor(box[1]), math.floor(box[3]) + 1):
+                        by_height.setdefault(y, []).append(box)
     return shades
 
 
-def _inside(y: float, x0: float, x1: float, boxes) -> bool:
-    """An edge at ``y`` from ``x0`` to ``x1`` lies within one of ``boxes`` (not on its border)."""
-    return any(b[0] - 1 <= x0 and x1 <= b[2] + 1 and b[1] + 0.5 < y < b[3] - 0.5 for b in boxes)
+def _inside(y: float, x0: float, x1: float, by_height: dict[int, list[BBox]]) -> bool:
+    """An edge at ``y`` from ``x0`` to ``x1`` lies within one of the boxes (not on its border)."""
+    return any(b[0] - 1 <= x0 and x1 <= b[2] + 1 and b[1] + 0.5 < y < b[3] - 0.5
+               for b in by_height.get(math.floor(y), ()))
 
 
 def looks_tabular(line_boxes: list[BBox]) -> bool:
@@ -119,6 +125,6 @@ def horizontal_rules(drawings: list[dict]) -> list[BBox]:
                 if y1 - y0 <= THIN:
                     found.add((round(x0), round((y0 + y1) / 2, 1), round(x1)))
                 elif y1 - y0 <= MAX_ROW_BOX:
-                    same = shades.get(_fill(path), ()) if path.get("type") == "f" else ()
+                    same = shades.get(_fill(path), {}) if path.get("type") == "f" else {}
                     found |= {(round(x0), round(y, 1), round(x1)) for y in (y0, y1) if not _inside(y, x0, x1, same)}
     return [(x0, y, x1, y) for x0, y, x1 in sorted(found, key=lambda r: (r[1], r[0]))]
