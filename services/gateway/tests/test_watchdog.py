@@ -18,14 +18,14 @@ HOUR = 3600
 
 
 def test_a_job_within_its_limit_or_finished_is_left_alone():
-    assert verdict("PROCESSING", 3, {1}, idle_seconds=10, limit_seconds=HOUR) is None
-    assert verdict("PARTIAL_FAILED", 3, {1}, idle_seconds=5 * HOUR, limit_seconds=HOUR) is None
+    assert verdict(False, 3, {1}, idle_seconds=10, limit_seconds=HOUR) is None
+    assert verdict(True, 3, {1}, idle_seconds=5 * HOUR, limit_seconds=HOUR) is None
 
 
 def test_a_stuck_job_has_its_missing_pages_failed_or_is_failed_as_a_whole():
-    assert verdict("PROCESSING", 4, {1, 3}, 2 * HOUR, HOUR) == StuckVerdict(missing_pages=(2, 4))
-    assert verdict("EVALUATING", None, set(), 2 * HOUR, HOUR) == StuckVerdict(fail_job=True)
-    assert verdict("PROCESSING", 2, {1, 2}, 2 * HOUR, HOUR) is None  # only job.completed is late
+    assert verdict(False, 4, {1, 3}, 2 * HOUR, HOUR) == StuckVerdict(missing_pages=(2, 4))
+    assert verdict(False, None, set(), 2 * HOUR, HOUR) == StuckVerdict(fail_job=True)
+    assert verdict(False, 2, {1, 2}, 2 * HOUR, HOUR) is None  # only job.completed is late
 
 
 async def test_one_pass_fails_the_missing_pages_of_stuck_jobs_and_rejects_jobs_with_nothing(database_url, tmp_path):

@@ -14,7 +14,9 @@ from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBou
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
 from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.jobs import advances, failed_status, route_inconsistency
+from skuflow_gateway.domain.job_states import completion_path, failed_trigger, route_trigger
+from skuflow_gateway.domain.jobs import route_inconsistency
+from skuflow_gateway.lifecycle import Triggers, move_job
 from skuflow_gateway.tables import job_pages, jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
@@ -31,15 +33,9 @@ class WatchdogSettings(PlatformSettings):
     watchdog_interval_seconds: float = 60.0
 
 
-async def _move_job(uow: UnitOfWork, status: str, **values: object) -> None:
-    job_id = uow.envelope.job_id
-    current = (await uow.conn.execute(
-        sa.select(jobs.c.status).where(jobs.c.job_id == job_id).with_for_update())).scalar_one_or_none()
-    if current is None or not advances(current, status):
-        return
-    await uow.conn.execute(jobs.update().where(jobs.c.job_id == job_id)
-                           .values(status=status, updated_at=sa.func.now(), **values))
-    await uow.transition("job", job_id, current, status, values.get("degrade_reason"))
+async def _move_job(uow: UnitOfWork, triggers: Triggers, **values: object) -> None:
+    await move_job(uow.conn, uow.envelope.job_id, triggers, reason=values.get("degrade_reason"),
+                   event_id=uow.envelope.event_id, **values)
 
 
 async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None,
@@ -65,17 +61,20 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
             ROUTE_STATUS_MISMATCH.inc()
             log.error(violation, extra={"fields": {"job_id": envelope.job_id, "route": routed.route,
                                                    "degrade_reason": routed.degrade_reason}})
-        await _move_job(uow, "PROCESSING", route=routed.route, degrade_reason=routed.degrade_reason,
-                        evaluation=routed.evaluation.model_dump(mode="json") if routed.evaluation else None)
+        # The routing facts are kept even when job.completed overtook this event and moved the job on.
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == envelope.job_id).values(
+            route=routed.route, degrade_reason=routed.degrade_reason,
+            evaluation=routed.evaluation.model_dump(mode="json") if routed.evaluation else None))
+        await _move_job(uow, ["eval_done", route_trigger(routed.route)], degrade_reason=routed.degrade_reason)
 
     async def on_failed(envelope: EventEnvelope[JobFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await _move_job(uow, failed_status(failed.reason), degrade_reason=failed.reason)
+        await _move_job(uow, [failed_trigger(failed.reason)], degrade_reason=failed.reason)
 
     async def on_completed(envelope: EventEnvelope[JobCompleted], uow: UnitOfWork) -> None:
         done = envelope.payload
-        await _move_job(uow, done.status, result_uri=done.result_uri, sku_count=done.sku_count,
-                        total_pages=done.total_pages)
+        await _move_job(uow, lambda current: completion_path(current, done.status), result_uri=done.result_uri,
+                        sku_count=done.sku_count, total_pages=done.total_pages)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload

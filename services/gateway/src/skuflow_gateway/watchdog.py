@@ -14,8 +14,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import PageFailed
-from skuflow_gateway.domain.jobs import TERMINAL
+from skuflow_gateway.domain.job_states import JOB, settled
 from skuflow_gateway.domain.watchdog import NO_PROGRESS, verdict
+from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
@@ -32,7 +33,8 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
         activity = sa.select(jobs.c.job_id, sa.func.greatest(
             jobs.c.updated_at, sa.func.max(job_pages.c.updated_at)).label("last")).select_from(
             jobs.outerjoin(job_pages, job_pages.c.job_id == jobs.c.job_id)).where(
-            jobs.c.status.not_in(TERMINAL)).group_by(jobs.c.job_id, jobs.c.updated_at).subquery()
+            jobs.c.status.not_in(JOB.final), jobs.c.result_uri.is_(None)).group_by(
+            jobs.c.job_id, jobs.c.updated_at).subquery()
         idle = (await conn.execute(sa.select(jobs, sa.func.extract("epoch", sa.func.now() - activity.c.last)
                                              .label("idle")).join(activity, activity.c.job_id == jobs.c.job_id)
                                    .where(activity.c.last < sa.func.now() - sa.func.make_interval(
@@ -41,7 +43,8 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
         for job in idle:
             seen = set((await conn.execute(sa.select(job_pages.c.page)
                                            .where(job_pages.c.job_id == job.job_id))).scalars())
-            found = verdict(job.status, job.total_pages, seen, float(job.idle), limit_seconds)
+            found = verdict(settled(job.status, job.result_uri is not None), job.total_pages, seen,
+                            float(job.idle), limit_seconds)
             if found is None:
                 continue
             acted += 1
@@ -57,11 +60,8 @@ async def _act(ctx: ServiceContext, conn: AsyncConnection, job: sa.Row, fail_job
     log.warning("stuck job", extra={"fields": {"job_id": job.job_id, "status": job.status,
                                                "missing_pages": list(missing_pages), "fail_job": fail_job}})
     if fail_job:
-        await conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
-            status="REJECTED", degrade_reason=NO_PROGRESS, updated_at=sa.func.now()))
-        await conn.execute(ctx.tables.state_transitions.insert().values(
-            entity="job", entity_id=job.job_id, from_status=job.status, to_status="REJECTED",
-            reason=NO_PROGRESS, detail={"idle_limit": minutes}))
+        await move_job(conn, job.job_id, ["reject"], reason=NO_PROGRESS, detail={"idle_limit": minutes},
+                       degrade_reason=NO_PROGRESS)
         return
     for page in missing_pages:
         await add_to_outbox(conn, ctx.tables.outbox, PageFailed(

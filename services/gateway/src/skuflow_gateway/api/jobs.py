@@ -10,6 +10,7 @@ from pydantic_settings import SettingsConfigDict
 
 from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
+from skuflow_gateway import lifecycle
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.uploads import receive_file
 from skuflow_gateway.domain.jobs import (
@@ -92,17 +93,16 @@ def routes(ctx: ServiceContext) -> APIRouter:
         filename = received.filename or "upload.pdf"
         with tracer().start_as_current_span("upload catalog"):
             async with ctx.db.transaction() as conn:
-                await conn.execute(jobs.insert().values(
-                    job_id=job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
-                    filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size,
-                    status="EVALUATING"))
+                status = await lifecycle.create_job(
+                    conn, job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
+                    filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size)
                 await add_to_outbox(conn, ctx.tables.outbox, JobCreated(
                     filename=filename, file_uri=file_uri, file_hash=received.sha256, size_bytes=received.size,
                     config_version=ctx.settings.config_version,
                 ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
                     traceparent=current_traceparent())
         ctx.relay.wake()
-        return {"job_id": job_id, "status": "EVALUATING", "user_status": user_status("EVALUATING"),
+        return {"job_id": job_id, "status": status, "user_status": user_status(status),
                 "file_hash": received.sha256}
 
     @router.get("/jobs")
@@ -121,7 +121,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
-        done = pages_done(job.status, len(pages), job.total_pages)
+        done = pages_done(job.result_uri is not None, len(pages), job.total_pages)
         shown = user_status(job.status)
         total = job.total_pages or 0
         failed = [(p.page, p.error) for p in pages if p.error is not None]

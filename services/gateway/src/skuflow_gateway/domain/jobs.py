@@ -19,8 +19,6 @@ USER_STATUS = {
     # The seed's map forgets CANCELLED (it would show as "processing"); a cancelled job is over.
     "CANCELLED": "failed",
 }
-CLOSED_BY_OUTPUT = {"FULL_IMPORTED", "PARTIAL_FAILED", "PARTIAL_IMPORTED", "DEGRADED_HUMAN"}
-TERMINAL = CLOSED_BY_OUTPUT | {"REJECTED", "EVAL_FAILED", "ORPHANED", "CANCELLED"}
 ACTION_HINT = {"processing": "please wait", "completed": "downloadable",
                "partial_success": "downloadable", "needs_manual": "please wait",
                "failed": "please check and re-upload"}
@@ -94,28 +92,17 @@ def route_inconsistency(route: str | None, degrade_reason: str | None) -> str | 
     return None
 
 
-def failed_status(reason: str) -> str:
-    """job.failed from the evaluator's own failure is EVAL_FAILED (seed-001a §5.1); every other refusal
-    of the document is REJECTED."""
-    return "EVAL_FAILED" if reason == EVAL_FAILED_REASON else "REJECTED"
-
-
 def user_status(status: str) -> str:
     return USER_STATUS.get(status, "processing")
 
 
-def advances(current: str, new: str) -> bool:
-    """Status events arrive on several topics; never let a late one move a finished job back."""
-    return new != current and (current not in TERMINAL or new in TERMINAL)
-
-
-def pages_done(status: str, pages_seen: int, total_pages: int | None) -> int:
+def pages_done(closed: bool, pages_seen: int, total_pages: int | None) -> int:
     """Pages finished so far, as the user is told.
 
     Page events and job.completed travel on different topics, so the gateway may learn that the
-    output service closed the job before it has seen every page's own event; a closed job has
-    every page accounted for.
+    output service closed the job (it wrote a result) before it has seen every page's own event; a
+    closed job has every page accounted for.
     """
-    if status in CLOSED_BY_OUTPUT and total_pages:
+    if closed and total_pages:
         return total_pages
     return pages_seen

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skuflow_gateway.domain.jobs import TERMINAL
-
 NO_PROGRESS = "timeout:no_progress"
 
 
@@ -21,10 +19,11 @@ class StuckVerdict:
     missing_pages: tuple[int, ...] = ()
 
 
-def verdict(status: str, total_pages: int | None, pages_seen: set[int], idle_seconds: float,
+def verdict(settled: bool, total_pages: int | None, pages_seen: set[int], idle_seconds: float,
             limit_seconds: float) -> StuckVerdict | None:
-    """None when the job is finished or still within its limit."""
-    if status in TERMINAL or idle_seconds < limit_seconds:
+    """None when nothing more is expected of the pipeline (``job_states.settled``) or the job is
+    still within its limit."""
+    if settled or idle_seconds < limit_seconds:
         return None
     if not total_pages:
         return StuckVerdict(fail_job=True)

@@ -1,0 +1,66 @@
+"""Moving a job through its state machine: lock the row, fire the trigger, write the audit row.
+
+The one place a job's status is written (the upload, the status events, the watchdog). A refused
+move is a late or repeated event: it is counted and logged, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from uuid import UUID
+
+import sqlalchemy as sa
+from prometheus_client import Counter
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from skuflow_gateway.domain.job_states import JOB
+from skuflow_gateway.tables import jobs, platform
+from skuflow_platform.states import Refused
+
+log = logging.getLogger(__name__)
+Triggers = list[str] | Callable[[str], list[str]]
+REFUSED_MOVES = Counter("skuflow_refused_transitions_total",
+                        "status events the state machine refused (late or repeated)", ["entity", "trigger"])
+
+
+async def audit(conn: AsyncConnection, job_id: str, from_status: str | None, to_status: str, trigger: str,
+                reason: str | None = None, event_id: UUID | None = None, detail: dict | None = None) -> None:
+    await conn.execute(platform.state_transitions.insert().values(
+        entity="job", entity_id=job_id, from_status=from_status, to_status=to_status, reason=reason,
+        event_id=event_id, detail={"trigger": trigger, **(detail or {})}))
+
+
+async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, reason: str | None = None,
+                   event_id: UUID | None = None, detail: dict | None = None, **values: object) -> str | None:
+    """Fire ``triggers`` (or what they are for its status) in turn on the locked job; ``values`` are
+    written with the moves. Returns the new status, or None when the job is unknown or the table
+    refused a move (then nothing is written)."""
+    current = (await conn.execute(sa.select(jobs.c.status).where(jobs.c.job_id == job_id)
+                                  .with_for_update())).scalar_one_or_none()
+    if current is None:
+        return None
+    try:
+        moves = JOB.path(current, triggers(current) if callable(triggers) else triggers)
+    except Refused as refused:
+        REFUSED_MOVES.labels("job", refused.trigger).inc()
+        log.info("refused job move", extra={"fields": {"job_id": job_id, "refused": str(refused)}})
+        return None
+    for before, trigger, after in moves:
+        if after != before:
+            await audit(conn, job_id, before, after, trigger, reason, event_id, detail)
+    status = moves[-1][2] if moves else current
+    await conn.execute(jobs.update().where(jobs.c.job_id == job_id)
+                       .values(status=status, updated_at=sa.func.now(), **values))
+    return status
+
+
+async def create_job(conn: AsyncConnection, job_id: str, **values: object) -> str:
+    """Insert an uploaded job, already handed to the evaluator (its job.created goes out in the same
+    transaction); returns its status."""
+    moves = JOB.path(None, ["upload", "start_eval"])
+    status = moves[-1][2]
+    await conn.execute(jobs.insert().values(job_id=job_id, status=status, **values))
+    for before, trigger, after in moves:
+        await audit(conn, job_id, before, after, trigger)
+    return status
