@@ -77,3 +77,15 @@ def test_price_list_titles_in_many_languages(title, expected):
 def test_letter_spaced_cjk_headers_are_read_as_one_word():
     spaced = ["型 号", "品　名", "单  价", "规 格"]
     assert [header_role(t).role for t in spaced] == ["model", "product_name", "price", "size"]
+
+
+@pytest.mark.parametrize("header", ["€/Stk.", "元/个", "USD/pc", "руб./шт", "Preis €/Stk."])
+def test_a_currency_per_unit_heads_a_price_column(header):
+    assert header_role(header).role == "price"
+
+
+@pytest.mark.parametrize("header, role", [("Stk.", "quantity"), ("Qty/pcs", "quantity"), ("kg/m", None),
+                                          ("品項", "product_name"), ("品项", "product_name")])
+def test_units_alone_are_no_price(header, role):
+    found = header_role(header)
+    assert (found.role if found else None) == role

@@ -27,6 +27,8 @@ def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency
 def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert price_of_cell("$4.02 ea.").per == "ea."
     assert price_of_cell("¥12/件").per == "/件"
+    per_piece = price_of_cell("12,50 €/Stk.")  # German Stück
+    assert (per_piece.text, per_piece.per) == ("12.50", "/Stk.")
     assert price_of_cell("38,45 p/m²").per == "p/m²"  # per square metre, a glazier's price
     bulk = price_of_cell("$/Bulto 25.120,00")  # the currency and the unit before the amount
     assert (bulk.text, bulk.currency, bulk.per) == ("25120.00", "$", "Bulto")

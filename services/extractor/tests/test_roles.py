@@ -86,6 +86,24 @@ def test_without_codes_the_key_is_the_most_distinct_column_of_words_not_a_repeat
     assert roles(["TIPO", "DESCRIPCION", "SIN IVA"], names, brands, prices) == ["product_name", "custom", "price"]
 
 
+def test_without_codes_a_distinct_column_of_designations_is_the_model_not_a_repeating_kind():
+    """pv partners' special price list: brand and type in one column, half of them code-like."""
+    designations = ["Fronius SYMO 10.0-3-M", "Fronius SYMO 12.5-3-M", "Fronius SYMO ADVANCED 12.5-3-M",
+                    "Fronius SYMO 15.0-3-M", "GoodWe GW10KN-ET PLUS 16A (G1)", "GoodWe GW50KS-MT", "GoodWe GW60KS-MT",
+                    "Huawei SUN2000-12KTL-M2", "Huawei SUN2000-12KTL-M5", "Huawei SUN2000-15KTL-M2",
+                    "KOSTAL PLENTICORE BI 5.5/13 G1", "KOSTAL PLENTICORE BI 10/26 G1", "KOSTAL PLENTICORE PLUS 3.0 G2",
+                    "KOSTAL PIKO 17", "KOSTAL PIKO CI 30 G1", "KOSTAL Smart Energy Meter (KSEM) G2",
+                    "SMA STP X12 (STP 12-50)"]
+    kinds = ["String-Wechselrichter"] * 12 + ["Hybrid-Wechselrichter"] * 4 + ["Zubehör"]
+    prices = [f"{n}99,00 €" for n in range(1, 18)]
+    decided = assign_roles(["Wechselrichter & Zubehör", "", "Preis"], [designations, kinds, prices])
+    assert [r.role for r in decided] == ["model", None, "price"] and decided[0].designation
+    # sizes beside repeating names are no designations: the name stays the key
+    sizes = ["50", "65", "80", "15/PN40", "20/PN40", "25/PN40"]
+    names = ["Zawór zwrotny klapowy"] * 3 + ["Kurek kulowy kołnierzowy F3515"] * 3
+    assert roles(["", "DN", "Cena PLN"], names, sizes, prices[:6])[0] == "product_name"
+
+
 def test_a_column_of_measurements_is_a_size_not_the_name():
     capacities = ["0.5 TON", "0.5 TON", "1 TON", "2 TON"]
     kinds = ["SABİT", "MONORAY MANUEL ŞARYOLU", "SABİT", "ZİNCİRLİ MONORAY ŞARYOLU"]

@@ -3,6 +3,7 @@
 import pytest
 from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
 
+from skuflow_extractor.domain.roles import ColumnRole
 from skuflow_extractor.domain.tables import (
     NAMED_EVIDENCE,
     TableHeader,
@@ -10,6 +11,7 @@ from skuflow_extractor.domain.tables import (
     _model_of,
     find_tables,
     headerless_rows,
+    recurring_tags,
 )
 
 TOLERANCE = 4.0
@@ -173,6 +175,26 @@ def test_a_header_repeating_after_each_model_column_makes_side_by_side_tables():
     assert len(found) == 2 and models(found) == ["SF-0001", "SF-0002", "SF-0101", "SF-0102"]
 
 
+def test_a_header_repeating_whole_makes_side_by_side_price_lists_even_with_one_name_misread():
+    rows = [["品頂", "價格", "品項", "價格"], ["購物袋", "2", "白色內衣", "100"],
+            ["平板衛生紙", "27", "平口內褲", "120"], ["藥皂", "24", "藍襪", "35"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 160, 300, 410)))
+    names = [(sku.attributes.get("product_name"), sku.attributes.get("price")) for t in found for sku in t.skus]
+    assert len(found) == 2
+    assert names == [("購物袋", "2"), ("平板衛生紙", "27"), ("藥皂", "24"), ("白色內衣", "100"), ("平口內褲", "120"),
+                     ("藍襪", "35")]
+
+
+def test_a_flag_ending_many_code_cells_is_not_part_of_the_code():
+    assert recurring_tags(["SG 5.0RT -SALE%", "SG 6.0RT -SALE%", "SH 8.0RT -SALE%", "SG 33CX-V112"]) == {"-SALE%"}
+    rows = [["TYP", "PREIS / STÜCK"], ["SG 5.0RT -SALE%", "285 €"], ["SG 6.0RT -SALE%", "289 €"],
+            ["H3-5.0-Smart -SALE%", "1.192 €"], ["SG 33CX-V112", "1.529 €"]]
+    assert models(tables_of(*table(0, 100, rows, xs=(50, 300)))) == ["SG 5.0RT", "SG 6.0RT", "H3-5.0-Smart",
+                                                                     "SG 33CX-V112"]
+    # a code repeated down the rows (one product in several sizes) is no flag
+    assert recurring_tags(["Kurek kulowy F3515", "Kurek kulowy F3515", "Kurek kulowy F3515"]) == frozenset()
+
+
 def test_two_code_columns_in_a_header_that_does_not_repeat_are_one_table():
     rows = [["Item", "Model", "Price"], ["24774712-KR3", "GLA 250 4MATIC AMG Line", "64,363,636"],
             ["24370112-KR7", "EQA 250 Progressive", "64,363,636"], ["23635012-KR4", "CLE 200 Coupe", "70,545,455"]]
@@ -251,8 +273,11 @@ def test_the_first_rows_wrapped_top_line_is_body_not_a_second_header_line():
 
 
 def test_digits_in_groups_under_a_header_naming_the_code_are_an_article_number_not_a_phone():
-    assert _model_of("618 009 227 221", named=True) == (["618 009 227 221"], NAMED_EVIDENCE)
-    assert _model_of("618 009 227 221", named=False) is None  # unheaded, it may be a phone number
+    assert _model_of("618 009 227 221", ColumnRole("model", "Art.-Nr.", named=True)) == (
+        ["618 009 227 221"], NAMED_EVIDENCE)
+    assert _model_of("618 009 227 221", ColumnRole("model", "")) is None  # unheaded, it may be a phone number
+    assert _model_of("KOSTAL PIKO 17", ColumnRole("model", "", designation=True)) == (
+        ["KOSTAL PIKO 17"], NAMED_EVIDENCE)
 
 
 def test_a_records_first_line_with_a_description_or_a_labelled_value_is_no_header():

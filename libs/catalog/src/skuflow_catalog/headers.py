@@ -57,7 +57,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     ),
     "product_name": (
         ("品名", "名称", "产品名称", "商品名称", "货品名称", "产品", "商品", "物料名称", "描述", "产品描述", "名稱",
-         "品名规格", "产品名", "药品名称", "通用名", "通用名称", "器械名称", "商品名"),
+         "品名规格", "产品名", "药品名称", "通用名", "通用名称", "器械名称", "商品名", "品项", "品項", "项目", "項目"),
         ("name", "product", "product name", "description", "item description", "desc", "product description",
          "title", "designation", "item name", "descriptions", "product title"),
         ("descripción", "nombre", "producto", "denominación", "descripción del producto", "nombre del producto"),
@@ -440,6 +440,15 @@ def header_role(text: str) -> HeaderMatch | None:
     return match
 
 
+_PER_UNIT_HEADER = re.compile(r"(?:^|\s)(?P<currency>[^\s/]{1,6})\s*/\s*(?P<unit>[^\W\d_]{1,8})\.?$")
+
+
+def _per_unit_currency(text: str) -> bool:
+    """A currency per unit heads the amounts below it: '€/Stk.', '元/个', 'USD/pc', 'Preis €/Stk.'."""
+    found = _PER_UNIT_HEADER.search(text.strip())
+    return found is not None and _is_currency(_tokens(found["currency"]))
+
+
 def _named(text: str) -> HeaderMatch | None:
     bare = _PARENS.sub(" ", text)
     tokens = _tokens(bare)
@@ -451,6 +460,8 @@ def _named(text: str) -> HeaderMatch | None:
     index = _index()
     if tokens in index:
         return HeaderMatch(index[tokens], 1.0, " ".join(tokens))
+    if _per_unit_currency(bare):
+        return HeaderMatch("price", CURRENCY_SCORE, " ".join(tokens))
     if "/" in text or "\n" in text:  # bilingual: '型号/Model', 'Size/尺寸'
         for piece in re.split(r"[/\n]", bare):
             piece_tokens = _tokens(piece)

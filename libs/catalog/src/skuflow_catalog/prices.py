@@ -29,7 +29,7 @@ BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euro|৳|টাকা")
-PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|шт\.?"
+PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|stück|шт\.?"
             r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-)?"  # '12,-', '12.–', '22:-', '45/-': no cents (no paise)
 TAX = (r"(?:\s*[(（]?\s*(?:税込|税抜|税別|\+\s*税|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA)"

@@ -30,6 +30,7 @@ MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color
 CONTRADICTING_CELLS = 3  # this many cells that deny what their header names overrule it
 WORDS_NOT_CODES = 0.8  # a column this much made of words holds no codes, whatever its header says
 KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
+DESIGNATION_CODES = 0.4  # code evidence of a column of designations, brand words around codes
 STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a header over half-codes by this
 ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article numbers
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
@@ -46,6 +47,7 @@ class ColumnRole:
     scores: dict[str, float] = field(default_factory=dict)
     decimal_mark: str | None = None
     named: bool = False  # the header (or the article-number rule) vouches for it: model cells may be plain numbers
+    designation: bool = False  # a code-less table's key column of designations: each whole cell is the model
 
 
 def _share(cells: list[str], test) -> float:
@@ -193,20 +195,31 @@ def distinctness(cells: list[str]) -> float:
     return len(set(filled)) / len(filled) if filled else 0.0
 
 
-def _most_distinct_name(roles: list[str | None], columns: list[list[str]], scores: list[dict[str, float]]) -> None:
+def _designations(cells: list[str], scores: dict[str, float]) -> bool:
+    """Half-coded cells with words around the codes ('Fronius SYMO 10.0-3-M'), not sizes ('15/PN40')."""
+    return scores["model"] >= DESIGNATION_CODES and _share(cells, lambda c: WORD.search(c) is not None) >= 0.5
+
+
+def _most_distinct_name(roles: list[str | None], columns: list[list[str]],
+                        scores: list[dict[str, float]]) -> int | None:
     """Without a code column the product name is the table's key, and a key tells rows apart: of
     the free columns of words, a clearly more distinct one is the name ('Avena x 5KG' per row),
-    a repeating one (the brand, 'Lucchetti' ×6) is not, whatever its header says."""
+    a repeating one (the brand, 'Lucchetti' ×6; the kind, 'String-Wechselrichter' ×15) is not,
+    whatever its header says. A distinct column of half-coded designations ('Fronius SYMO 10.0-3-M')
+    is the key as the model; its index is returned."""
     if "product_name" not in roles:
-        return
+        return None
     current = roles.index("product_name")
-    floor = MINIMUM["product_name"]
-    rivals = [j for j, role in enumerate(roles) if role is None and scores[j]["product_name"] >= floor]
+    rivals = [j for j, role in enumerate(roles) if role is None and (
+        scores[j]["product_name"] >= MINIMUM["product_name"] or _designations(columns[j], scores[j]))]
     if not rivals:
-        return
+        return None
     distinct, best = max((distinctness(columns[j]), -j) for j in rivals)
-    if distinct >= distinctness(columns[current]) + KEY_DISTINCTNESS_MARGIN:
-        roles[current], roles[-best] = None, "product_name"
+    if distinct < distinctness(columns[current]) + KEY_DISTINCTNESS_MARGIN:
+        return None
+    key = "model" if scores[-best]["model"] > scores[-best]["product_name"] else "product_name"
+    roles[current], roles[-best] = None, key
+    return -best if key == "model" else None
 
 
 def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRole]:
@@ -228,8 +241,8 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:
         roles[j] = "price_extra"
-    if "model" not in roles:
-        _most_distinct_name(roles, columns, [scores for scores, _ in scored])
+    designation = _most_distinct_name(roles, columns, [scores for scores, _ in scored]) \
+        if "model" not in roles else None
     named = [_header_evidence(header)[0] for header in headers]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
     if _numbers_as_codes(roles, headers, columns):
@@ -237,5 +250,6 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
             roles[j] = "custom"
-    return [ColumnRole(role, header, scores, mark, named=role is not None and named[j] == role.removesuffix("_extra"))
+    return [ColumnRole(role, header, scores, mark, named=role is not None and named[j] == role.removesuffix("_extra"),
+                       designation=j == designation and role == "model")
             for j, (role, header, (scores, mark)) in enumerate(zip(roles, headers, scored, strict=True))]

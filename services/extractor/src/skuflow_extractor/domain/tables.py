@@ -14,6 +14,7 @@ that header (seed-000 §10, BR-17): the header is inherited.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -61,6 +62,7 @@ FOOTNOTE = re.compile(r"\(\d\)$|[¹²³]$")  # a footnote mark printed after a p
 CARD_CODE = 0.9  # code evidence of each code in a row of product cards
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
+TAG_ROWS = 3  # cells a trailing flag must end to be a flag and not part of a code
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number printed in groups of digits
@@ -190,11 +192,12 @@ def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
 def _segments(roles_hint: list[str | None]) -> list[range]:
     """Side-by-side tables: when the header names the model in several columns and repeats itself
     after each (the same other roles, or nothing else in parts of one width), each starts a table.
-    Two code columns in a header that does not repeat ('NST | Model | price') are one table."""
+    Two code columns in a header that does not repeat ('NST | Model | price') are one table. A header
+    that repeats whole in parts of one width ('品項 | 價格 | 品項 | 價格') is side-by-side tables too."""
     starts = [j for j, role in enumerate(roles_hint) if role == "model"]
     whole = [range(len(roles_hint))]
     if len(starts) < 2:
-        return whole
+        return _repeating(roles_hint) or whole
     offset = starts[0]
     bounds = [s - offset for s in starts] + [len(roles_hint)]
     parts = [range(max(a, 0), b) for a, b in pairwise(bounds)]
@@ -203,6 +206,23 @@ def _segments(roles_hint: list[str | None]) -> list[range]:
         return parts
     alike = not any(others) and len({len(part) for part in parts}) == 1
     return parts if alike else whole
+
+
+def _repeating(roles_hint: list[str | None]) -> list[range] | None:
+    """Parts of one width whose named roles agree column by column, each naming a key (a name or a
+    code) and a price, where one part does not name a role twice. A column a part leaves unnamed (a
+    header OCR misread) agrees with anything."""
+    width = len(roles_hint)
+    for size in range(2, width // 2 + 1):
+        if width % size:
+            continue
+        parts = [roles_hint[start:start + size] for start in range(0, width, size)]
+        columns = [{role for role in column if role} for column in zip(*parts, strict=True)]
+        named = [role for column in columns for role in column]
+        if all(len(column) <= 1 for column in columns) and len(named) == len(set(named)) and "price" in named \
+                and {"model", "product_name"} & set(named):
+            return [range(start, start + size) for start in range(0, width, size)]
+    return None
 
 
 def _listed_codes(text: str) -> list[str]:
@@ -221,11 +241,14 @@ def _spaced_codes(text: str) -> bool:
     return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words)
 
 
-def _model_of(text: str, named: bool) -> tuple[list[str], float] | None:
+def _model_of(text: str, column: ColumnRole) -> tuple[list[str], float] | None:
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
     short cell with a digit ('12', '0457'), or digits in groups ('618 009 227 221', however like a
-    phone number it looks)."""
+    phone number it looks). A designation ('KOSTAL PIKO 17') is the whole cell."""
+    named = column.named
+    if column.designation:
+        return [" ".join(text.split())], NAMED_EVIDENCE
     if listed := _listed_codes(text):
         return listed, LIST_EVIDENCE
     if (score := code_score(text)) >= CODE_MIN:
@@ -356,6 +379,19 @@ def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
 
 
+def recurring_tags(cells: list[str]) -> frozenset[str]:
+    """Words that end many code cells without being codes ('SG 5.0RT -SALE%', 'H3-5.0-Smart -SALE%'):
+    a flag printed beside the code, not part of it. A code repeated down the rows is no tag."""
+    ends = Counter(cell.split()[-1] for cell in cells if len(cell.split()) >= 2)
+    return frozenset(word for word, count in ends.items() if count >= TAG_ROWS and code_score(word) < 0.5
+                     and not any(ch.isalnum() for ch in word[:1]))
+
+
+def _untagged(text: str, tags: frozenset[str]) -> str:
+    words = text.split()
+    return " ".join(words[:-1]) if len(words) >= 2 and words[-1] in tags else text
+
+
 def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole]) -> tuple[list[SkuDraft], set[int]]:
     """Body rows → SKUs; codeless rows name the rows below them, wrap the row above, or are skipped."""
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
@@ -364,6 +400,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
     used: set[int] = set()
     family: str | None = None
     last_row: Row | None = None
+    tags = recurring_tags([grid.texts(row)[model] for row in body]) if model is not None else frozenset()
     for row in body:
         texts = grid.texts(row)
         own = [texts[j] for j in columns]
@@ -378,7 +415,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
             continue
-        found = _model_of(texts[model], roles[model - columns.start].named) if model is not None else None
+        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start]) if model is not None else None
         key = model
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
             found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name

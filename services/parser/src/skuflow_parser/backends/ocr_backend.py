@@ -18,6 +18,7 @@ import pymupdf
 from skuflow_contracts.ir import TextBlock, TextLine
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
 from skuflow_parser.backends.pymupdf_backend import render
+from skuflow_parser.domain.scripts import in_one_script
 
 DEFAULT_DPI = 200
 LOW_RES_DPI = 150  # a scan below this is read at this resolution (upscaled), never more than ``dpi``
@@ -66,8 +67,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         found = engine(tuning).read(image)
     blocks: list[TextBlock] = []
     confidences = []
-    for corners, text, score in found:
-        text = unicodedata.normalize("NFKC", text).strip()
+    texts = in_one_script([unicodedata.normalize("NFKC", text).strip() for _, text, _ in found])
+    for (corners, _, score), text in zip(found, texts, strict=True):
         if not text:
             continue
         xs, ys = [x for x, _ in corners], [y for _, y in corners]
