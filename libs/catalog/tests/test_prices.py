@@ -27,6 +27,9 @@ def test_amounts_in_every_grouping_and_decimal_convention(text, amount, currency
 def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert price_of_cell("$4.02 ea.").per == "ea."
     assert price_of_cell("¥12/件").per == "/件"
+    for text, amount in [("500ml 550yen", "550"), ("1 kg $3.50", "3.50"), ("4,500yen", "4500"), ("30 pesos", "30")]:
+        assert price_of_cell(text).text == amount  # the pack's price; currencies in words after the amount
+    assert price_of_cell("500ml 550") is None  # without a currency, a size beside a number is no price
     per_piece = price_of_cell("12,50 €/Stk.")  # German Stück
     assert (per_piece.text, per_piece.per) == ("12.50", "/Stk.")
     assert price_of_cell("38,45 p/m²").per == "p/m²"  # per square metre, a glazier's price

@@ -90,6 +90,14 @@ def test_a_stack_of_lines_each_ending_with_a_price_is_a_price_list_one_product_a
         ("125х6х22", "70.30")]
 
 
+def test_marks_before_a_name_are_not_part_of_it():
+    lines = lines_of(stacked(0, 40, 100, "★ 山崎シングルモルト 30,000yen", "★白州シングルモルト 30,000yen",
+                             "● サントリー角 5,500yen"))
+    drafts = extract_cards(lines)
+    assert [(d.attributes["product_name"], d.attributes["price"]) for d in drafts] == [
+        ("山崎シングルモルト", "30000"), ("白州シングルモルト", "30000"), ("サントリー角", "5500")]
+
+
 def test_cards_whose_codes_sit_on_lines_of_their_own_are_not_a_price_list():
     lines = lines_of(stacked(0, 40, 100, "抱枕 ¥46.80", "CU.866", "收纳箱 ¥67.00", "SB.867", "衣架 ¥26.99", "CH.870"))
     assert all("model" in d.attributes for d in extract_cards(lines))

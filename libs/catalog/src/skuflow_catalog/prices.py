@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from skuflow_catalog.units import UNITS
+
 DecimalMark = Literal[".", ","]
 _SPACES = "\u0020\u00a0\u2009\u202f\u2007\u2002\u2003"
 _GROUP = rf"[{_SPACES}.,'’]"
@@ -28,7 +30,8 @@ _LETTERED = (r"Kr\.|kr\.|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|I
 BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
-         r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euro|৳|টাকা")
+         r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
+         r"rupees?|pesos?|reais")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|stück|шт\.?"
             r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-)?"  # '12,-', '12.–', '22:-', '45/-': no cents (no paise)
@@ -44,6 +47,9 @@ PRICE_TEXT = re.compile(
 _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
                            r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá|M\.?R\.?P\.?|@)\s*[:：]?\s*",
                            re.IGNORECASE)
+
+
+_PACK = re.compile(rf"\d+(?:[.,]\d+)?\s*(?:{UNITS})\.?\s+(?=\S)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -115,10 +121,14 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
 
 
 def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
-    """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'); None
-    when the cell holds anything else too (a code, a size, a percentage, words)."""
+    """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), or the
+    price of the pack size it starts with ('500ml 550yen', '1 kg $3.50'); None when the cell holds
+    anything else too (a code, a size alone, a percentage, words)."""
     cleaned = _WORDS_AROUND.sub("", text.strip())
     match = PRICE_TEXT.fullmatch(cleaned)
+    if not match and (pack := _PACK.match(cleaned)):
+        match = PRICE_TEXT.fullmatch(cleaned[pack.end():])
+        match = match if match and (match.group("before") or match.group("after")) else None
     if not match or "%" in text:
         return None
     return _price(match, text, decimal_mark)

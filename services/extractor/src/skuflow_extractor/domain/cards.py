@@ -31,7 +31,8 @@ CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$
 PRICED_LIST_MIN = 3  # lines of one stack each ending with a price make a price list, one product a line
 PRICED_RUN = 2  # ... when they come at least this many in a row
 SEPARATORS = " \t-–—:.…·•*|"
-BULLET = re.compile(r"^\s*(?:[-–—•·*]|\d{1,3}[.)])\s+")
+# a dash or a number needs a space after it to be a bullet ('-12', '3.5 kg'); a symbol needs none ('★山崎')
+BULLET = re.compile(r"^\s*(?:[-–—•·*]\s+|[★☆●○■□◆◇♦❖▶►➤✓✔※]\s*|\d{1,3}[.)]\s+)")
 CENTS = re.compile(r"[.,]\d{2}$")
 SENTENCE = re.compile(r"[。！？]\s*\S|[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and another goes on: prose
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -32,6 +33,8 @@ class SkuDraft:
         value = value.strip()
         if attribute == "price":
             value = parse_price(value) or ""
+        elif attribute == "product_name":
+            value = _unmarked(value)
         if not value or attribute in self.attributes:
             return
         self.attributes[attribute] = value
@@ -52,6 +55,13 @@ class SkuDraft:
     @property
     def has_identity(self) -> bool:
         return bool(self.attributes.get("model") or self.attributes.get("product_name"))
+
+
+def _unmarked(name: str) -> str:
+    """A name without the marks printed before it: '★ 山崎シングルモルト' (recommended), '● Tee'."""
+    while name and unicodedata.category(name[0]) == "So":
+        name = name[1:].lstrip()
+    return name
 
 
 def custom_label(header: str) -> str:
