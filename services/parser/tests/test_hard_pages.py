@@ -119,3 +119,14 @@ def test_an_image_shared_by_several_pages_is_decoded_once():
     cache = ImageCache()
     hashes = {parse_page(doc, i, HASH, cache).page.images[0].content_hash for i in range(3)}
     assert len(hashes) == 1 and len(cache.by_xref) == 1
+
+
+def test_a_glyph_box_many_times_its_font_size_tall_is_fitted_to_its_baseline():
+    """A Word font with broken metrics gave every 10 pt cell of a table a box 120 pt tall (Lasertek's
+    floodlight sheet): the rows merged into one and no SKU was read."""
+    from skuflow_parser.backends.pymupdf_backend import _fitted
+
+    span = {"size": 10.0, "ascender": 0.8, "descender": -0.2}
+    assert _fitted((85.0, 278.5, 147.0, 398.2), 278.5, span, horizontal=True) == (85.0, 270.5, 147.0, 280.5)
+    assert _fitted((85.0, 270.0, 147.0, 281.0), 278.5, span, horizontal=True) == (85.0, 270.0, 147.0, 281.0)
+    assert _fitted((85.0, 100.0, 95.0, 220.0), 100.0, span, horizontal=False) == (85.0, 100.0, 95.0, 220.0)

@@ -24,6 +24,8 @@ from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
 log = logging.getLogger(__name__)
 
 BOLD_FLAG = 16
+TALL_GLYPHS = 2.5  # a span box this many times its font size tall comes from broken font metrics
+HORIZONTAL = 0.01  # a line's direction (dx, dy) with |dy| under this runs left to right
 
 
 def open_document(data: bytes) -> pymupdf.Document:
@@ -157,30 +159,52 @@ def rotation_of(page: pymupdf.Page) -> pymupdf.Matrix | None:
     return page.rotation_matrix if page.rotation else None
 
 
-def _span(raw: dict, matrix: pymupdf.Matrix | None) -> TextSpan:
+def _fitted(box: tuple, origin_y: float, raw: dict, horizontal: bool) -> tuple:
+    """A glyph box from the baseline and the font's own ascent and descent where the box PyMuPDF
+    gives a horizontal line is many times the font size tall (a font with broken metrics: a 10 pt row
+    120 pt tall, which would merge every row of its table into one)."""
+    x0, y0, x1, y1 = box
+    if not horizontal or y1 - y0 <= TALL_GLYPHS * raw["size"]:
+        return box
+    ascent, descent = raw.get("ascender", 0.8), raw.get("descender", -0.2)
+    return (x0, origin_y - ascent * raw["size"], x1, origin_y - descent * raw["size"])
+
+
+def _span(raw: dict, matrix: pymupdf.Matrix | None, horizontal: bool = True) -> TextSpan:
     chars = raw["chars"]
-    return TextSpan(bbox=displayed(raw["bbox"], matrix), text="".join(c["c"] for c in chars), font=raw["font"],
+    return TextSpan(bbox=displayed(_fitted(raw["bbox"], raw["origin"][1], raw, horizontal), matrix),
+                    text="".join(c["c"] for c in chars), font=raw["font"],
                     size=round(raw["size"], 2), bold=bool(raw["flags"] & BOLD_FLAG),
-                    char_boxes=[displayed(c["bbox"], matrix) for c in chars])
+                    char_boxes=[displayed(_fitted(c["bbox"], c["origin"][1], raw, horizontal), matrix) for c in chars])
+
+
+def _union(boxes: list[BBox], fallback: BBox) -> BBox:
+    if not boxes:
+        return fallback
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def text_blocks(page: pymupdf.Page) -> list[TextBlock]:
-    """Blocks → lines → spans → character boxes (``rawdict`` costs no more than ``dict``)."""
+    """Blocks → lines → spans → character boxes (``rawdict`` costs no more than ``dict``). A line's and
+    a block's box are their spans' boxes together."""
     matrix = rotation_of(page)
     blocks: list[TextBlock] = []
     for raw in page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
         lines: list[TextLine] = []
         spans: list[TextSpan] = []
         for line in raw.get("lines", []):
-            line_spans = [_span(span, matrix) for span in line["spans"]]
+            horizontal = line["wmode"] == 0 and abs(line["dir"][1]) < HORIZONTAL
+            line_spans = [_span(span, matrix, horizontal) for span in line["spans"]]
             text = "".join(span.text for span in line_spans).strip()
             if text:
-                lines.append(TextLine(bbox=displayed(line["bbox"], matrix), text=text, spans=line_spans))
+                lines.append(TextLine(bbox=_union([span.bbox for span in line_spans],
+                                                  displayed(line["bbox"], matrix)), text=text, spans=line_spans))
             spans += line_spans
         sizes = [span.size for span in spans]
         bold = any(span.bold for span in spans)
         if lines:
-            blocks.append(TextBlock(block_id=len(blocks), bbox=displayed(raw["bbox"], matrix),
+            blocks.append(TextBlock(block_id=len(blocks), bbox=_union([line.bbox for line in lines],
+                                                                      displayed(raw["bbox"], matrix)),
                                     text="\n".join(line.text for line in lines), lines=lines,
                                     font_size=round(max(sizes), 2), bold=bold))
     return blocks
