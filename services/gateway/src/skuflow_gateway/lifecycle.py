@@ -1,4 +1,5 @@
-"""Moving a job through its state machine: lock the row, fire the trigger, write the audit row.
+"""Moving a job through its state machine: lock the row, fire the trigger, write the audit row and
+the timeline event.
 
 The one place a job's status is written (the upload, the status events, the watchdog). A refused
 move is a late or repeated event: it is counted and logged, and changes nothing.
@@ -14,6 +15,7 @@ import sqlalchemy as sa
 from prometheus_client import Counter
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from skuflow_gateway import timeline
 from skuflow_gateway.domain.job_states import JOB
 from skuflow_gateway.tables import jobs, platform
 from skuflow_platform.states import Refused
@@ -26,9 +28,11 @@ REFUSED_MOVES = Counter("skuflow_refused_transitions_total",
 
 async def audit(conn: AsyncConnection, job_id: str, from_status: str | None, to_status: str, trigger: str,
                 reason: str | None = None, event_id: UUID | None = None, detail: dict | None = None) -> None:
+    """The audit row of a move, and its event on the job's timeline (what the uploader sees)."""
     await conn.execute(platform.state_transitions.insert().values(
         entity="job", entity_id=job_id, from_status=from_status, to_status=to_status, reason=reason,
         event_id=event_id, detail={"trigger": trigger, **(detail or {})}))
+    await timeline.record(conn, job_id, timeline.STATUS, status=to_status, previous=from_status, trigger=trigger)
 
 
 async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, reason: str | None = None,

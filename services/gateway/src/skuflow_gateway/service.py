@@ -1,23 +1,22 @@
-"""Gateway service wiring: the REST API plus the status events that keep its jobs read model current."""
+"""Gateway service wiring: the REST API, the job status events that keep its jobs read model current
+(pages: ``page_progress``), and the stuck-job watchdog."""
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 
-import sqlalchemy as sa
 from prometheus_client import Counter
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed
-from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
-from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_FAILED
+from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted
+from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED
+from skuflow_gateway import page_progress, timeline
 from skuflow_gateway.api import routes
 from skuflow_gateway.domain.job_states import completion_path, failed_trigger, route_trigger
 from skuflow_gateway.domain.jobs import route_inconsistency
 from skuflow_gateway.lifecycle import Triggers, move_job
-from skuflow_gateway.tables import job_pages, jobs, metadata, platform
+from skuflow_gateway.tables import jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
@@ -33,24 +32,9 @@ class WatchdogSettings(PlatformSettings):
     watchdog_interval_seconds: float = 60.0
 
 
-async def _move_job(uow: UnitOfWork, triggers: Triggers, **values: object) -> None:
-    await move_job(uow.conn, uow.envelope.job_id, triggers, reason=values.get("degrade_reason"),
-                   event_id=uow.envelope.event_id, **values)
-
-
-async def _page_done(uow: UnitOfWork, page: int, status: str, total_pages: int | None,
-                     error: str | None = None, warnings: list[str] | None = None, llm_cost_usd: float = 0.0) -> None:
-    await uow.conn.execute(pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, status=status,
-                                                       error=error, llm_cost_usd=llm_cost_usd)
-                           .on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
-                                                  set_={"status": status, "error": error,
-                                                        "llm_cost_usd": llm_cost_usd,
-                                                        "updated_at": sa.func.now()}))
-    facts = {"total_pages": total_pages} if total_pages else {}
-    if warnings:
-        facts["warnings"] = warnings
-    if facts:
-        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
+async def _move_job(uow: UnitOfWork, triggers: Triggers, **values: object) -> str | None:
+    return await move_job(uow.conn, uow.envelope.job_id, triggers, reason=values.get("degrade_reason"),
+                          event_id=uow.envelope.event_id, **values)
 
 
 def subscriptions(_: ServiceContext) -> Subscriptions:
@@ -69,27 +53,21 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
 
     async def on_failed(envelope: EventEnvelope[JobFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await _move_job(uow, [failed_trigger(failed.reason)], degrade_reason=failed.reason)
+        status = await _move_job(uow, [failed_trigger(failed.reason)], degrade_reason=failed.reason)
+        if status is not None:
+            await timeline.record(uow.conn, envelope.job_id, timeline.JOB_FAILED, status=status,
+                                  reason=failed.reason)
 
     async def on_completed(envelope: EventEnvelope[JobCompleted], uow: UnitOfWork) -> None:
         done = envelope.payload
-        await _move_job(uow, lambda current: completion_path(current, done.status), result_uri=done.result_uri,
-                        sku_count=done.sku_count, total_pages=done.total_pages)
-
-    async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
-        bound = envelope.payload
-        result = bound.result
-        error = "; ".join(result.review_reasons) or "the page could not be read" \
-            if result.status in FAILED_PAGE_STATUSES else None
-        await _page_done(uow, bound.page, result.status, bound.total_pages, error, bound.document_warnings,
-                         bound.llm_cost_usd)
-
-    async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
-        failed = envelope.payload
-        await _page_done(uow, failed.page, DEAD_LETTER, failed.total_pages, f"{failed.stage}: {failed.error}")
+        status = await _move_job(uow, lambda current: completion_path(current, done.status),
+                                 result_uri=done.result_uri, sku_count=done.sku_count, total_pages=done.total_pages)
+        if status is not None:
+            await timeline.record(uow.conn, envelope.job_id, timeline.JOB_COMPLETED, status=status,
+                                  total_skus=done.sku_count, failed_pages=done.failed_pages)
 
     return [(JOB_ROUTED, on_routed), (JOB_FAILED, on_failed), (JOB_COMPLETED, on_completed),
-            (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed)]
+            *page_progress.subscriptions()]
 
 
 def periodic(ctx: ServiceContext) -> list[Periodic]:

@@ -25,6 +25,7 @@ jobs = sa.Table(
     sa.Column("sku_count", sa.Integer),
     sa.Column("warnings", JSONB),  # e.g. the PDF was damaged and repaired when opened
     sa.Column("evaluation", JSONB),  # the evaluator's report (EvaluationReport), from job.routed
+    sa.Column("event_seq", sa.Integer, nullable=False, server_default="0"),  # the timeline's last number
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
@@ -37,6 +38,20 @@ job_pages = sa.Table(
     sa.Column("error", sa.Text),  # why the page failed, for the job's error_message
     sa.Column("llm_cost_usd", sa.Float, nullable=False, server_default="0"),  # the page's model calls
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Column("result", JSONB),  # the page's latest reading (PageResult): the machine's, then a person's
+    sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("started_at", sa.DateTime(timezone=True)),  # when the parser had read it (page.parsed)
+)
+
+job_events = sa.Table(
+    "job_events", metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("job_id", sa.Text, nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),  # the SSE event id: numbered per job in commit order
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("data", JSONB, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.UniqueConstraint("job_id", "seq", name="uq_job_events_seq"),
 )
 
 users = sa.Table(

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import PageFailed
 from skuflow_gateway.domain.job_states import JOB, settled
+from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.domain.watchdog import NO_PROGRESS, verdict
 from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.tables import job_pages, jobs
@@ -41,8 +42,8 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
                                        0, 0, 0, 0, 0, 0, limit_seconds)).with_for_update(of=jobs))).all()
         acted = 0
         for job in idle:
-            seen = set((await conn.execute(sa.select(job_pages.c.page)
-                                           .where(job_pages.c.job_id == job.job_id))).scalars())
+            seen = set((await conn.execute(sa.select(job_pages.c.page).where(
+                job_pages.c.job_id == job.job_id, job_pages.c.status != PAGE_STARTED))).scalars())
             found = verdict(settled(job.status, job.result_uri is not None), job.total_pages, seen,
                             float(job.idle), limit_seconds)
             if found is None:

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import accounts, jobs
+from skuflow_gateway.api import accounts, jobs, pages, progress
 from skuflow_platform.runtime import ServiceContext
 
 
@@ -10,4 +10,6 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/api/v1")
     router.include_router(accounts.routes(ctx))
     router.include_router(jobs.routes(ctx))
+    router.include_router(progress.routes(ctx))
+    router.include_router(pages.routes(ctx))
     return router

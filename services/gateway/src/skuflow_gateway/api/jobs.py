@@ -12,6 +12,7 @@ from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle
 from skuflow_gateway.api.auth import caller_dependency
+from skuflow_gateway.api.auth import own_job as owned_job
 from skuflow_gateway.api.uploads import receive_file
 from skuflow_gateway.domain.jobs import (
     ACTION_HINT,
@@ -22,6 +23,7 @@ from skuflow_gateway.domain.jobs import (
     pages_done,
     user_status,
 )
+from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.auth import Principal
 from skuflow_platform.outbox import add_to_outbox
@@ -50,13 +52,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     Caller = caller_dependency(ctx)
 
     async def own_job(job_id: str, caller: Principal) -> sa.Row:
-        """Another merchant's job is indistinguishable from a missing one (no existence leak)."""
-        async with ctx.db.transaction() as conn:
-            row = (await conn.execute(sa.select(jobs).where(
-                (jobs.c.job_id == job_id) & (jobs.c.merchant_id == caller.merchant_id)))).first()
-        if row is None:
-            raise HTTPException(404, f"job {job_id} not found")
-        return row
+        return await owned_job(ctx, job_id, caller.merchant_id)
 
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
@@ -121,7 +117,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
-        done = pages_done(job.result_uri is not None, len(pages), job.total_pages)
+        done = pages_done(job.result_uri is not None, sum(1 for p in pages if p.status != PAGE_STARTED),
+                          job.total_pages)
         shown = user_status(job.status)
         total = job.total_pages or 0
         failed = [(p.page, p.error) for p in pages if p.error is not None]

@@ -1,0 +1,94 @@
+"""A job as it runs: ``/progress`` to poll (seed-001b §2.4) and ``/events``, a Server-Sent Events
+stream of the job's timeline that resumes after ``Last-Event-ID``."""
+
+
+import asyncio
+import json
+import time
+from typing import Annotated
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import StreamingResponse
+
+from skuflow_gateway import timeline
+from skuflow_gateway.api.auth import caller_dependency, own_job
+from skuflow_gateway.api.jobs import JobId
+from skuflow_gateway.domain.job_states import JOB
+from skuflow_gateway.domain.jobs import user_status
+from skuflow_gateway.domain.progress import progress
+from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.runtime import ServiceContext
+from skuflow_platform.settings import PlatformSettings
+
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+class StreamSettings(PlatformSettings):
+    sse_poll_seconds: float = 0.5
+    sse_keepalive_seconds: float = 15.0
+    sse_max_seconds: float = 300.0  # then the client reconnects with Last-Event-ID
+
+
+def sse_frame(event_id: int, kind: str, data: dict) -> str:
+    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def routes(ctx: ServiceContext) -> APIRouter:
+    router = APIRouter(tags=["progress"])
+    Caller = caller_dependency(ctx)
+    settings = StreamSettings()
+
+    @router.get("/jobs/{job_id}/progress")
+    async def get_progress(job_id: JobId, caller: Caller) -> dict:
+        job = await own_job(ctx, job_id, caller.merchant_id)
+        async with ctx.db.transaction() as conn:
+            statuses = list((await conn.execute(sa.select(job_pages.c.status).where(
+                job_pages.c.job_id == job_id))).scalars())
+            elapsed = (await conn.execute(sa.select(sa.func.extract(
+                "epoch", sa.func.now() - sa.func.min(job_pages.c.started_at))).where(
+                job_pages.c.job_id == job_id))).scalar_one_or_none()
+        seen = progress(job.status, job.result_uri is not None, job.total_pages, statuses,
+                        float(elapsed) if elapsed is not None else None)
+        return {"job_id": job_id, "status": job.status, "user_status": user_status(job.status),
+                "total_pages": job.total_pages, "completed_pages": seen.completed_pages,
+                "current_phase": seen.phase, "phase_detail": seen.phase_detail,
+                "estimated_remaining_sec": seen.estimated_remaining_sec, "page_breakdown": seen.page_breakdown,
+                "completed_skus": job.sku_count}
+
+    @router.get("/jobs/{job_id}/events", response_class=StreamingResponse,
+                responses={200: {"content": {"text/event-stream": {}},
+                                 "description": "status, page_started, page_completed, page_reviewed, "
+                                                "human_needed, job_completed and job_failed events"}})
+    async def get_events(job_id: JobId, caller: Caller, request: Request,
+                         last_event_id: Annotated[str | None, Header()] = None,
+                         after: Annotated[int | None, Query(ge=0, description="as Last-Event-ID")] = None
+                         ) -> StreamingResponse:
+        """The job's events in order; the stream ends once the job is final and every event is sent."""
+        await own_job(ctx, job_id, caller.merchant_id)
+        cursor = after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
+        return StreamingResponse(stream(job_id, cursor, request), media_type="text/event-stream",
+                                 headers=SSE_HEADERS)
+
+    async def stream(job_id: str, cursor: int, request: Request):
+        started = quiet_since = time.monotonic()
+        yield f"retry: {int(settings.sse_poll_seconds * 4000)}\n\n"
+        while time.monotonic() - started < settings.sse_max_seconds:
+            async with ctx.db.transaction() as conn:
+                # The status first: a final status's events were committed with it, so they are read next.
+                status = (await conn.execute(sa.select(jobs.c.status).where(jobs.c.job_id == job_id))).scalar()
+                rows = await timeline.since(conn, job_id, cursor)
+            for row in rows:
+                cursor = row.seq
+                yield sse_frame(row.seq, row.kind, row.data)
+            if rows:
+                quiet_since = time.monotonic()
+                continue
+            if status in JOB.final or await request.is_disconnected():
+                return
+            if time.monotonic() - quiet_since > settings.sse_keepalive_seconds:
+                quiet_since = time.monotonic()
+                yield ": keep-alive\n\n"
+            await asyncio.sleep(settings.sse_poll_seconds)
+
+    return router
