@@ -21,6 +21,8 @@ def sample(payload_model):
         "JobRouted": dict(route="AUTO", file_uri="local://x", file_hash=HASH, config_version="v1"),
         "JobCompleted": dict(status="FULL_IMPORTED", result_uri="local://r", sku_count=3, total_pages=2),
         "JobFailed": dict(stage="parser", reason="corrupt_pdf", message="broken"),
+        "JobCancelled": dict(cancelled_by="user-1"),
+        "JobCancelConfirmed": dict(delivered_skus=12),
         "PageFailed": dict(page=2, stage="classifier", error="boom", dlq_topic="t.dlq"),
         "TaskCreated": dict(task_id="t1", page=1, task_type="PAGE_REVIEW", priority=2, reason="r"),
     }

@@ -56,6 +56,20 @@ class JobFailed(Contract):
     message: str
 
 
+class JobCancelled(Contract):
+    """The uploader (or an operator) cancelled the job: pages still in flight stop, nothing more is
+    delivered."""
+
+    reason: str = Field(default="cancelled", description="why, for the audit trail")
+    cancelled_by: str = Field(description="the user who asked")
+
+
+class JobCancelConfirmed(Contract):
+    """The output service has stopped the job's delivery: no SKU of it goes downstream after this."""
+
+    delivered_skus: int = Field(ge=0, description="SKUs the job delivered before it was cancelled")
+
+
 class PageWork(Contract):
     """What every per-page event knows about its page and job."""
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import sqlalchemy as sa
 from prometheus_client import Counter
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted
-from skuflow_contracts.topics import JOB_COMPLETED, JOB_FAILED, JOB_ROUTED
+from skuflow_contracts.events import JobCancelConfirmed, JobCompleted, JobFailed, JobRouted
+from skuflow_contracts.topics import JOB_CANCEL_CONFIRMED, JOB_COMPLETED, JOB_FAILED, JOB_ROUTED
 from skuflow_gateway import page_progress, timeline
 from skuflow_gateway.api import routes
 from skuflow_gateway.domain.job_states import completion_path, failed_trigger, route_trigger
@@ -66,8 +67,16 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
             await timeline.record(uow.conn, envelope.job_id, timeline.JOB_COMPLETED, status=status,
                                   total_skus=done.sku_count, failed_pages=done.failed_pages)
 
+    async def on_cancel_confirmed(envelope: EventEnvelope[JobCancelConfirmed], uow: UnitOfWork) -> None:
+        stopped = await uow.conn.execute(jobs.update().where(
+            jobs.c.job_id == envelope.job_id, jobs.c.delivery_stopped_at.is_(None)).values(
+            delivery_stopped_at=sa.func.now(), sku_count=envelope.payload.delivered_skus).returning(jobs.c.job_id))
+        if stopped.first() is not None:
+            await timeline.record(uow.conn, envelope.job_id, timeline.JOB_CANCELLED,
+                                  delivered_skus=envelope.payload.delivered_skus)
+
     return [(JOB_ROUTED, on_routed), (JOB_FAILED, on_failed), (JOB_COMPLETED, on_completed),
-            *page_progress.subscriptions()]
+            (JOB_CANCEL_CONFIRMED, on_cancel_confirmed), *page_progress.subscriptions()]
 
 
 def periodic(ctx: ServiceContext) -> list[Periodic]:

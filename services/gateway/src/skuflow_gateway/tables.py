@@ -26,6 +26,7 @@ jobs = sa.Table(
     sa.Column("warnings", JSONB),  # e.g. the PDF was damaged and repaired when opened
     sa.Column("evaluation", JSONB),  # the evaluator's report (EvaluationReport), from job.routed
     sa.Column("event_seq", sa.Integer, nullable=False, server_default="0"),  # the timeline's last number
+    sa.Column("delivery_stopped_at", sa.DateTime(timezone=True)),  # a cancel the output service confirmed
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

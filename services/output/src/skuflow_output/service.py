@@ -1,5 +1,6 @@
 """Output service wiring: page results in, sku.delivered per SKU of a final page (sku.superseded when a
-review replaces it), job.completed when all pages are in and again when the last review is."""
+review replaces it), job.completed when all pages are in and again when the last review is; a
+cancelled job delivers nothing more (job.cancel-confirmed says so)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,19 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobCompleted, PageBound, PageFailed, PageReviewed, SkuDelivered, SkuSuperseded
+from skuflow_contracts.events import (
+    JobCancelConfirmed,
+    JobCancelled,
+    JobCompleted,
+    PageBound,
+    PageFailed,
+    PageReviewed,
+    SkuDelivered,
+    SkuSuperseded,
+)
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
-from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
+from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
 from skuflow_output.domain.completion import (
     AUTOMATIC_REVISION,
     assemble,
@@ -28,6 +38,8 @@ from skuflow_output.tables import deliveries, jobs, metadata, page_results, plat
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.storage import SCHEME
+
+CANCELLED = "CANCELLED"
 
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
@@ -100,6 +112,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
         job = await _lock_job(uow, file_hash=work.file_hash, route=work.route,
                               config_version=work.config_version, total_pages=work.total_pages)
+        if job.status == CANCELLED:
+            return  # nothing of a cancelled job goes downstream
         revision = work.revision if isinstance(work, PageReviewed) else AUTOMATIC_REVISION
         stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
                                               result=work.result.model_dump(mode="json"), revision=revision)
@@ -126,6 +140,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failure = envelope.payload
         job = await _lock_job(uow, total_pages=failure.total_pages)
+        if job.status == CANCELLED:
+            return
         await uow.conn.execute(pg_insert(page_results).values(
             job_id=job.job_id, page=failure.page, status="DEAD_LETTER",
             result=failed_page(failure.page).model_dump(mode="json"), error=failure.error,
@@ -133,7 +149,21 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
         await complete_if_done(uow, job)
 
-    return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed)]
+    async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
+        """Stop the job's delivery. Page events lock the same job row, so once this commits none of
+        them delivers; the confirmation goes out after every delivery made before it."""
+        job = await _lock_job(uow)
+        if job.status == CANCELLED:
+            return
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(status=CANCELLED))
+        await uow.transition("job", job.job_id, job.status, CANCELLED, envelope.payload.reason,
+                             detail={"trigger": "cancel", "by": envelope.payload.cancelled_by})
+        delivered = (await uow.conn.execute(sa.select(sa.func.count()).select_from(deliveries).where(
+            deliveries.c.job_id == job.job_id, deliveries.c.status == "DELIVERED"))).scalar_one()
+        await uow.emit(JobCancelConfirmed(delivered_skus=delivered))
+
+    return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
+            (JOB_CANCELLED, on_job_cancelled)]
 
 
 definition = ServiceDefinition(

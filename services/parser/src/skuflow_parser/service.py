@@ -2,7 +2,8 @@
 
 job.routed → the document is opened once (unreadable → job.failed) and one page.parse-requested
 per page is published, keyed by job and page so pages spread over partitions and replicas;
-page.parse-requested → that page is parsed in a worker process and page.parsed (keyed by job) follows.
+page.parse-requested → that page is parsed in a worker process and page.parsed (keyed by job) follows;
+job.cancelled → the job's pages not yet parsed are skipped.
 """
 
 from __future__ import annotations
@@ -10,15 +11,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import JobFailed, JobRouted, PageParsed, PageParseRequested
-from skuflow_contracts.topics import JOB_ROUTED, PAGE_PARSE_REQUESTED
+from skuflow_contracts.events import JobCancelled, JobFailed, JobRouted, PageParsed, PageParseRequested
+from skuflow_contracts.topics import JOB_CANCELLED, JOB_ROUTED, PAGE_PARSE_REQUESTED
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pipeline import store_page
 from skuflow_parser.settings import ParserSettings
-from skuflow_parser.tables import metadata, parsed_pages, platform
+from skuflow_parser.tables import cancelled_jobs, metadata, parsed_pages, platform
 from skuflow_parser.workers import PagePool
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
@@ -32,8 +34,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     ctx.on_shutdown.append(pool.close)
     limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
 
+    async def cancelled(uow: UnitOfWork) -> bool:
+        return (await uow.conn.execute(sa.select(cancelled_jobs.c.job_id).where(
+            cancelled_jobs.c.job_id == uow.envelope.job_id))).first() is not None
+
     async def on_job_routed(envelope: EventEnvelope[JobRouted], uow: UnitOfWork) -> None:
         routed = envelope.payload
+        if await cancelled(uow):
+            return
         checked = await pool.check(str(ctx.storage.path(routed.file_uri)), limits)
         if checked.reason is not None:
             await uow.emit(JobFailed(stage="parser", reason=checked.reason, message=checked.message))
@@ -51,6 +59,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def on_parse_requested(envelope: EventEnvelope[PageParseRequested], uow: UnitOfWork) -> None:
         request = envelope.payload
+        if await cancelled(uow):
+            await uow.transition("page", f"{envelope.job_id}/{request.page}", "PENDING", "SKIPPED", "job cancelled")
+            return
         parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
         stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
         page = stored.page
@@ -66,7 +77,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                   document_warnings=request.document_warnings,
                                   evaluation_review=request.evaluation_review))
 
-    return [(JOB_ROUTED, on_job_routed), (PAGE_PARSE_REQUESTED, on_parse_requested)]
+    async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
+        await uow.conn.execute(pg_insert(cancelled_jobs).values(job_id=envelope.job_id).on_conflict_do_nothing())
+
+    return [(JOB_ROUTED, on_job_routed), (PAGE_PARSE_REQUESTED, on_parse_requested),
+            (JOB_CANCELLED, on_job_cancelled)]
 
 
 definition = ServiceDefinition(

@@ -1,4 +1,4 @@
-"""The parser's schema: one row per parsed page."""
+"""The parser's schema: one row per parsed page, and the jobs cancelled before their pages were parsed."""
 
 import sqlalchemy as sa
 
@@ -17,4 +17,10 @@ parsed_pages = sa.Table(
     sa.Column("text_coverage", sa.Float, nullable=False),
     sa.Column("image_count", sa.Integer, nullable=False),
     sa.Column("parsed_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+cancelled_jobs = sa.Table(
+    "cancelled_jobs", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("cancelled_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

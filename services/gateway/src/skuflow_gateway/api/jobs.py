@@ -134,6 +134,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "llm_cost_usd": round((job.evaluation or {}).get("llm_cost_usd", 0.0)
                                   + sum(p.llm_cost_usd for p in pages), 6),
             "result_available": job.result_uri is not None,
+            "delivery_stopped": job.delivery_stopped_at is not None,  # a cancel the output service confirmed
         }
 
     @router.get("/jobs/{job_id}/evaluation")

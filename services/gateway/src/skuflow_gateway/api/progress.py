@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 from skuflow_gateway import timeline
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
-from skuflow_gateway.domain.job_states import JOB
+from skuflow_gateway.domain.job_states import CANCELLED, JOB
 from skuflow_gateway.domain.jobs import user_status
 from skuflow_gateway.domain.progress import progress
 from skuflow_gateway.tables import job_pages, jobs
@@ -76,7 +76,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         while time.monotonic() - started < settings.sse_max_seconds:
             async with ctx.db.transaction() as conn:
                 # The status first: a final status's events were committed with it, so they are read next.
-                status = (await conn.execute(sa.select(jobs.c.status).where(jobs.c.job_id == job_id))).scalar()
+                job = (await conn.execute(sa.select(jobs.c.status, jobs.c.delivery_stopped_at)
+                                          .where(jobs.c.job_id == job_id))).one()
                 rows = await timeline.since(conn, job_id, cursor)
             for row in rows:
                 cursor = row.seq
@@ -84,7 +85,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
             if rows:
                 quiet_since = time.monotonic()
                 continue
-            if status in JOB.final or await request.is_disconnected():
+            # a cancelled job's stream waits for its job_cancelled event (delivery stopped)
+            finished = job.status in JOB.final and (job.status != CANCELLED or job.delivery_stopped_at is not None)
+            if finished or await request.is_disconnected():
                 return
             if time.monotonic() - quiet_since > settings.sse_keepalive_seconds:
                 quiet_since = time.monotonic()

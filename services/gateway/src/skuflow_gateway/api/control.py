@@ -1,0 +1,63 @@
+"""Controlling a job: cancel it (seed-001b §2.1). A cancel is acknowledged once the output service
+has confirmed that the job delivers nothing more; until then the answer is 202 and the job's
+``delivery_stopped`` says when it is."""
+
+import asyncio
+import time
+
+import sqlalchemy as sa
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import JSONResponse
+
+from skuflow_contracts.events import JobCancelled
+from skuflow_gateway.api.auth import caller_dependency, own_job
+from skuflow_gateway.api.jobs import JobId
+from skuflow_gateway.lifecycle import move_job
+from skuflow_gateway.tables import jobs
+from skuflow_platform.outbox import add_to_outbox
+from skuflow_platform.runtime import ServiceContext
+from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.tracing import current_traceparent
+
+CONFIRM_POLL_SECONDS = 0.2
+
+
+class ControlSettings(PlatformSettings):
+    cancel_wait_seconds: float = 15.0  # how long a cancel request waits for the output's confirmation
+
+
+def routes(ctx: ServiceContext) -> APIRouter:
+    router = APIRouter(tags=["control"])
+    Caller = caller_dependency(ctx)
+    settings = ControlSettings()
+
+    async def delivered_after_stop(job_id: str) -> int | None:
+        async with ctx.db.transaction() as conn:
+            row = (await conn.execute(sa.select(jobs.c.delivery_stopped_at, jobs.c.sku_count)
+                                      .where(jobs.c.job_id == job_id))).one()
+        return (row.sku_count or 0) if row.delivery_stopped_at is not None else None
+
+    @router.post("/jobs/{job_id}/cancel", responses={
+        202: {"description": "cancelled; the output service has not yet confirmed that delivery stopped"},
+        409: {"description": "the job is already finished"}})
+    async def cancel(job_id: JobId, caller: Caller) -> JSONResponse:
+        """Cancel a job that is not finished: pages in flight are dropped and nothing more is delivered."""
+        job = await own_job(ctx, job_id, caller.merchant_id)
+        async with ctx.db.transaction() as conn:
+            status = await move_job(conn, job_id, ["cancel"], reason="cancelled", detail={"by": caller.user_id})
+            if status is None:
+                raise HTTPException(409, f"job {job_id} is {job.status} and cannot be cancelled")
+            await add_to_outbox(conn, ctx.tables.outbox, JobCancelled(cancelled_by=caller.user_id), job_id=job_id,
+                                merchant_id=caller.merchant_id, producer="gateway",
+                                traceparent=current_traceparent())
+        ctx.relay.wake()
+        deadline = time.monotonic() + settings.cancel_wait_seconds
+        delivered = await delivered_after_stop(job_id)
+        while delivered is None and time.monotonic() < deadline:
+            await asyncio.sleep(CONFIRM_POLL_SECONDS)
+            delivered = await delivered_after_stop(job_id)
+        body = {"job_id": job_id, "status": status, "delivery_stopped": delivered is not None,
+                "delivered_skus": delivered}
+        return JSONResponse(body, status_code=200 if delivered is not None else 202)
+
+    return router
