@@ -30,6 +30,7 @@ ALLOWED = [
     ("DEGRADED_HUMAN", "pages_failed", "PARTIAL_FAILED"),
     ("PARTIAL_FAILED", "review_pending", "PARTIAL_IMPORTED"),
     ("PARTIAL_FAILED", "human_review_pending", "DEGRADED_HUMAN"),
+    ("PARTIAL_FAILED", "retry_pages", "PROCESSING"),
     ("PROCESSING", "heartbeat_scan", "ORPHANED"),
     ("ORPHANED", "requeue", "PROCESSING"),
     ("ORPHANED", "cancel", "CANCELLED"),
@@ -53,6 +54,7 @@ REFUSED = [
     ("EVAL_FAILED", "reject"),
     ("DEGRADED_HUMAN", "review_pending"),  # a job routed to people waits as DEGRADED_HUMAN
     ("PROCESSING", "requeue"),
+    ("FULL_IMPORTED", "retry_pages"),  # nothing failed in a finished job
     ("PROCESSING", "no_such_trigger"),
 ]
 

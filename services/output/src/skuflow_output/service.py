@@ -80,9 +80,11 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
-    async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False) -> None:
+    async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False, retried: bool = False) -> None:
         """Write result.json and announce the job when its status changes; a review of a finished
-        job rewrites result.json with the person's reading, whether the status changes or not."""
+        job rewrites result.json with the person's reading, whether the status changes or not; a
+        failed page of a finished job read again (a retry) is announced in any case, since the
+        gateway moved the job back to PROCESSING for it."""
         rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
             page_results.c.job_id == job.job_id))).all()
         if not is_complete(job.total_pages, len(rows)):
@@ -90,7 +92,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
         pages = [page for page, _ in revised]
         status = job_status(revised, job.route)
-        if status == job.status and not reviewed:
+        if status == job.status and not (reviewed or retried):
             return
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
                              status=status, total_pages=job.total_pages,
@@ -103,9 +105,10 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         sku_count = valid_sku_count(document)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
             status=status, result_uri=result_uri, sku_count=sku_count, completed_at=sa.func.now()))
-        if status == job.status:
+        if status != job.status:
+            await uow.transition("job", job.job_id, job.status, status, detail={"failed_pages": failed})
+        elif not retried:
             return
-        await uow.transition("job", job.job_id, job.status, status, detail={"failed_pages": failed})
         await uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
                                     total_pages=job.total_pages, failed_pages=failed))
 
@@ -117,9 +120,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         revision = work.revision if isinstance(work, PageReviewed) else AUTOMATIC_REVISION
         stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
                                               result=work.result.model_dump(mode="json"), revision=revision)
-        # A first result, a page recovered from the DLQ, or a newer review replaces what was there.
+        # A first result, a failed page read again (a retry, a DLQ replay), or a newer review replaces it.
         replaceable = page_results.c.revision < stmt.excluded.revision if isinstance(work, PageReviewed) \
-            else page_results.c.status == "DEAD_LETTER"
+            else page_results.c.status.in_(FAILED_PAGE_STATUSES)
         applied = await uow.conn.execute(stmt.on_conflict_do_update(
             index_elements=[page_results.c.job_id, page_results.c.page],
             set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None,
@@ -129,7 +132,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return  # an older review arriving late
         if is_final(work.result, revision, work.route):
             await _deliver(uow, work.file_hash, work.result, revision)
-        await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed))
+        await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed),
+                               retried=isinstance(work, PageBound) and job.result_uri is not None)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         await record_result(uow, envelope.payload)

@@ -1,6 +1,9 @@
-"""Controlling a job: cancel it (seed-001b §2.1). A cancel is acknowledged once the output service
-has confirmed that the job delivers nothing more; until then the answer is 202 and the job's
-``delivery_stopped`` says when it is."""
+"""Controlling a job: cancel it (seed-001b §2.1), retry a failed page or all of them (seed-003_004).
+
+A cancel is acknowledged once the output service has confirmed that the job delivers nothing more;
+until then the answer is 202 and the job's ``delivery_stopped`` says when it is. A retry sends the
+page back to the parser (page.parse-requested, as the first time); its new reading replaces the
+failure and the job completes again (a PARTIAL_FAILED job goes back to PROCESSING)."""
 
 import asyncio
 import time
@@ -9,11 +12,14 @@ import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
-from skuflow_contracts.events import JobCancelled
+from skuflow_contracts.events import JobCancelled, PageParseRequested
+from skuflow_contracts.results import FAILED_PAGE_STATUSES
+from skuflow_gateway import timeline
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
+from skuflow_gateway.api.pages import PageNo
 from skuflow_gateway.lifecycle import move_job
-from skuflow_gateway.tables import jobs
+from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
@@ -59,5 +65,38 @@ def routes(ctx: ServiceContext) -> APIRouter:
         body = {"job_id": job_id, "status": status, "delivery_stopped": delivered is not None,
                 "delivered_skus": delivered}
         return JSONResponse(body, status_code=200 if delivered is not None else 202)
+
+    async def retry(job_id: str, caller, only: int | None) -> dict:
+        job = await own_job(ctx, job_id, caller.merchant_id)
+        async with ctx.db.transaction() as conn:
+            failed = [row.page for row in (await conn.execute(sa.select(job_pages.c.page).where(
+                job_pages.c.job_id == job_id, job_pages.c.status.in_(FAILED_PAGE_STATUSES))
+                .order_by(job_pages.c.page))).all()
+                      if only is None or row.page == only]
+            if not failed:
+                what = f"page {only} of job {job_id} has not failed" if only else f"job {job_id} has no failed page"
+                raise HTTPException(409, what)
+            if await move_job(conn, job_id, ["retry_pages"], reason="retry", detail={"pages": failed,
+                                                                                    "by": caller.user_id}) is None:
+                raise HTTPException(409, f"job {job_id} is {job.status}; its pages cannot be retried")
+            for page in failed:
+                await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
+                    page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
+                    route=job.route or "AUTO", config_version=job.config_version or ctx.settings.config_version,
+                ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
+                    traceparent=current_traceparent(), key=f"{job_id}/{page}")
+                await timeline.record(conn, job_id, timeline.PAGE_RETRIED, page_no=page)
+        ctx.relay.wake()
+        return {"job_id": job_id, "status": "PROCESSING", "retried_pages": failed}
+
+    @router.post("/jobs/{job_id}/pages/{page}/retry", responses={409: {"description": "the page has not failed"}})
+    async def retry_page(job_id: JobId, page: PageNo, caller: Caller) -> dict:
+        """Read a failed (dead-lettered or unreadable) page again, once its cause is fixed."""
+        return await retry(job_id, caller, page)
+
+    @router.post("/jobs/{job_id}/retry-failed", responses={409: {"description": "no page of the job has failed"}})
+    async def retry_failed(job_id: JobId, caller: Caller) -> dict:
+        """Read every failed page of the job again."""
+        return await retry(job_id, caller, None)
 
     return router

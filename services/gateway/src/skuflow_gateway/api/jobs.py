@@ -91,7 +91,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             async with ctx.db.transaction() as conn:
                 status = await lifecycle.create_job(
                     conn, job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
-                    filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size)
+                    filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size,
+                    config_version=ctx.settings.config_version)
                 await add_to_outbox(conn, ctx.tables.outbox, JobCreated(
                     filename=filename, file_uri=file_uri, file_hash=received.sha256, size_bytes=received.size,
                     config_version=ctx.settings.config_version,

@@ -42,6 +42,7 @@ JOB = Machine(
         (PARTIAL_FAILED, "review_pending"): PARTIAL_IMPORTED,
         (PARTIAL_FAILED, "human_review_pending"): DEGRADED_HUMAN,
         (DEGRADED_HUMAN, "human_review_pending"): DEGRADED_HUMAN,
+        (PARTIAL_FAILED, "retry_pages"): PROCESSING,  # its failed pages are read again
         (PROCESSING, "heartbeat_scan"): ORPHANED,
         (ORPHANED, "requeue"): PROCESSING,
         (EVAL_FAILED, "cancel"): CANCELLED,
