@@ -115,11 +115,13 @@ def test_a_poison_message_goes_to_the_dlq_while_the_job_completes(pipeline, tmp_
     job = pipeline.wait_finished(job_id)
     assert job["status"] == "FULL_IMPORTED" and job["completed_pages"] == 4
     assert result_models(pipeline.result(job_id)) == truth_models(truth)
-    letters = records_of(pipeline, PAGE_PARSED.dlq, dlq_start, job_id, 2)
-    errors = sorted(dict(r.headers)["x-error"].decode() for r in letters)
+    # each consumer of page.parsed (the classifier, and the gateway for progress) dead-letters both
+    letters = records_of(pipeline, PAGE_PARSED.dlq, dlq_start, job_id, 4)
+    by_consumer = Counter(dict(r.headers)["x-failed-by"].decode() for r in letters)
+    assert by_consumer == {"classifier": 2, "gateway": 2}
+    errors = sorted({dict(r.headers)["x-error"].decode() for r in letters})
     assert len(errors) == 2
     assert "invalid page.parsed event: payload.page" in errors[0] and "not JSON" in errors[1]
-    assert {dict(r.headers)["x-failed-by"].decode() for r in letters} == {"classifier"}
 
 
 def test_killing_a_service_mid_job_loses_no_page_and_duplicates_no_sku(pipeline, tmp_path):

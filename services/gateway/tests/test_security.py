@@ -1,0 +1,92 @@
+"""Every gateway endpoint × every way a caller can be wrong, in one table: no token, a token signed
+with alg=none, a tampered signature, an expired token (401); a caller without an uploader's role
+(403); another merchant's job (404, indistinguishable from a missing one). Endpoints are read from
+the app's own OpenAPI document, so a new endpoint is covered without being listed here."""
+
+import asyncio
+import base64
+import json
+import time
+
+import httpx
+import jwt
+import pytest
+
+from skuflow_gateway.service import definition
+from skuflow_platform.auth import mint_token
+from skuflow_platform.db import migrate
+from skuflow_platform.runtime import build_app
+from skuflow_platform.settings import PlatformSettings
+
+SECRET = "gateway-security-test-secret-long-enough-for-hs256"
+PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
+PUBLIC = {("post", "/api/v1/auth/login")}
+ANY_ROLE = {("get", "/api/v1/auth/me")}
+
+
+def _b64(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def bad_tokens() -> dict[str, str]:
+    good = mint_token(user_id="u", merchant_id="merchant-a", secret=SECRET)
+    head, body, signature = good.split(".")
+    claims = {"sub": "u", "merchant_id": "merchant-a", "roles": ["admin"], "exp": int(time.time()) + 600}
+    return {
+        "no token": "",
+        "alg=none": f"{_b64({'alg': 'none', 'typ': 'JWT'})}.{_b64(claims)}.",
+        "tampered signature": f"{head}.{body}.{signature[:-2]}{'AA' if signature[-2:] != 'AA' else 'BB'}",
+        "elevated claims, old signature": f"{head}.{_b64(claims)}.{signature}",
+        "expired": jwt.encode({**claims, "exp": int(time.time()) - 5}, SECRET, algorithm="HS256"),
+        "another secret": jwt.encode(claims, "x" * 48, algorithm="HS256"),
+    }
+
+
+@pytest.fixture
+async def gateway(database_url, tmp_path):
+    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+        owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='merchant-a', secret=SECRET)}"}
+        created = await client.post("/api/v1/jobs", files={"file": ("c.pdf", PDF, "application/pdf")}, headers=owner)
+        assert created.status_code == 201
+        yield client, created.json()["job_id"], app.openapi()["paths"]
+    await app.state.ctx.db.close()
+
+
+def endpoints(paths: dict, job_id: str) -> list[tuple[str, str, str]]:
+    return [(method, template, template.replace("{job_id}", job_id).replace("{page}", "1"))
+            for template, operations in paths.items() for method in operations if (method, template) not in PUBLIC]
+
+
+async def call(client, method: str, url: str, token: str | None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return await client.request(method.upper(), url, headers=headers)
+
+
+async def test_every_endpoint_refuses_every_wrong_caller(gateway):
+    client, job_id, paths = gateway
+    found = endpoints(paths, job_id)
+    assert len(found) >= 15  # the table covers what the app serves
+    annotator = mint_token(user_id="a", merchant_id="merchant-a", secret=SECRET, roles=("annotator",))
+    stranger = mint_token(user_id="s", merchant_id="merchant-b", secret=SECRET, roles=("uploader",))
+    wrong = []
+    for method, template, url in found:
+        expected = {name: 401 for name in bad_tokens()}
+        if (method, template) not in ANY_ROLE:
+            expected["wrong role"] = 403
+        if "{job_id}" in template:
+            expected["another merchant"] = 404
+        tokens = {**bad_tokens(), "wrong role": annotator, "another merchant": stranger}
+        for case, status in expected.items():
+            response = await call(client, method, url, tokens[case])
+            if response.status_code != status:
+                wrong.append((method.upper(), template, case, response.status_code, status))
+    assert wrong == []
+
+
+async def test_another_merchant_does_not_see_the_job_in_its_list(gateway):
+    client, job_id, _ = gateway
+    stranger = mint_token(user_id="s", merchant_id="merchant-b", secret=SECRET, roles=("uploader",))
+    listed = await call(client, "get", "/api/v1/jobs", stranger)
+    assert listed.status_code == 200 and job_id not in {job["job_id"] for job in listed.json()}
