@@ -29,13 +29,18 @@ async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[st
 async def _page_done(uow: UnitOfWork, page: int, status: str, result: PageResult | None, error: str | None = None,
                      llm_cost_usd: float = 0.0) -> bool:
     """Record the machine's reading of a page (or its failure); a page a person has reviewed keeps
-    the person's reading. True when it was recorded."""
+    the person's reading, and a failure reported after the page was read (a later stage, such as
+    creating its review task, dead-lettered) does not undo the reading, as in the output service.
+    True when it was recorded."""
     values = {"status": status, "error": error, "llm_cost_usd": llm_cost_usd,
               "result": result.model_dump(mode="json") if result else None}
     stmt = pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, **values)
+    replaceable = job_pages.c.revision == AUTOMATIC_REVISION
+    if result is None:
+        replaceable = replaceable & job_pages.c.result.is_(None)
     done = await uow.conn.execute(stmt.on_conflict_do_update(
         index_elements=[job_pages.c.job_id, job_pages.c.page], set_={**values, "updated_at": sa.func.now()},
-        where=job_pages.c.revision == AUTOMATIC_REVISION).returning(job_pages.c.page))
+        where=replaceable).returning(job_pages.c.page))
     return done.first() is not None
 
 
