@@ -103,3 +103,33 @@ async def postgres_proxy(database_url):
     yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
     with contextlib.suppress(Exception):
         await proxy.cut()
+
+
+@pytest.fixture
+def wrong_tokens():
+    """``wrong_tokens(secret, merchant)``: every way a bearer token can be wrong, each of which a
+    service must answer with 401 (the security tables of gateway and collab)."""
+    import base64
+    import json
+    import time
+
+    import jwt
+
+    from skuflow_platform.auth import mint_token
+
+    def b64(data: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+    def tokens(secret: str, merchant: str) -> dict[str, str]:
+        head, body, signature = mint_token(user_id="u", merchant_id=merchant, secret=secret).split(".")
+        claims = {"sub": "u", "merchant_id": merchant, "roles": ["admin"], "exp": int(time.time()) + 600}
+        return {
+            "no token": "",
+            "alg=none": f"{b64({'alg': 'none', 'typ': 'JWT'})}.{b64(claims)}.",
+            "tampered signature": f"{head}.{body}.{signature[:-2]}{'AA' if signature[-2:] != 'AA' else 'BB'}",
+            "elevated claims, old signature": f"{head}.{b64(claims)}.{signature}",
+            "expired": jwt.encode({**claims, "exp": int(time.time()) - 5}, secret, algorithm="HS256"),
+            "another secret": jwt.encode(claims, "x" * 48, algorithm="HS256"),
+        }
+
+    return tokens

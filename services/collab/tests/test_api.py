@@ -234,3 +234,32 @@ async def test_every_task_of_a_document_shows_what_its_first_page_says_of_it(col
     later = await new_task(ctx, page=3)
     detail = (await client.get(f"/api/v1/tasks/{later}", headers=ANN)).json()
     assert detail["doc_global_attributes"] == {"title": "ACME Kitchen 2026", "brand": "ACME"}
+
+
+VALID_BODIES = {"complete": {"skus": []}, "skip": {"reason": "r"}, "revert": {"reason": "r"}}
+
+
+async def test_every_task_endpoint_refuses_every_wrong_caller(collab, wrong_tokens):
+    """Every endpoint of the task API (read from its OpenAPI) × the wrong tokens (401), an uploader
+    without an annotator's role (403) and another merchant's task (404)."""
+    client, ctx = collab
+    task_id = await new_task(ctx)
+    uploader = mint_token(user_id="upl", merchant_id="m1", secret=SECRET, roles=("uploader",))
+    stranger = mint_token(user_id="eve", merchant_id="m2", secret=SECRET, roles=("team_lead",))
+    tokens = {**wrong_tokens(SECRET, "m1"), "wrong role": uploader, "another merchant": stranger}
+    wrong = []
+    for template, operations in client._transport.app.openapi()["paths"].items():
+        for method in operations:
+            expected = {name: 401 for name in tokens} | {"wrong role": 403}
+            if "{task_id}" in template:
+                expected["another merchant"] = 404
+            else:
+                del expected["another merchant"]
+            for case, status in expected.items():
+                headers = {"Authorization": f"Bearer {tokens[case]}"} if tokens[case] else {}
+                body = VALID_BODIES.get(template.rsplit("/", 1)[-1])  # a valid body: the ownership check is reached
+                answer = await client.request(method.upper(), template.replace("{task_id}", task_id), headers=headers,
+                                              json=body)
+                if answer.status_code != status:
+                    wrong.append((method.upper(), template, case, answer.status_code, status))
+    assert wrong == []
