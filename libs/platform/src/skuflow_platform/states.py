@@ -59,6 +59,3 @@ class Machine:
         except Refused:
             return False
         return True
-
-    def triggers(self) -> frozenset[str]:
-        return frozenset(trigger for _, trigger in self.moves)

@@ -11,8 +11,7 @@ from pydantic_settings import SettingsConfigDict
 from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle
-from skuflow_gateway.api.auth import caller_dependency
-from skuflow_gateway.api.auth import own_job as owned_job
+from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.uploads import receive_file
 from skuflow_gateway.domain.jobs import (
     ACTION_HINT,
@@ -50,9 +49,6 @@ def routes(ctx: ServiceContext) -> APIRouter:
     limits = UploadLimits(max_bytes=settings.max_upload_mb * 1024 * 1024)
     router = APIRouter()
     Caller = caller_dependency(ctx)
-
-    async def own_job(job_id: str, caller: Principal) -> sa.Row:
-        return await owned_job(ctx, job_id, caller.merchant_id)
 
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
@@ -113,7 +109,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.get("/jobs/{job_id}")
     async def get_job(job_id: JobId, caller: Caller) -> dict:
-        job = await own_job(job_id, caller)
+        job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
@@ -142,7 +138,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def get_evaluation(job_id: JobId, caller: Caller) -> dict:
         """The evaluator's report (seed-001a §3.3): scores, thresholds, sampling and why the job went
         where it went; a job the evaluator failed on says so."""
-        job = await own_job(job_id, caller)
+        job = await own_job(ctx, job_id, caller.merchant_id)
         if job.evaluation is not None:
             return {"job_id": job.job_id, **job.evaluation}
         if job.status in ("EVAL_FAILED", "REJECTED"):
@@ -153,7 +149,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.get("/jobs/{job_id}/result")
     async def get_result(job_id: JobId, caller: Caller) -> FileResponse:
-        job = await own_job(job_id, caller)
+        job = await own_job(ctx, job_id, caller.merchant_id)
         if job.result_uri is None:
             raise HTTPException(409, f"job {job_id} has no result yet (status {job.status})")
         return FileResponse(ctx.storage.path(job.result_uri), media_type="application/json")
