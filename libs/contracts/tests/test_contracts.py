@@ -24,6 +24,7 @@ def sample(payload_model):
         "JobCancelled": dict(cancelled_by="user-1"),
         "JobCancelConfirmed": dict(delivered_skus=12),
         "PageFailed": dict(page=2, stage="classifier", error="boom", dlq_topic="t.dlq"),
+        "PageImported": dict(page=1, revision=1, status="IMPORTED_ASSUMED", sku_count=4, attempts=2),
         "TaskCreated": dict(task_id="t1", page=1, task_type="PAGE_REVIEW", priority=2, reason="r"),
     }
     work = dict(page=1, total_pages=2, file_hash=HASH, route="AUTO", config_version="v1", ir_uri="local://ir")

@@ -13,10 +13,12 @@ from skuflow_platform.auth import mint_token
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.signed_urls import signed_url
 
 SECRET = "gateway-security-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
 PUBLIC = {("post", "/api/v1/auth/login")}
+SIGNED = {("get", "/api/v1/files")}  # the link's signature is the credential (test below)
 ANY_ROLE = {("get", "/api/v1/auth/me")}
 
 
@@ -28,13 +30,14 @@ async def gateway(database_url, tmp_path):
         owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='merchant-a', secret=SECRET)}"}
         created = await client.post("/api/v1/jobs", files={"file": ("c.pdf", PDF, "application/pdf")}, headers=owner)
         assert created.status_code == 201
-        yield client, created.json()["job_id"], app.openapi()["paths"]
+        yield client, created.json()["job_id"], app.openapi()["paths"], app.state.ctx.storage
     await app.state.ctx.db.close()
 
 
 def endpoints(paths: dict, job_id: str) -> list[tuple[str, str, str]]:
     return [(method, template, template.replace("{job_id}", job_id).replace("{page}", "1"))
-            for template, operations in paths.items() for method in operations if (method, template) not in PUBLIC]
+            for template, operations in paths.items() for method in operations
+            if (method, template) not in PUBLIC | SIGNED]
 
 
 async def call(client, method: str, url: str, token: str | None):
@@ -43,7 +46,7 @@ async def call(client, method: str, url: str, token: str | None):
 
 
 async def test_every_endpoint_refuses_every_wrong_caller(gateway, wrong_tokens):
-    client, job_id, paths = gateway
+    client, job_id, paths, _ = gateway
     bad = wrong_tokens(SECRET, "merchant-a")
     found = endpoints(paths, job_id)
     assert len(found) >= 15  # the table covers what the app serves
@@ -65,7 +68,25 @@ async def test_every_endpoint_refuses_every_wrong_caller(gateway, wrong_tokens):
 
 
 async def test_another_merchant_does_not_see_the_job_in_its_list(gateway):
-    client, job_id, _ = gateway
+    client, job_id, _, _ = gateway
     stranger = mint_token(user_id="s", merchant_id="merchant-b", secret=SECRET, roles=("uploader",))
     listed = await call(client, "get", "/api/v1/jobs", stranger)
     assert listed.status_code == 200 and job_id not in {job["job_id"] for job in listed.json()}
+
+
+async def test_a_file_link_works_only_as_signed_and_until_it_expires(gateway):
+    client, _, _, storage = gateway
+    uri = storage.put("jobs/j1/images/p1_0.png", b"\x89PNG image")
+    valid = signed_url("http://gw", uri, SECRET, ttl_seconds=60)
+    fetched = await client.get(valid)
+    assert (fetched.status_code, fetched.content, fetched.headers["content-type"]) == (200, b"\x89PNG image",
+                                                                                       "image/png")
+    expected = {
+        valid.replace("p1_0.png", "p1_1.png"): 403,  # another file under the same signature
+        signed_url("http://gw", uri, SECRET, ttl_seconds=-1): 403,  # expired
+        signed_url("http://gw", uri, SECRET + "x", ttl_seconds=60): 403,  # not our signature
+        signed_url("http://gw", "local://jobs/j1/gone.png", SECRET, ttl_seconds=60): 404,
+        signed_url("http://gw", "local://../../etc/passwd", SECRET, ttl_seconds=60): 404,  # outside storage
+        "http://gw/api/v1/files?uri=" + uri: 422,  # no signature at all
+    }
+    assert {url: (await client.get(url)).status_code for url in expected} == expected

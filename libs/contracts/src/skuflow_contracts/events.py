@@ -175,6 +175,19 @@ class SkuSuperseded(Contract):
     superseded_by: int = Field(ge=2, description="the revision that replaces it")
 
 
+class PageImported(Contract):
+    """The downstream import of one page's SKUs moved (seed-001a §7.26–7.27): the receiver confirmed
+    it, accepted it for later (assumed, until reconciliation confirms it), refused or missed it
+    (failed; retried with backoff), or it was skipped after failing for a day."""
+
+    page: int = Field(ge=1)
+    revision: int = Field(ge=1)
+    status: Literal["IMPORTED_CONFIRMED", "IMPORTED_ASSUMED", "IMPORT_FAILED", "SKIPPED"]
+    sku_count: int = Field(ge=0)
+    attempts: int = Field(ge=0, description="calls made to the receiver for this page and revision")
+    error: str | None = Field(default=None, description="why the last call failed")
+
+
 class JobCompleted(Contract):
     status: Literal["FULL_IMPORTED", "PARTIAL_IMPORTED", "PARTIAL_FAILED", "DEGRADED_HUMAN"]
     result_uri: str

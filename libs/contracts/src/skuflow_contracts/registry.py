@@ -32,6 +32,7 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("page.bound", topics.PAGE_BOUND, events.PageBound),
     EventSpec("page.reviewed", topics.PAGE_REVIEWED, events.PageReviewed),
     EventSpec("page.failed", topics.PAGE_FAILED, events.PageFailed),
+    EventSpec("page.imported", topics.PAGE_IMPORTED, events.PageImported),
     EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),
     EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered),
     EventSpec("sku.superseded", topics.SKU_SUPERSEDED, events.SkuSuperseded),

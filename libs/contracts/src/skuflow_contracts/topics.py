@@ -37,6 +37,7 @@ PAGE_EXTRACTED = Topic("skuflow.page.extracted.v1")
 PAGE_BOUND = Topic("skuflow.page.bound.v1")
 PAGE_REVIEWED = Topic("skuflow.page.reviewed.v1")
 PAGE_FAILED = Topic("skuflow.page.failed.v1")
+PAGE_IMPORTED = Topic("skuflow.page.imported.v1")
 TASK_CREATED = Topic("skuflow.task.created.v1", partitions=3)
 SKU_DELIVERED = Topic("skuflow.sku.delivered.v1")
 SKU_SUPERSEDED = Topic("skuflow.sku.superseded.v1")
@@ -55,6 +56,7 @@ EVENT_TOPICS: tuple[Topic, ...] = (
     PAGE_BOUND,
     PAGE_REVIEWED,
     PAGE_FAILED,
+    PAGE_IMPORTED,
     TASK_CREATED,
     SKU_DELIVERED,
     SKU_SUPERSEDED,

@@ -1,5 +1,6 @@
 """The gateway's page read model: each page's state and latest reading as the pipeline reports it
-(started, bound, dead-lettered, reviewed, sent to a person), and the job timeline's page events."""
+(started, bound, dead-lettered, reviewed, sent to a person, imported downstream), and the job
+timeline's page events."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import PageBound, PageFailed, PageParsed, PageReviewed, TaskCreated
+from skuflow_contracts.events import PageBound, PageFailed, PageImported, PageParsed, PageReviewed, TaskCreated
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES, PageResult
-from skuflow_contracts.topics import PAGE_BOUND, PAGE_FAILED, PAGE_PARSED, PAGE_REVIEWED, TASK_CREATED
+from skuflow_contracts.topics import (
+    PAGE_BOUND,
+    PAGE_FAILED,
+    PAGE_IMPORTED,
+    PAGE_PARSED,
+    PAGE_REVIEWED,
+    TASK_CREATED,
+)
 from skuflow_gateway import timeline
 from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.tables import job_pages, jobs
@@ -93,5 +101,20 @@ def subscriptions():
         await timeline.record(uow.conn, envelope.job_id, timeline.HUMAN_NEEDED, page_no=task.page,
                               task_type=task.task_type, task_id=task.task_id, reason=task.reason)
 
+    async def on_page_imported(envelope: EventEnvelope[PageImported], uow: UnitOfWork) -> None:
+        """The page's import as of its latest revision; an older revision's notice changes nothing.
+        A notice that overtakes the page's reading creates the row, which the reading then fills."""
+        imported = envelope.payload
+        stmt = pg_insert(job_pages).values(job_id=envelope.job_id, page=imported.page, status=PAGE_STARTED,
+                                           revision=imported.revision, import_status=imported.status)
+        applied = await uow.conn.execute(stmt.on_conflict_do_update(
+            index_elements=[job_pages.c.job_id, job_pages.c.page],
+            set_={"import_status": imported.status, "updated_at": sa.func.now()},
+            where=job_pages.c.revision <= imported.revision).returning(job_pages.c.page))
+        if applied.first() is not None:
+            await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_IMPORTED, page_no=imported.page,
+                                  status=imported.status, revision=imported.revision, skus=imported.sku_count,
+                                  attempts=imported.attempts, error=imported.error)
+
     return [(PAGE_PARSED, on_page_parsed), (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed),
-            (PAGE_REVIEWED, on_page_reviewed), (TASK_CREATED, on_task_created)]
+            (PAGE_REVIEWED, on_page_reviewed), (TASK_CREATED, on_task_created), (PAGE_IMPORTED, on_page_imported)]

@@ -43,6 +43,7 @@ job_pages = sa.Table(
     sa.Column("result", JSONB),  # the page's latest reading (PageResult): the machine's, then a person's
     sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
     sa.Column("started_at", sa.DateTime(timezone=True)),  # when the parser had read it (page.parsed)
+    sa.Column("import_status", sa.Text),  # its downstream HTTP import (page.imported), when there is one
 )
 
 job_events = sa.Table(

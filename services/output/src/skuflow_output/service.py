@@ -1,6 +1,7 @@
 """Output service wiring: page results in, sku.delivered per SKU of a final page (sku.superseded when a
-review replaces it), job.completed when all pages are in and again when the last review is; a
-cancelled job delivers nothing more (job.cancel-confirmed says so)."""
+review replaces it), an HTTP import of the page when a receiver is configured (importer.py),
+job.completed when all pages are in (and, with the importer, all imported: INV-04) and again when
+the last review is; a cancelled job delivers nothing more (job.cancel-confirmed says so)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ from skuflow_contracts.events import (
     JobCompleted,
     PageBound,
     PageFailed,
+    PageImported,
     PageReviewed,
     SkuDelivered,
     SkuSuperseded,
 )
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
-from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_REVIEWED
+from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.domain.completion import (
     AUTOMATIC_REVISION,
+    CANCELLED,
     assemble,
     failed_page,
     is_complete,
@@ -33,13 +36,13 @@ from skuflow_output.domain.completion import (
     job_status,
     valid_sku_count,
 )
+from skuflow_output.domain.imports import imports_settled
 from skuflow_output.export import write_result
+from skuflow_output.importer import Importer, ImportSettings, enqueue, job_import_statuses, linked_images, stop_job
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.storage import SCHEME
-
-CANCELLED = "CANCELLED"
 
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
@@ -52,9 +55,10 @@ async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
         sa.select(jobs).where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).one()
 
 
-async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int) -> None:
+async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool) -> None:
     """One sku.delivered per valid SKU of a final page, keyed for the importer by merchant, job and
-    revision; a review supersedes what the page delivered before (sku.superseded for each)."""
+    revision, and the page's HTTP import when ``importing``; a review supersedes what the page
+    delivered before (sku.superseded for each)."""
     job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
     replaced = (await uow.conn.execute(deliveries.update().where(
         deliveries.c.job_id == job_id, deliveries.c.page == result.page, deliveries.c.revision < revision,
@@ -64,22 +68,23 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
         await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
                                      sku_id=old.sku_id, page=result.page, revision=old.revision,
                                      superseded_by=revision))
-    bound = {b.sku_id: b.image_id for b in result.bindings if b.image_id}
-    images = {image.image_id: image for image in result.images}
-    for sku in result.skus:
-        if sku.validity != "valid":
-            continue
+    linked = linked_images(result)
+    valid = [sku for sku in result.skus if sku.validity == "valid"]
+    for sku in valid:
         new = await uow.conn.execute(pg_insert(deliveries).values(
             job_id=job_id, sku_id=sku.sku_id, page=result.page, revision=revision,
         ).on_conflict_do_nothing().returning(deliveries.c.sku_id))
         if new.first() is not None:
-            linked = [images[bound[sku.sku_id]]] if sku.sku_id in bound else []
             await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
                                         revision=revision, page=result.page, file_hash=file_hash, sku=sku,
-                                        images=linked))
+                                        images=linked.get(sku.sku_id, [])))
+    if importing and valid:
+        await enqueue(uow.conn, job_id, merchant, result.page, revision, len(valid))
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    importing = ImportSettings().enabled
+
     async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False, retried: bool = False) -> None:
         """Write result.json and announce the job when its status changes; a review of a finished
         job rewrites result.json with the person's reading, whether the status changes or not; a
@@ -94,6 +99,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         status = job_status(revised, job.route)
         if status == job.status and not (reviewed or retried):
             return
+        if status == "FULL_IMPORTED" != job.status and not imports_settled(
+                await job_import_statuses(uow.conn, job.job_id)):
+            return  # INV-04: announced when the last page's import settles (on_page_imported)
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
                              status=status, total_pages=job.total_pages,
                              config_version=job.config_version or "")
@@ -131,7 +139,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if applied.first() is None:
             return  # an older review arriving late
         if is_final(work.result, revision, work.route):
-            await _deliver(uow, work.file_hash, work.result, revision)
+            await _deliver(uow, work.file_hash, work.result, revision, importing)
         await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed),
                                retried=isinstance(work, PageBound) and job.result_uri is not None)
 
@@ -153,6 +161,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
         await complete_if_done(uow, job)
 
+    async def on_page_imported(envelope: EventEnvelope[PageImported], uow: UnitOfWork) -> None:
+        job = await _lock_job(uow)
+        if job.status != CANCELLED:
+            await complete_if_done(uow, job)
+
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
         """Stop the job's delivery. Page events lock the same job row, so once this commits none of
         them delivers; the confirmation goes out after every delivery made before it."""
@@ -160,6 +173,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if job.status == CANCELLED:
             return
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(status=CANCELLED))
+        await stop_job(uow.conn, job.job_id)
         await uow.transition("job", job.job_id, job.status, CANCELLED, envelope.payload.reason,
                              detail={"trigger": "cancel", "by": envelope.payload.cancelled_by})
         delivered = (await uow.conn.execute(sa.select(sa.func.count()).select_from(deliveries).where(
@@ -167,10 +181,15 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.emit(JobCancelConfirmed(delivered_skus=delivered))
 
     return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
-            (JOB_CANCELLED, on_job_cancelled)]
+            (PAGE_IMPORTED, on_page_imported), (JOB_CANCELLED, on_job_cancelled)]
+
+
+def periodic(ctx: ServiceContext) -> list[Periodic]:
+    settings = ImportSettings()
+    return Importer(ctx, settings).periodic() if settings.enabled else []
 
 
 definition = ServiceDefinition(
     name="output", default_port=8007, metadata=metadata, tables=platform,
-    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions,
+    versions_dir=Path(__file__).parent / "migrations", subscriptions=subscriptions, periodic=periodic,
 )

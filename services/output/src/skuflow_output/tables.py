@@ -1,4 +1,4 @@
-"""The output schema: job completion, page results and delivered SKUs, by revision."""
+"""The output schema: job completion, page results, delivered SKUs and their HTTP imports, by revision."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -40,4 +40,21 @@ deliveries = sa.Table(
     sa.Column("page", sa.Integer, nullable=False),
     sa.Column("status", sa.Text, nullable=False, server_default="DELIVERED"),
     sa.Column("delivered_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+imports = sa.Table(
+    "imports", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("revision", sa.Integer, primary_key=True),
+    sa.Column("merchant_id", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("sku_count", sa.Integer, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("next_attempt_at", sa.DateTime(timezone=True)),
+    sa.Column("failing_since", sa.DateTime(timezone=True)),
+    sa.Column("last_error", sa.Text),
+    sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Index("imports_due", "next_attempt_at", postgresql_where=sa.text("status IN ('PENDING', 'IMPORT_FAILED')")),
+    sa.Index("imports_status", "status"),
 )

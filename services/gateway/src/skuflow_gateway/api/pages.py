@@ -29,6 +29,7 @@ def render_page(pdf_path: str, page: int, dpi: int = SCREENSHOT_DPI) -> bytes:
 def page_summary(row: sa.Row) -> dict:
     result = row.result or {}
     return {"page": row.page, "status": row.status, "revision": row.revision, "error": row.error,
+            "import_status": row.import_status,
             "page_type": result.get("page_type"), "layout": result.get("layout"),
             "needs_review": result.get("needs_review"), "review_reasons": result.get("review_reasons", []),
             "sku_count": len(result.get("skus", []))}

@@ -16,7 +16,7 @@ from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
 from skuflow_gateway.domain.job_states import CANCELLED, JOB
 from skuflow_gateway.domain.jobs import user_status
-from skuflow_gateway.domain.progress import progress
+from skuflow_gateway.domain.progress import page_breakdown, progress
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
@@ -43,8 +43,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def get_progress(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
-            statuses = list((await conn.execute(sa.select(job_pages.c.status).where(
-                job_pages.c.job_id == job_id))).scalars())
+            pages = (await conn.execute(sa.select(job_pages.c.status, job_pages.c.import_status).where(
+                job_pages.c.job_id == job_id))).all()
+            statuses = [page.status for page in pages]
             elapsed = (await conn.execute(sa.select(sa.func.extract(
                 "epoch", sa.func.now() - sa.func.min(job_pages.c.started_at))).where(
                 job_pages.c.job_id == job_id))).scalar_one_or_none()
@@ -54,12 +55,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "total_pages": job.total_pages, "completed_pages": seen.completed_pages,
                 "current_phase": seen.phase, "phase_detail": seen.phase_detail,
                 "estimated_remaining_sec": seen.estimated_remaining_sec, "page_breakdown": seen.page_breakdown,
-                "completed_skus": job.sku_count}
+                "completed_skus": job.sku_count,
+                "import_breakdown": page_breakdown([p.import_status for p in pages if p.import_status], None)}
 
     @router.get("/jobs/{job_id}/events", response_class=StreamingResponse,
                 responses={200: {"content": {"text/event-stream": {}},
                                  "description": "status, page_started, page_completed, page_reviewed, "
-                                                "human_needed, job_completed and job_failed events"}})
+                                                "page_retried, page_imported, human_needed, job_completed, "
+                                                "job_failed and job_cancelled events"}})
     async def get_events(job_id: JobId, caller: Caller, request: Request,
                          last_event_id: Annotated[str | None, Header()] = None,
                          after: Annotated[int | None, Query(ge=0, description="as Last-Event-ID")] = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES, JobSummary, PageResult, ResultDocument
 
 AUTOMATIC_REVISION = 1
+CANCELLED = "CANCELLED"  # the job was cancelled: nothing more of it goes downstream
 UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without a person's reading
 
 

@@ -1,0 +1,116 @@
+"""The HTTP importer on the real Postgres with a real receiver: a refused page is not called again
+and is skipped after a day, which completes its job (§7.27); a review supersedes an import not yet
+made; a cancelled job's imports are skipped and nothing more is sent."""
+
+import asyncio
+import uuid
+from types import SimpleNamespace
+
+import pytest
+import sqlalchemy as sa
+
+from skuflow_contracts.codec import decode, envelope_for
+from skuflow_contracts.events import JobCancelled, PageBound, PageReviewed
+from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
+from skuflow_contracts.topics import JOB_CANCELLED, JOB_COMPLETED, PAGE_BOUND, PAGE_IMPORTED, PAGE_REVIEWED
+from skuflow_output.importer import Importer, ImportSettings
+from skuflow_output.service import definition, subscriptions
+from skuflow_output.tables import imports
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.db import Database, migrate
+from skuflow_platform.storage import LocalStorage
+from tests.e2e.import_receiver import Receiver
+
+OUTBOX = definition.tables.outbox
+HASH = "1a" * 32
+
+
+def work(page: int = 1, revision: int = 1) -> PageBound | PageReviewed:
+    skus = [SkuRecord(sku_id=f"{HASH[:8]}_p{page:02d}_{n:03d}", validity="valid",
+                      attributes=SkuAttributes(model=f"AB-{n}"), source_bbox=(0, 0, 1, 1), confidence=0.9)
+            for n in range(1, 3)]
+    result = PageResult(page=page, status="AI_COMPLETED", page_type="A", layout="L1", needs_review=False,
+                        parser_backend="pymupdf", extraction_method="table_rule", skus=skus)
+    common = dict(page=page, total_pages=1, file_hash=HASH, route="AUTO", config_version="v1",
+                  ir_uri="local://ir.json", result=result)
+    return PageReviewed(task_id="t1", revision=revision, **common) if revision > 1 else PageBound(**common)
+
+
+@pytest.fixture
+async def output(database_url, tmp_path, monkeypatch):
+    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
+    receiver = Receiver(faults=("reject",))
+    server = receiver.serve()
+    monkeypatch.setenv("SKUFLOW_IMPORT_URL", receiver.url)
+    db = Database(database_url)
+    async with db.transaction() as conn:  # due imports of earlier tests would be called here too
+        await conn.execute(imports.delete())
+    ctx = SimpleNamespace(db=db, storage=LocalStorage(tmp_path), tables=definition.tables,
+                          settings=SimpleNamespace(jwt_secret="s" * 40), relay=SimpleNamespace(wake=lambda: None))
+    handlers = {topic.name: handler for topic, handler in subscriptions(ctx)}
+
+    async def handle(topic, payload, job_id: str) -> None:
+        _, envelope = envelope_for(payload, job_id=job_id, merchant_id="merchant-a", producer="test")
+        async with db.transaction() as conn:
+            await handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "output"))
+
+    settings = ImportSettings(backoff_seconds=0, stale_seconds=3600)
+    yield SimpleNamespace(db=db, handle=handle, receiver=receiver, importer=Importer(ctx, settings))
+    server.should_exit = True
+    await db.close()
+
+
+async def import_rows(output, job_id: str) -> list[sa.Row]:
+    async with output.db.transaction() as conn:
+        return (await conn.execute(sa.select(imports).where(imports.c.job_id == job_id)
+                                   .order_by(imports.c.revision))).all()
+
+
+async def announced(output, job_id: str, topic) -> list:
+    """The payloads of what the output service sent (its outbox) on ``topic`` for the job."""
+    async with output.db.transaction() as conn:
+        bodies = (await conn.execute(sa.select(OUTBOX.c.body).where(
+            OUTBOX.c.message_key == job_id, OUTBOX.c.topic == topic.name).order_by(OUTBOX.c.id))).scalars()
+        return [decode(topic.name, body).payload for body in bodies]
+
+
+async def test_a_refused_page_is_not_called_again_and_is_skipped_after_a_day_which_completes_the_job(output):
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    await output.handle(PAGE_BOUND, work(), job_id)
+    assert await announced(output, job_id, JOB_COMPLETED) == []  # INV-04: the page is not imported yet
+    assert await output.importer.import_due() == 1
+    [row] = await import_rows(output, job_id)
+    assert (row.status, row.attempts, row.next_attempt_at, row.last_error) == ("IMPORT_FAILED", 1, None, "HTTP 400")
+    assert await output.importer.import_due() == 0  # refused content: calling again cannot help
+    [failed] = await announced(output, job_id, PAGE_IMPORTED)
+    await output.handle(PAGE_IMPORTED, failed, job_id)
+    assert await announced(output, job_id, JOB_COMPLETED) == []  # a failing import holds the job
+    assert await output.importer.reconcile() == 0  # failing for less than a day
+    async with output.db.transaction() as conn:
+        await conn.execute(imports.update().where(imports.c.job_id == job_id).values(
+            failing_since=sa.func.now() - sa.text("interval '25 hours'")))
+    assert await output.importer.reconcile() == 1
+    [row] = await import_rows(output, job_id)
+    assert row.status == "SKIPPED"
+    notices = await announced(output, job_id, PAGE_IMPORTED)
+    assert [(n.status, n.attempts) for n in notices] == [("IMPORT_FAILED", 1), ("SKIPPED", 1)]
+    await output.handle(PAGE_IMPORTED, notices[-1], job_id)
+    [completed] = await announced(output, job_id, JOB_COMPLETED)
+    assert completed.status == "FULL_IMPORTED"
+    assert output.receiver.calls["reject"] == 1
+
+
+async def test_a_review_supersedes_an_import_not_yet_made(output):
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    await output.handle(PAGE_BOUND, work(), job_id)
+    await output.handle(PAGE_REVIEWED, work(revision=2), job_id)
+    assert [(r.revision, r.status) for r in await import_rows(output, job_id)] == [(1, "SUPERSEDED"), (2, "PENDING")]
+
+
+async def test_a_cancelled_jobs_imports_are_skipped_and_not_sent(output):
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    await output.handle(PAGE_BOUND, work(), job_id)
+    await output.handle(JOB_CANCELLED, JobCancelled(cancelled_by="user-1"), job_id)
+    assert [r.status for r in await import_rows(output, job_id)] == ["SKIPPED"]
+    assert await output.importer.import_due() == 0
+    assert output.receiver.calls == {}
