@@ -30,6 +30,7 @@ from skuflow_cli.evaluation.golden import GoldenDocument
 from skuflow_cli.evaluation.runner import run_via_services
 from skuflow_cli.pipeline import extract_file
 from skuflow_cli.supervisor import SERVICES, Supervisor
+from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
 from skuflow_evaluator.probe import evaluate_file
 from skuflow_parser.backends import ocr_backend
@@ -118,8 +119,8 @@ def evaluator_figures(pdf: Path, scratch: Path) -> list[Figure]:
     figures = []
     for name, document in (("50p", pdf), ("500p", repeated(pdf, scratch / "500.pdf", 10)),
                            ("500p_hybrid", repeated(pdf, scratch / "500h.pdf", 10, scan))):
-        report = evaluate_file(str(document), "v1")
-        seconds = _timed(lambda document=document: evaluate_file(str(document), "v1"))
+        report = evaluate_file(str(document), profile_for("v1"))
+        seconds = _timed(lambda document=document: evaluate_file(str(document), profile_for("v1")))
         data = document.read_bytes()
         parsing = _timed(lambda data=data, name=name: parse_and_store(
             data, job_id=f"bench-{name}", file_hash=sha256_hex(data), storage=LocalStorage(scratch / name)))

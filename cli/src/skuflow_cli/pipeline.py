@@ -65,11 +65,11 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
 async def evaluate(pdf: bytes, job_id: str, llm: LLMService | None = None) -> EvaluationReport:
     """The evaluator's report on the document, in this process (the services read it in a worker)."""
     doc = open_checked(pdf)
+    profile = profile_for(CONFIG_VERSION)
     try:
-        report = evaluate_document(doc, CONFIG_VERSION)
+        report = evaluate_document(doc, profile)
         if not wants_model(llm, report):
             return report
-        profile = profile_for(CONFIG_VERSION)
         shots = render(doc, report.sampling.pages[:profile.evaluation.llm_screenshots])
     finally:
         doc.close()

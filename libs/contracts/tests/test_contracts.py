@@ -7,6 +7,7 @@ import pytest
 from skuflow_contracts import EVENTS
 from skuflow_contracts.codec import ContractViolation, decode, encode, envelope_for
 from skuflow_contracts.events import PageClassified, PageParsed
+from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import PageClassification
 from skuflow_contracts.topics import EVENT_TOPICS, PAGE_PARSED, all_topic_names
 
@@ -25,6 +26,7 @@ def sample(payload_model):
         "JobCancelConfirmed": dict(delivered_skus=12),
         "PageFailed": dict(page=2, stage="classifier", error="boom", dlq_topic="t.dlq"),
         "PageImported": dict(page=1, revision=1, status="IMPORTED_ASSUMED", sku_count=4, attempts=2),
+        "ProfilePublished": dict(config_version="m1:furniture:v2", profile=ThresholdProfile(version="m1:furniture:v2")),
         "TaskCreated": dict(task_id="t1", page=1, task_type="PAGE_REVIEW", priority=2, reason="r"),
     }
     work = dict(page=1, total_pages=2, file_hash=HASH, route="AUTO", config_version="v1", ir_uri="local://ir")

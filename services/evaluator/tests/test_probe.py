@@ -7,6 +7,7 @@ import io
 import pymupdf
 from PIL import Image
 
+from skuflow_contracts.profile import profile_for
 from skuflow_evaluator.probe import evaluate_file, glance, page_features
 
 
@@ -44,8 +45,8 @@ def test_the_probe_measures_what_the_parser_will_face():
 def test_a_file_the_probe_cannot_read_comes_back_as_a_reason(tmp_path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\nthis is not a PDF body")
-    assert isinstance(evaluate_file(str(broken), "v1"), str)
+    assert isinstance(evaluate_file(str(broken), profile_for("v1")), str)
     good = tmp_path / "good.pdf"
     _document().save(good)
-    report = evaluate_file(str(good), "v1")
+    report = evaluate_file(str(good), profile_for("v1"))
     assert report.route == "HYBRID" and 2 in report.review_pages and report.blank_pages == [4]

@@ -1,6 +1,6 @@
 """Every gateway endpoint × every way a caller can be wrong, in one table: no token, a token signed
 with alg=none, a tampered signature, an expired token (401); a caller without an uploader's role
-(403); another merchant's job (404, indistinguishable from a missing one). Endpoints are read from
+(403); another merchant's job or profile (404, indistinguishable from a missing one). Endpoints are read from
 the app's own OpenAPI document, so a new endpoint is covered without being listed here."""
 
 import asyncio
@@ -18,6 +18,9 @@ from skuflow_platform.signed_urls import signed_url
 SECRET = "gateway-security-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
 PUBLIC = {("post", "/api/v1/auth/login")}
+PROFILE = "security-table"
+# a valid body where one is required, so that the ownership check is reached
+BODIES = {("put", "/api/v1/config/profiles/{profile_id}"): {"expected_version": "v1", "settings": {}}}
 SIGNED = {("get", "/api/v1/files")}  # the link's signature is the credential (test below)
 ANY_ROLE = {("get", "/api/v1/auth/me")}
 
@@ -30,19 +33,24 @@ async def gateway(database_url, tmp_path):
         owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='merchant-a', secret=SECRET)}"}
         created = await client.post("/api/v1/jobs", files={"file": ("c.pdf", PDF, "application/pdf")}, headers=owner)
         assert created.status_code == 201
+        admin = mint_token(user_id="a", merchant_id="merchant-a", secret=SECRET, roles=("admin",))
+        profile = await client.post("/api/v1/config/profiles", json={"profile_id": PROFILE},
+                                    headers={"Authorization": f"Bearer {admin}"})
+        assert profile.status_code in (201, 409)  # 409: made by an earlier run on this database
         yield client, created.json()["job_id"], app.openapi()["paths"], app.state.ctx.storage
     await app.state.ctx.db.close()
 
 
 def endpoints(paths: dict, job_id: str) -> list[tuple[str, str, str]]:
-    return [(method, template, template.replace("{job_id}", job_id).replace("{page}", "1"))
+    return [(method, template, template.replace("{job_id}", job_id).replace("{page}", "1")
+             .replace("{profile_id}", PROFILE))
             for template, operations in paths.items() for method in operations
             if (method, template) not in PUBLIC | SIGNED]
 
 
-async def call(client, method: str, url: str, token: str | None):
+async def call(client, method: str, url: str, token: str | None, body: dict | None = None):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return await client.request(method.upper(), url, headers=headers)
+    return await client.request(method.upper(), url, headers=headers, json=body)
 
 
 async def test_every_endpoint_refuses_every_wrong_caller(gateway, wrong_tokens):
@@ -51,17 +59,18 @@ async def test_every_endpoint_refuses_every_wrong_caller(gateway, wrong_tokens):
     found = endpoints(paths, job_id)
     assert len(found) >= 15  # the table covers what the app serves
     annotator = mint_token(user_id="a", merchant_id="merchant-a", secret=SECRET, roles=("annotator",))
-    stranger = mint_token(user_id="s", merchant_id="merchant-b", secret=SECRET, roles=("uploader",))
+    # every role, so that only the merchant is wrong
+    stranger = mint_token(user_id="s", merchant_id="merchant-b", secret=SECRET, roles=("uploader", "admin"))
     wrong = []
     for method, template, url in found:
         expected = {name: 401 for name in bad}
         if (method, template) not in ANY_ROLE:
             expected["wrong role"] = 403
-        if "{job_id}" in template:
+        if "{job_id}" in template or "{profile_id}" in template:
             expected["another merchant"] = 404
         tokens = {**bad, "wrong role": annotator, "another merchant": stranger}
         for case, status in expected.items():
-            response = await call(client, method, url, tokens[case])
+            response = await call(client, method, url, tokens[case], BODIES.get((method, template)))
             if response.status_code != status:
                 wrong.append((method.upper(), template, case, response.status_code, status))
     assert wrong == []

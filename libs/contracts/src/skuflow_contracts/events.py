@@ -13,6 +13,7 @@ from pydantic import Field
 from skuflow_contracts.envelope import Contract
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.ir import ParserBackend
+from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import (
     ExtractionMethod,
     ImageRecord,
@@ -186,6 +187,15 @@ class PageImported(Contract):
     sku_count: int = Field(ge=0)
     attempts: int = Field(ge=0, description="calls made to the receiver for this page and revision")
     error: str | None = Field(default=None, description="why the last call failed")
+
+
+class ProfilePublished(Contract):
+    """A new threshold profile version (seed-001a §7.29). Versions never change once published, so
+    a service keeps each in its read model and a job frozen to one is judged by it however late its
+    pages run. Keyed by ``config_version``, which names it everywhere."""
+
+    config_version: str = Field(min_length=1, max_length=200)
+    profile: ThresholdProfile
 
 
 class JobCompleted(Contract):

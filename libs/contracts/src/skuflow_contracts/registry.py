@@ -36,6 +36,7 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),
     EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered),
     EventSpec("sku.superseded", topics.SKU_SUPERSEDED, events.SkuSuperseded),
+    EventSpec("profile.published", topics.PROFILE_PUBLISHED, events.ProfilePublished),
 )
 
 _BY_TYPE = {spec.event_type: spec for spec in EVENTS}

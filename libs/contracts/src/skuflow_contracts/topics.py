@@ -41,6 +41,7 @@ PAGE_IMPORTED = Topic("skuflow.page.imported.v1")
 TASK_CREATED = Topic("skuflow.task.created.v1", partitions=3)
 SKU_DELIVERED = Topic("skuflow.sku.delivered.v1")
 SKU_SUPERSEDED = Topic("skuflow.sku.superseded.v1")
+PROFILE_PUBLISHED = Topic("skuflow.profile.published.v1", partitions=1)
 
 EVENT_TOPICS: tuple[Topic, ...] = (
     JOB_CREATED,
@@ -60,6 +61,7 @@ EVENT_TOPICS: tuple[Topic, ...] = (
     TASK_CREATED,
     SKU_DELIVERED,
     SKU_SUPERSEDED,
+    PROFILE_PUBLISHED,
 )
 
 

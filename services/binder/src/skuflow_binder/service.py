@@ -11,15 +11,15 @@ from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
 from skuflow_binder.llm import settle_with_model
 from skuflow_binder.metrics import count_duplicates
-from skuflow_binder.tables import bindings, metadata, platform, seen_images
+from skuflow_binder.tables import bindings, metadata, platform, profiles, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
 from skuflow_contracts.ir import ParsedPage
-from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_EXTRACTED
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
@@ -31,6 +31,7 @@ async def _seen(uow: UnitOfWork) -> SeenImages:
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     llm = optional_llm_service()
+    book = ProfileBook(profiles)
 
     async def on_page_extracted(envelope: EventEnvelope[PageExtracted], uow: UnitOfWork) -> None:
         extracted = envelope.payload
@@ -38,7 +39,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         seen = await _seen(uow)
         known = set(seen.hashes)
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
-                           profile_for(extracted.config_version), seen, extracted.fallback_reason,
+                           await book.get(uow.conn, extracted.config_version), seen, extracted.fallback_reason,
                            [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=extracted.llm_calls)
@@ -59,7 +60,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             ).on_conflict_do_nothing())
         await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls, spent.cost_usd)))
 
-    return [(PAGE_EXTRACTED, on_page_extracted)]
+    return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]
 
 
 definition = ServiceDefinition(

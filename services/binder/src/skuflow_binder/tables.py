@@ -3,10 +3,12 @@
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from skuflow_platform.profiles import profiles_table
 from skuflow_platform.tables import platform_tables
 
 metadata = sa.MetaData(schema="binder")
 platform = platform_tables(metadata)
+profiles = profiles_table(metadata)
 
 bindings = sa.Table(
     "bindings", metadata,

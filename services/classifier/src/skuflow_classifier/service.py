@@ -8,25 +8,26 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_classifier.domain.classification import classify_page
 from skuflow_classifier.llm import classify_with_model
-from skuflow_classifier.tables import metadata, page_classifications, platform
+from skuflow_classifier.tables import metadata, page_classifications, platform, profiles
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.ir import ParsedPage
-from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     llm = optional_llm_service()
+    book = ProfileBook(profiles)
 
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
         page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))
-        profile = profile_for(parsed.config_version)
+        profile = await book.get(uow.conn, parsed.config_version)
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=parsed.llm_calls)
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
@@ -39,7 +40,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.emit(parsed.advance(PageClassified, classification=classification,
                                       **parsed.spent(spent.calls, spent.cost_usd)))
 
-    return [(PAGE_PARSED, on_page_parsed)]
+    return [(PAGE_PARSED, on_page_parsed), book.subscription()]
 
 
 definition = ServiceDefinition(

@@ -13,7 +13,7 @@ import math
 import pymupdf
 
 from skuflow_contracts.evaluation import EvaluationReport
-from skuflow_contracts.profile import profile_for
+from skuflow_contracts.profile import ThresholdProfile
 from skuflow_evaluator.domain.evaluation import evaluate
 from skuflow_evaluator.domain.features import PageFeatures, PageGlance
 from skuflow_parser.domain.text_layer import MIN_OUTLINE_PATHS, TextLayerRule, ocr_reason
@@ -24,22 +24,22 @@ SCAN_SHARE = 0.5
 ALIGN_TOLERANCE = 2.0  # points: left edges this close start the same column
 
 
-def evaluate_file(pdf_path: str, config_version: str) -> EvaluationReport | str:
+def evaluate_file(pdf_path: str, profile: ThresholdProfile) -> EvaluationReport | str:
     """The document's evaluation, or a string saying why it could not be read (plain data either
     way: this runs in a worker process)."""
     try:
         with pymupdf.open(pdf_path) as doc:
-            return evaluate_document(doc, config_version)
+            return evaluate_document(doc, profile)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def evaluate_document(doc: pymupdf.Document, config_version: str) -> EvaluationReport:
+def evaluate_document(doc: pymupdf.Document, profile: ThresholdProfile) -> EvaluationReport:
     """Every page's picture placements are listed once, for its glance and, if sampled, its features."""
     pictures = [_pictures(page) for page in doc]
     glances = [glance(doc[index], index + 1, pictures[index]) for index in range(doc.page_count)]
     return evaluate(glances, lambda pages: [page_features(doc[p - 1], p, pictures[p - 1]) for p in pages],
-                    profile_for(config_version))
+                    profile)
 
 
 def screenshots(pdf_path: str, pages: list[int]) -> list[bytes]:

@@ -17,16 +17,17 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.events import EVAL_FAILED_REASON, JobCreated, JobFailed, JobRouted
-from skuflow_contracts.profile import profile_for
+from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.topics import JOB_CREATED
 from skuflow_evaluator.llm import evaluate_with_model, noted, wants_model
 from skuflow_evaluator.probe import evaluate_file, screenshots
-from skuflow_evaluator.tables import evaluations, metadata, platform
+from skuflow_evaluator.tables import evaluations, metadata, platform, profiles
 from skuflow_llm import optional_llm_service
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
 
@@ -60,6 +61,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                     document_budget_seconds=settings.parser_document_budget_seconds)
     ctx.on_shutdown.append(pool.close)
     limits = SecurityLimits(max_pages=settings.max_pages, max_objects=settings.max_pdf_objects)
+    book = ProfileBook(profiles)
 
     async def evaluated(job: JobCreated, uow: UnitOfWork) -> EvaluationReport | None:
         path = str(ctx.storage.path(job.file_uri))
@@ -67,16 +69,17 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if checked.reason is not None:
             await _fail(uow, "REJECTED", checked.reason, checked.message)
             return None
+        profile = await book.get(uow.conn, job.config_version)
         try:
             outcome = await pool.run("the evaluation", settings.evaluation_budget_seconds, evaluate_file, path,
-                                     job.config_version)
+                                     profile)
         except (PageTimeout, WorkerCrashed) as exc:
             outcome = str(exc)
         if isinstance(outcome, str):
             await _fail(uow, "EVAL_FAILED", EVAL_FAILED_REASON, f"the document could not be evaluated: {outcome}")
             return None
         if wants_model(llm, outcome):
-            outcome = await with_llm(outcome, job, path, uow)
+            outcome = await with_llm(outcome, profile, path, uow)
         await uow.conn.execute(pg_insert(evaluations).values(
             file_hash=job.file_hash, config_version=job.config_version, route=outcome.route, c_doc=outcome.c_doc,
             reason=outcome.route_reason, degrade_reason=outcome.degrade_reason,
@@ -84,8 +87,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         ).on_conflict_do_nothing())
         return outcome
 
-    async def with_llm(report: EvaluationReport, job: JobCreated, path: str, uow: UnitOfWork) -> EvaluationReport:
-        profile = profile_for(job.config_version)
+    async def with_llm(report: EvaluationReport, profile: ThresholdProfile, path: str,
+                       uow: UnitOfWork) -> EvaluationReport:
         pages = report.sampling.pages[:profile.evaluation.llm_screenshots]
         try:
             shots = await pool.run("page screenshots", settings.evaluation_budget_seconds, screenshots, path, pages)
@@ -105,7 +108,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                  degrade_reason=report.degrade_reason, evaluation=report, file_uri=job.file_uri,
                                  file_hash=job.file_hash, config_version=job.config_version))
 
-    return [(JOB_CREATED, on_job_created)]
+    return [(JOB_CREATED, on_job_created), book.subscription()]
 
 
 definition = ServiceDefinition(

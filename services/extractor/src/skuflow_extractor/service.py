@@ -17,18 +17,19 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageExtracted, PageFailed
 from skuflow_contracts.ir import ParsedPage
-from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.llm import read_with_model
-from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, skus
+from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, profiles, skus
 from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 UNKNOWN = object()
+BOOK = ProfileBook(profiles)  # the threshold profiles; a version never changes, so one cache per process
 
 
 async def _previous_header(uow: UnitOfWork, page: int) -> TableHeader | object | None:
@@ -50,7 +51,7 @@ async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LL
 
 async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, llm: LLMService | None, *,
                    wait: bool = True) -> None:
-    profile = profile_for(classified.config_version)
+    profile = await BOOK.get(uow.conn, classified.config_version)
     page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
     previous: TableHeader | object | None = None
     if needs_previous_page(page, classified.classification, profile):
@@ -102,7 +103,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             job_id=envelope.job_id, page=failed.page, header=None, placeholder=True).on_conflict_do_nothing())
         await _release_next(uow, ctx, failed.page, llm)
 
-    return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed)]
+    return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed), BOOK.subscription()]
 
 
 definition = ServiceDefinition(

@@ -4,10 +4,12 @@ page's continuation) and the pages waiting for their previous page."""
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from skuflow_platform.profiles import profiles_table
 from skuflow_platform.tables import platform_tables
 
 metadata = sa.MetaData(schema="extractor")
 platform = platform_tables(metadata)
+profiles = profiles_table(metadata)
 
 skus = sa.Table(
     "skus", metadata,

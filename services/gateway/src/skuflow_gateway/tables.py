@@ -1,4 +1,5 @@
-"""The gateway's read model: jobs as users see them, and per-page progress rows."""
+"""The gateway's schema: jobs as users see them, per-page progress rows, the job timeline, users, and
+threshold profiles with every version."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -65,5 +66,29 @@ users = sa.Table(
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("roles", JSONB, nullable=False),
     sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
+
+profiles = sa.Table(
+    "profiles", metadata,
+    sa.Column("merchant_id", sa.Text, primary_key=True),
+    sa.Column("profile_id", sa.Text, primary_key=True),
+    sa.Column("category", sa.Text, nullable=False),
+    sa.Column("active_version", sa.Text, nullable=False),
+    sa.Column("is_default", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Index("profiles_one_default", "merchant_id", unique=True, postgresql_where=sa.text("is_default")),
+)
+
+profile_versions = sa.Table(
+    "profile_versions", metadata,
+    sa.Column("merchant_id", sa.Text, primary_key=True),
+    sa.Column("profile_id", sa.Text, primary_key=True),
+    sa.Column("version", sa.Text, primary_key=True),
+    sa.Column("config_version", sa.Text, nullable=False, unique=True),
+    sa.Column("previous_version", sa.Text),
+    sa.Column("settings", JSONB, nullable=False),  # the ThresholdProfile, as published
+    sa.Column("created_by", sa.Text, nullable=False),
+    sa.Column("change_reason", sa.Text),
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import accounts, control, files, jobs, pages, progress
+from skuflow_gateway.api import accounts, control, files, jobs, pages, profiles, progress
 from skuflow_platform.runtime import ServiceContext
 
 
@@ -14,4 +14,5 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router.include_router(pages.routes(ctx))
     router.include_router(control.routes(ctx))
     router.include_router(files.routes(ctx))
+    router.include_router(profiles.routes(ctx))
     return router

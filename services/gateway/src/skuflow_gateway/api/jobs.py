@@ -12,6 +12,7 @@ from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle
 from skuflow_gateway.api.auth import caller_dependency, own_job
+from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
 from skuflow_gateway.domain.jobs import (
     ACTION_HINT,
@@ -22,6 +23,7 @@ from skuflow_gateway.domain.jobs import (
     pages_done,
     user_status,
 )
+from skuflow_gateway.domain.profiles import PROFILE_ID
 from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.auth import Principal
@@ -65,17 +67,26 @@ def routes(ctx: ServiceContext) -> APIRouter:
                             headers={"Retry-After": str(retry_after)})
 
     @router.post("/jobs", status_code=201, openapi_extra=UPLOAD_BODY)
-    async def create_job(request: Request, caller: Caller) -> dict:
-        """Auth (dependency), declared size and rate are checked before one byte of the body is read."""
+    async def create_job(request: Request, caller: Caller,
+                         profile: Annotated[str | None, Query(pattern=PROFILE_ID, description=(
+                             "the threshold profile to judge it by; default: your default profile"))] = None,
+                         category: Annotated[str | None, Query(max_length=64, description=(
+                             "pick your profile of this category instead of naming one"))] = None) -> dict:
+        """Auth (dependency), declared size, rate and profile are checked before one byte of the body
+        is read. The job is frozen to the profile version active now (INV-09)."""
         job_id = str(uuid.uuid4())
         key = f"jobs/{job_id}/source.pdf"
         try:
             limits.check_declared(request.headers.get("content-length"))
             await check_rate(caller)
-            try:
-                profile_for(ctx.settings.config_version)  # the job is frozen to this profile (INV-09)
-            except UnknownProfile as exc:
-                raise HTTPException(503, str(exc)) from exc
+            async with ctx.db.transaction() as conn:
+                frozen = await frozen_version(conn, caller.merchant_id, profile, category,
+                                              ctx.settings.config_version)
+            if frozen == ctx.settings.config_version:
+                try:
+                    profile_for(frozen)
+                except UnknownProfile as exc:
+                    raise HTTPException(503, str(exc)) from exc
             with ctx.storage.writer(key) as sink:
                 received = await receive_file(request, sink, field_name="file", limits=limits)
                 check_upload(received.head, received.size, limits)
@@ -88,10 +99,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 status = await lifecycle.create_job(
                     conn, job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
                     filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size,
-                    config_version=ctx.settings.config_version)
+                    config_version=frozen)
                 await add_to_outbox(conn, ctx.tables.outbox, JobCreated(
                     filename=filename, file_uri=file_uri, file_hash=received.sha256, size_bytes=received.size,
-                    config_version=ctx.settings.config_version,
+                    config_version=frozen,
                 ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
                     traceparent=current_traceparent())
         ctx.relay.wake()
@@ -132,6 +143,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                                   + sum(p.llm_cost_usd for p in pages), 6),
             "result_available": job.result_uri is not None,
             "delivery_stopped": job.delivery_stopped_at is not None,  # a cancel the output service confirmed
+            "config_version": job.config_version,  # the threshold profile version it is judged by
         }
 
     @router.get("/jobs/{job_id}/evaluation")

@@ -1,0 +1,62 @@
+"""Threshold profile versions (seed-001a §7.29, seed-001b §1.2.13): each update is a new version
+that names the one it replaced, guarded by the version the editor last read (optimistic lock); a
+rollback makes the replaced version active again and deletes nothing, so the chain stays whole.
+
+A version's global name, its ``config_version``, is what a job is frozen to and what every page
+event carries: merchant, profile and version, so two merchants' "furniture v2" never collide.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import ValidationError
+
+from skuflow_contracts.profile import ThresholdProfile
+
+FIRST_VERSION = "v1"
+PROFILE_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+
+
+class ProfileConflict(Exception):
+    """The request is refused as the profile stands now (409)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ProfileInvalid(ValueError):
+    """The settings break the profile's invariants (INV-01 B < PV < A, INV-02 weights sum to 1) or types."""
+
+
+def config_version(merchant_id: str, profile_id: str, version: str) -> str:
+    return f"{merchant_id}:{profile_id}:{version}"
+
+
+def next_version(version: str) -> str:
+    number = re.fullmatch(r"v(\d+)", version)
+    if number is None:
+        raise ValueError(f"not a profile version: {version!r}")
+    return f"v{int(number.group(1)) + 1}"
+
+
+def check_expected(active_version: str, expected_version: str) -> None:
+    if active_version != expected_version:
+        raise ProfileConflict("CONFIG_CONFLICT", f"the profile is at {active_version}, not {expected_version}: "
+                                                 "read it again and apply your change to that version")
+
+
+def rollback_target(previous_version: str | None) -> str:
+    if previous_version is None:
+        raise ProfileConflict("NO_ROLLBACK_TARGET", "the active version replaced no other")
+    return previous_version
+
+
+def built(name: str, category: str, settings: dict) -> ThresholdProfile:
+    """The profile a version's settings make; fields left out take the seeds' defaults."""
+    try:
+        return ThresholdProfile.model_validate({**settings, "version": name, "category": category})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'profile'}: {e['msg']}" for e in exc.errors())
+        raise ProfileInvalid(problems) from None
