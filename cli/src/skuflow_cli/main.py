@@ -51,7 +51,7 @@ def _sample(args: argparse.Namespace) -> int:
 
 def _token(args: argparse.Namespace) -> int:
     print(mint_token(user_id=args.user, merchant_id=args.merchant, secret=PlatformSettings().jwt_secret,
-                     ttl_seconds=args.ttl))
+                     roles=tuple(args.roles.split(",")), ttl_seconds=args.ttl))
     return 0
 
 
@@ -166,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--merchant", default="demo-merchant")
     token.add_argument("--user", default="demo-user")
     token.add_argument("--ttl", type=int, default=3600)
+    token.add_argument("--roles", default="merchant", help="comma-separated, e.g. admin or uploader,ops")
     token.set_defaults(run=_token)
     submit = sub.add_parser("submit", help="upload a PDF to the running gateway and wait for the result")
     submit.add_argument("pdf", type=Path)

@@ -7,8 +7,10 @@ import asyncio
 
 import httpx
 import pytest
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_gateway.service import definition
+from skuflow_gateway.tables import users
 from skuflow_platform.auth import mint_token
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
@@ -17,12 +19,16 @@ from skuflow_platform.signed_urls import signed_url
 
 SECRET = "gateway-security-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
-PUBLIC = {("post", "/api/v1/auth/login")}
+# before a login, or with a secret of their own instead of a bearer token
+PUBLIC = {("post", f"/api/v1/auth/{name}") for name in ("login", "refresh", "logout", "accept-invite")}
 PROFILE = "security-table"
 # a valid body where one is required, so that the ownership check is reached
-BODIES = {("put", "/api/v1/config/profiles/{profile_id}"): {"expected_version": "v1", "settings": {}}}
+BODIES = {("put", "/api/v1/config/profiles/{profile_id}"): {"expected_version": "v1", "settings": {}},
+          ("patch", "/api/v1/auth/users/{user_id}"): {"roles": ["annotator"]},
+          ("patch", "/api/v1/auth/users/{user_id}/status"): {"disabled": False}}
+USER = "security-table-user"
 SIGNED = {("get", "/api/v1/files")}  # the link's signature is the credential (test below)
-ANY_ROLE = {("get", "/api/v1/auth/me")}
+ANY_ROLE = {("get", "/api/v1/auth/me"), ("post", "/api/v1/auth/change-password")}
 
 
 @pytest.fixture
@@ -37,13 +43,16 @@ async def gateway(database_url, tmp_path):
         profile = await client.post("/api/v1/config/profiles", json={"profile_id": PROFILE},
                                     headers={"Authorization": f"Bearer {admin}"})
         assert profile.status_code in (201, 409)  # 409: made by an earlier run on this database
+        async with app.state.ctx.db.transaction() as conn:
+            await conn.execute(pg_insert(users).values(user_id=USER, merchant_id="merchant-a", username=USER,
+                                                       password_hash="!", roles=["annotator"]).on_conflict_do_nothing())
         yield client, created.json()["job_id"], app.openapi()["paths"], app.state.ctx.storage
     await app.state.ctx.db.close()
 
 
 def endpoints(paths: dict, job_id: str) -> list[tuple[str, str, str]]:
     return [(method, template, template.replace("{job_id}", job_id).replace("{page}", "1")
-             .replace("{profile_id}", PROFILE))
+             .replace("{profile_id}", PROFILE).replace("{user_id}", USER))
             for template, operations in paths.items() for method in operations
             if (method, template) not in PUBLIC | SIGNED]
 
@@ -66,7 +75,7 @@ async def test_every_endpoint_refuses_every_wrong_caller(gateway, wrong_tokens):
         expected = {name: 401 for name in bad}
         if (method, template) not in ANY_ROLE:
             expected["wrong role"] = 403
-        if "{job_id}" in template or "{profile_id}" in template:
+        if any(name in template for name in ("{job_id}", "{profile_id}", "{user_id}")):
             expected["another merchant"] = 404
         tokens = {**bad, "wrong role": annotator, "another merchant": stranger}
         for case, status in expected.items():

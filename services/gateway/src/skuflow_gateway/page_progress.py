@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageFailed, PageImported, PageParsed, PageReviewed, TaskCreated
-from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES, PageResult
+from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
 from skuflow_contracts.topics import (
     PAGE_BOUND,
     PAGE_FAILED,
@@ -19,11 +19,10 @@ from skuflow_contracts.topics import (
     TASK_CREATED,
 )
 from skuflow_gateway import timeline
-from skuflow_gateway.domain.progress import PAGE_STARTED
+from skuflow_gateway.domain.page_states import PAGE, reading_trigger, review_trigger
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.consumer import UnitOfWork
-
-AUTOMATIC_REVISION = 1
+from skuflow_platform.states import Refused
 
 
 async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[str] | None = None) -> None:
@@ -34,32 +33,34 @@ async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[st
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
 
 
-async def _page_done(uow: UnitOfWork, page: int, status: str, result: PageResult | None, error: str | None = None,
-                     llm_cost_usd: float = 0.0) -> bool:
-    """Record the machine's reading of a page (or its failure); a page a person has reviewed keeps
-    the person's reading, and a failure reported after the page was read (a later stage, such as
-    creating its review task, dead-lettered) does not undo the reading, as in the output service.
-    True when it was recorded."""
-    values = {"status": status, "error": error, "llm_cost_usd": llm_cost_usd,
-              "result": result.model_dump(mode="json") if result else None}
-    stmt = pg_insert(job_pages).values(job_id=uow.envelope.job_id, page=page, **values)
-    replaceable = job_pages.c.revision == AUTOMATIC_REVISION
-    if result is None:
-        replaceable = replaceable & job_pages.c.result.is_(None)
-    done = await uow.conn.execute(stmt.on_conflict_do_update(
-        index_elements=[job_pages.c.job_id, job_pages.c.page], set_={**values, "updated_at": sa.func.now()},
-        where=replaceable).returning(job_pages.c.page))
-    return done.first() is not None
+async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object) -> bool:
+    """Fire ``trigger`` on the page (``domain/page_states.PAGE``) and write ``values`` with its new
+    status and an audit row; False when the table refuses the move (a late or repeated event), and
+    nothing is written. The job row's lock makes a job's page events apply one at a time."""
+    job_id = uow.envelope.job_id
+    await uow.conn.execute(sa.select(jobs.c.job_id).where(jobs.c.job_id == job_id).with_for_update())
+    current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
+        job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
+    before = current.status if current else None
+    if "revision" in values and current is not None and current.revision >= values["revision"]:
+        return False  # an older review arriving late
+    try:
+        status = PAGE.fire(before, trigger)
+    except Refused:
+        return False
+    stmt = pg_insert(job_pages).values(job_id=job_id, page=page, status=status, **values)
+    await uow.conn.execute(stmt.on_conflict_do_update(
+        index_elements=[job_pages.c.job_id, job_pages.c.page],
+        set_={"status": status, **values, "updated_at": sa.func.now()}))
+    await uow.transition("page", f"{job_id}/{page}", before, status, detail={"trigger": trigger})
+    return True
 
 
 def subscriptions():
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
-        started = await uow.conn.execute(pg_insert(job_pages).values(
-            job_id=envelope.job_id, page=parsed.page, status=PAGE_STARTED, started_at=sa.func.now(),
-        ).on_conflict_do_nothing().returning(job_pages.c.page))
         await _job_facts(uow, parsed.total_pages)
-        if started.first() is not None:
+        if await _move_page(uow, parsed.page, "parsed", started_at=sa.func.now()):
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_STARTED, page_no=parsed.page,
                                   phase="ai_processing")
 
@@ -69,7 +70,8 @@ def subscriptions():
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in FAILED_PAGE_STATUSES else None
         await _job_facts(uow, bound.total_pages, bound.document_warnings)
-        if await _page_done(uow, bound.page, result.status, result, error, bound.llm_cost_usd):
+        if await _move_page(uow, bound.page, reading_trigger(result.status), result=result.model_dump(mode="json"),
+                            error=error, llm_cost_usd=bound.llm_cost_usd):
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=bound.page,
                                   status=result.status, skus_found=len(result.skus),
                                   needs_review=result.needs_review)
@@ -78,20 +80,15 @@ def subscriptions():
         failed = envelope.payload
         await _job_facts(uow, failed.total_pages)
         error = f"{failed.stage}: {failed.error}"
-        if await _page_done(uow, failed.page, DEAD_LETTER, None, error):
+        if await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0):
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=failed.page,
                                   status=DEAD_LETTER, skus_found=0, error=error)
 
     async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
         """A person's reading replaces the machine's (a later revision replaces an earlier one)."""
         reviewed = envelope.payload
-        values = {"status": reviewed.result.status, "result": reviewed.result.model_dump(mode="json"),
-                  "revision": reviewed.revision, "error": None}
-        stmt = pg_insert(job_pages).values(job_id=envelope.job_id, page=reviewed.page, **values)
-        applied = await uow.conn.execute(stmt.on_conflict_do_update(
-            index_elements=[job_pages.c.job_id, job_pages.c.page], set_={**values, "updated_at": sa.func.now()},
-            where=job_pages.c.revision < reviewed.revision).returning(job_pages.c.page))
-        if applied.first() is not None:
+        if await _move_page(uow, reviewed.page, review_trigger(reviewed.result.status),
+                            result=reviewed.result.model_dump(mode="json"), revision=reviewed.revision, error=None):
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_REVIEWED, page_no=reviewed.page,
                                   status=reviewed.result.status, skus_found=len(reviewed.result.skus),
                                   revision=reviewed.revision)
@@ -105,8 +102,8 @@ def subscriptions():
         """The page's import as of its latest revision; an older revision's notice changes nothing.
         A notice that overtakes the page's reading creates the row, which the reading then fills."""
         imported = envelope.payload
-        stmt = pg_insert(job_pages).values(job_id=envelope.job_id, page=imported.page, status=PAGE_STARTED,
-                                           revision=imported.revision, import_status=imported.status)
+        stmt = pg_insert(job_pages).values(job_id=envelope.job_id, page=imported.page,
+                                           status=PAGE.fire(None, "parsed"), import_status=imported.status)
         applied = await uow.conn.execute(stmt.on_conflict_do_update(
             index_elements=[job_pages.c.job_id, job_pages.c.page],
             set_={"import_status": imported.status, "updated_at": sa.func.now()},

@@ -67,6 +67,19 @@ users = sa.Table(
     sa.Column("roles", JSONB, nullable=False),
     sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Column("invite_hash", sa.Text, unique=True),  # an invitation not yet accepted (sha256 of its token)
+    sa.Column("invite_expires_at", sa.DateTime(timezone=True)),
+    sa.Column("created_by", sa.Text),
+)
+
+refresh_tokens = sa.Table(
+    "refresh_tokens", metadata,
+    sa.Column("token_hash", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.Text, nullable=False, index=True),
+    sa.Column("family_id", sa.Text, nullable=False, index=True),  # one login and its rotations
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("revoked_at", sa.DateTime(timezone=True)),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
 
 profiles = sa.Table(

@@ -2,13 +2,14 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import accounts, control, files, jobs, pages, profiles, progress
+from skuflow_gateway.api import accounts, control, files, jobs, pages, profiles, progress, users
 from skuflow_platform.runtime import ServiceContext
 
 
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/api/v1")
     router.include_router(accounts.routes(ctx))
+    router.include_router(users.routes(ctx))
     router.include_router(jobs.routes(ctx))
     router.include_router(progress.routes(ctx))
     router.include_router(pages.routes(ctx))

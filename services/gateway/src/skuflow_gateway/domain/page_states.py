@@ -1,0 +1,50 @@
+"""A page's state as the gateway follows it (seed-001b §1.2.1 page statuses, seed-000 §12.7,
+seed-001a §5.3), as one table: each page event is a trigger.
+
+Page events travel on several topics and arrive in any order, so the table says what each may
+change: a reading replaces only an unread or failed page (a retry's new reading replaces its
+failure; a late or repeated one changes nothing); a failure reported after the page was read (a
+later stage dead-lettered) does not undo the reading; a person's review replaces whatever the
+machine said, from any state, and newer reviews replace older ones (checked on the revision). The
+downstream import is the page's ``import_status``, followed by the output service's own table
+(skuflow_output.domain.imports).
+"""
+
+from __future__ import annotations
+
+from skuflow_platform.states import Machine
+
+AI_PROCESSING, AI_COMPLETED, AI_FAILED, DEAD_LETTER = "AI_PROCESSING", "AI_COMPLETED", "AI_FAILED", "DEAD_LETTER"
+HUMAN_QUEUED, HUMAN_COMPLETED, HUMAN_SKIPPED = "HUMAN_QUEUED", "HUMAN_COMPLETED", "HUMAN_SKIPPED"
+AUTO_SLA, SLA_SKIPPED = "AUTO_SLA", "SLA_SKIPPED"
+
+# The machine's reading, by the status the binder gave the page.
+READING = {AI_COMPLETED: "read", HUMAN_QUEUED: "read_doubtful", AI_FAILED: "read_failed"}
+# A review's outcome, by the status collab gave the page: a person's reading, a skip, or the SLA's.
+REVIEW = {HUMAN_COMPLETED: "reviewed", HUMAN_SKIPPED: "review_skipped", AUTO_SLA: "sla_completed",
+          SLA_SKIPPED: "sla_skipped"}
+STATES = (AI_PROCESSING, AI_COMPLETED, AI_FAILED, DEAD_LETTER, HUMAN_QUEUED, HUMAN_COMPLETED, HUMAN_SKIPPED,
+          AUTO_SLA, SLA_SKIPPED)
+UNREAD = (None, AI_PROCESSING)
+FAILED = (AI_FAILED, DEAD_LETTER)
+
+PAGE = Machine(
+    entity="page",
+    states=STATES,
+    final=frozenset(),  # a person may always review a page again (a team lead's revert)
+    moves={
+        (None, "parsed"): AI_PROCESSING,
+        **{(status, trigger): to for status in UNREAD + FAILED for to, trigger in READING.items()},
+        **{(status, "dead_lettered"): DEAD_LETTER for status in UNREAD},
+        **{(status, trigger): to for status in (None, *STATES) for to, trigger in REVIEW.items()},
+    },
+)
+
+
+def reading_trigger(result_status: str) -> str:
+    """A reading with a status this table does not name is a reading nonetheless (never lost)."""
+    return READING.get(result_status, "read")
+
+
+def review_trigger(result_status: str) -> str:
+    return REVIEW.get(result_status, "reviewed")

@@ -1,0 +1,69 @@
+"""The page state table: every move it allows, and the late or repeated events it refuses."""
+
+import pytest
+
+from skuflow_gateway.domain.page_states import PAGE, REVIEW, STATES, reading_trigger, review_trigger
+from skuflow_platform.states import Refused
+
+ALLOWED = [
+    (None, "parsed", "AI_PROCESSING"),
+    ("AI_PROCESSING", "read", "AI_COMPLETED"),
+    ("AI_PROCESSING", "read_doubtful", "HUMAN_QUEUED"),
+    ("AI_PROCESSING", "read_failed", "AI_FAILED"),
+    ("AI_PROCESSING", "dead_lettered", "DEAD_LETTER"),
+    (None, "read", "AI_COMPLETED"),  # the reading overtook page.parsed
+    (None, "read_doubtful", "HUMAN_QUEUED"),
+    (None, "read_failed", "AI_FAILED"),
+    (None, "dead_lettered", "DEAD_LETTER"),
+    ("DEAD_LETTER", "read", "AI_COMPLETED"),  # a retried or replayed page replaces its failure
+    ("DEAD_LETTER", "read_doubtful", "HUMAN_QUEUED"),
+    ("DEAD_LETTER", "read_failed", "AI_FAILED"),
+    ("AI_FAILED", "read", "AI_COMPLETED"),
+    ("AI_FAILED", "read_doubtful", "HUMAN_QUEUED"),
+    ("AI_FAILED", "read_failed", "AI_FAILED"),
+    ("HUMAN_QUEUED", "reviewed", "HUMAN_COMPLETED"),
+    ("HUMAN_QUEUED", "review_skipped", "HUMAN_SKIPPED"),
+    ("HUMAN_QUEUED", "sla_completed", "AUTO_SLA"),
+    ("HUMAN_QUEUED", "sla_skipped", "SLA_SKIPPED"),
+    ("HUMAN_COMPLETED", "reviewed", "HUMAN_COMPLETED"),  # reverted and reviewed again
+    ("HUMAN_SKIPPED", "reviewed", "HUMAN_COMPLETED"),
+    (None, "reviewed", "HUMAN_COMPLETED"),  # the review overtook everything else
+]
+REFUSED = [
+    ("AI_PROCESSING", "parsed"),  # a repeated page.parsed
+    ("AI_COMPLETED", "parsed"),  # a late one
+    ("AI_COMPLETED", "read"),  # the first reading stands
+    ("HUMAN_QUEUED", "read"),
+    ("AI_COMPLETED", "dead_lettered"),  # a later stage failed after the page was read
+    ("HUMAN_QUEUED", "dead_lettered"),
+    ("AI_FAILED", "dead_lettered"),
+    ("DEAD_LETTER", "dead_lettered"),
+    ("HUMAN_COMPLETED", "read"),  # a person's reading is never replaced by the machine's
+    ("HUMAN_COMPLETED", "read_failed"),
+    ("HUMAN_COMPLETED", "dead_lettered"),
+    ("SLA_SKIPPED", "parsed"),
+]
+
+
+@pytest.mark.parametrize("status, trigger, after", ALLOWED)
+def test_allowed_moves(status, trigger, after):
+    assert PAGE.fire(status, trigger) == after
+
+
+@pytest.mark.parametrize("status, trigger", REFUSED)
+def test_refused_moves(status, trigger):
+    with pytest.raises(Refused):
+        PAGE.fire(status, trigger)
+
+
+def test_every_move_is_listed_here_or_is_a_review_from_some_state():
+    tested = {(status, trigger) for status, trigger, _ in ALLOWED}
+    reviews = {(status, trigger) for status in (None, *STATES) for trigger in REVIEW.values()}
+    assert set(PAGE.moves) - reviews <= tested
+    assert all(PAGE.fire(status, trigger) == to for to, trigger in REVIEW.items()
+               for status in (None, *STATES))  # a review is accepted from every state
+
+
+def test_a_result_status_the_table_does_not_name_still_counts_as_a_reading_or_a_review():
+    assert (reading_trigger("HUMAN_QUEUED"), reading_trigger("BLANK")) == ("read_doubtful", "read")
+    assert (review_trigger("SLA_SKIPPED"), review_trigger("SOMETHING_NEW")) == ("sla_skipped", "reviewed")
