@@ -24,6 +24,7 @@ def sample(payload_model):
         "JobFailed": dict(stage="parser", reason="corrupt_pdf", message="broken"),
         "JobCancelled": dict(cancelled_by="user-1"),
         "JobCancelConfirmed": dict(delivered_skus=12),
+        "JobDeleted": dict(deleted_by="user-1"),
         "PageFailed": dict(page=2, stage="classifier", error="boom", dlq_topic="t.dlq"),
         "PageImported": dict(page=1, revision=1, status="IMPORTED_ASSUMED", sku_count=4, attempts=2),
         "ProfilePublished": dict(config_version="m1:furniture:v2", profile=ThresholdProfile(version="m1:furniture:v2")),

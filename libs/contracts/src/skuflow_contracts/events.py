@@ -71,6 +71,12 @@ class JobCancelConfirmed(Contract):
     delivered_skus: int = Field(ge=0, description="SKUs the job delivered before it was cancelled")
 
 
+class JobDeleted(Contract):
+    """The merchant deleted the job: every service forgets what it holds of it (rows, messages)."""
+
+    deleted_by: str = Field(min_length=1)
+
+
 class PageWork(Contract):
     """What every per-page event knows about its page and job."""
 

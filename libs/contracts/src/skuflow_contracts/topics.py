@@ -30,6 +30,7 @@ JOB_COMPLETED = Topic("skuflow.job.completed.v1", partitions=3)
 JOB_FAILED = Topic("skuflow.job.failed.v1", partitions=3)
 JOB_CANCELLED = Topic("skuflow.job.cancelled.v1", partitions=3)
 JOB_CANCEL_CONFIRMED = Topic("skuflow.job.cancel-confirmed.v1", partitions=3)
+JOB_DELETED = Topic("skuflow.job.deleted.v1", partitions=3)
 PAGE_PARSE_REQUESTED = Topic("skuflow.page.parse-requested.v1")
 PAGE_PARSED = Topic("skuflow.page.parsed.v1")
 PAGE_CLASSIFIED = Topic("skuflow.page.classified.v1")
@@ -50,6 +51,7 @@ EVENT_TOPICS: tuple[Topic, ...] = (
     JOB_FAILED,
     JOB_CANCELLED,
     JOB_CANCEL_CONFIRMED,
+    JOB_DELETED,
     PAGE_PARSE_REQUESTED,
     PAGE_PARSED,
     PAGE_CLASSIFIED,

@@ -22,11 +22,12 @@ from fastapi.responses import JSONResponse
 from faststream.kafka import KafkaBroker
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from skuflow_contracts.topics import Topic
+from skuflow_contracts.topics import JOB_DELETED, Topic
 from skuflow_platform.consumer import EventConsumer, Handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Health, outage_types
+from skuflow_platform.forget import forget_job
 from skuflow_platform.logs import configure_logging
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
@@ -102,6 +103,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
     )
     for topic, handler in definition.subscriptions(ctx):
         consumer.subscribe(ctx.broker, topic, handler)
+    consumer.subscribe(ctx.broker, JOB_DELETED, forget_job(definition.metadata, definition.tables))
     state = {"ready": False}
 
     @contextlib.asynccontextmanager

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -64,6 +65,21 @@ class LocalStorage:
         if not uri.startswith(SCHEME):
             raise StorageError(f"not a storage URI: {uri!r}")
         return self._resolve(uri[len(SCHEME):])
+
+    def remove_tree(self, key: str) -> int:
+        """Delete everything stored under ``key`` (a job's directory); returns how many files went.
+        Nothing stored there is not an error: a deletion may be repeated."""
+        target = self._resolve(key)
+        if not target.is_dir():
+            return 0
+        files = sum(1 for path in target.rglob("*") if path.is_file())
+        shutil.rmtree(target)
+        return files
+
+    def used_ratio(self) -> float:
+        """How full the disk holding the store is (0–1)."""
+        usage = shutil.disk_usage(self.root)
+        return usage.used / usage.total
 
     def _resolve(self, key: str) -> Path:
         parts = PurePosixPath(key).parts

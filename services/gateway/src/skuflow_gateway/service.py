@@ -12,7 +12,7 @@ from prometheus_client import Counter
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCancelConfirmed, JobCompleted, JobFailed, JobRouted
 from skuflow_contracts.topics import JOB_CANCEL_CONFIRMED, JOB_COMPLETED, JOB_FAILED, JOB_ROUTED
-from skuflow_gateway import page_progress, timeline
+from skuflow_gateway import page_progress, retention, timeline
 from skuflow_gateway.api import routes
 from skuflow_gateway.domain.job_states import completion_path, failed_trigger, route_trigger
 from skuflow_gateway.domain.jobs import route_inconsistency
@@ -83,7 +83,7 @@ def periodic(ctx: ServiceContext) -> list[Periodic]:
     settings = WatchdogSettings()
     limit = settings.stuck_job_minutes * 60
     return [Periodic("stuck-job watchdog", settings.watchdog_interval_seconds,
-                     lambda: watch_stuck_jobs(ctx, limit))]
+                     lambda: watch_stuck_jobs(ctx, limit)), *retention.periodic(ctx)]
 
 
 definition = ServiceDefinition(

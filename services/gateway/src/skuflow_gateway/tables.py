@@ -29,6 +29,7 @@ jobs = sa.Table(
     sa.Column("event_seq", sa.Integer, nullable=False, server_default="0"),  # the timeline's last number
     sa.Column("delivery_stopped_at", sa.DateTime(timezone=True)),  # a cancel the output service confirmed
     sa.Column("config_version", sa.Text),  # the profile version frozen at upload (INV-09)
+    sa.Column("files_purged_at", sa.DateTime(timezone=True)),  # the retention cleanup removed its files
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -5,15 +5,16 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from pydantic_settings import SettingsConfigDict
 
 from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
-from skuflow_gateway import lifecycle
+from skuflow_gateway import lifecycle, retention
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
+from skuflow_gateway.domain.job_states import settled
 from skuflow_gateway.domain.jobs import (
     ACTION_HINT,
     UploadLimits,
@@ -25,6 +26,8 @@ from skuflow_gateway.domain.jobs import (
 )
 from skuflow_gateway.domain.profiles import PROFILE_ID
 from skuflow_gateway.domain.progress import PAGE_STARTED
+from skuflow_gateway.domain.retention import FULL
+from skuflow_gateway.retention import RetentionSettings, disk_state_now
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.auth import Principal
 from skuflow_platform.outbox import add_to_outbox
@@ -40,6 +43,13 @@ UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-dat
 JobId = Annotated[str, Path(min_length=1, max_length=100)]
 
 
+def files_kept(job: sa.Row) -> None:
+    """410 Gone once the retention cleanup has removed the job's files (its rows stay)."""
+    if job.files_purged_at is not None:
+        raise HTTPException(410, f"the job's files were removed on {job.files_purged_at:%Y-%m-%d}, "
+                                 "after their retention period")
+
+
 class GatewaySettings(PlatformSettings):
     model_config = SettingsConfigDict(env_prefix="SKUFLOW_", extra="ignore")
     max_upload_mb: int = 100
@@ -51,6 +61,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     limits = UploadLimits(max_bytes=settings.max_upload_mb * 1024 * 1024)
     router = APIRouter()
     Caller = caller_dependency(ctx)
+    disk_limits = RetentionSettings().limits
 
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
@@ -79,6 +90,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
         try:
             limits.check_declared(request.headers.get("content-length"))
             await check_rate(caller)
+            if await disk_state_now(ctx, disk_limits) == FULL:
+                raise HTTPException(503, "storage is nearly full; uploads resume once space is freed",
+                                    headers={"Retry-After": "300"})
             async with ctx.db.transaction() as conn:
                 frozen = await frozen_version(conn, caller.merchant_id, profile, category,
                                               ctx.settings.config_version)
@@ -164,6 +178,22 @@ def routes(ctx: ServiceContext) -> APIRouter:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.result_uri is None:
             raise HTTPException(409, f"job {job_id} has no result yet (status {job.status})")
+        files_kept(job)
         return FileResponse(ctx.storage.path(job.result_uri), media_type="application/json")
+
+    @router.delete("/jobs/{job_id}", status_code=204, response_class=Response,
+                   responses={409: {"description": "the job is still running: cancel it first"}})
+    async def delete_job(job_id: JobId, caller: Caller) -> Response:
+        """Delete the job and everything of it, in every service and in storage (the deletion itself
+        stays in the audit log)."""
+        await own_job(ctx, job_id, caller.merchant_id)
+        async with ctx.db.transaction() as conn:
+            job = (await conn.execute(sa.select(jobs).where(jobs.c.job_id == job_id).with_for_update())).one()
+            if not settled(job.status, job.result_uri is not None):
+                raise HTTPException(409, f"job {job_id} is {job.status}: cancel it before deleting it")
+            await retention.delete_job(ctx, conn, job, caller)
+        ctx.relay.wake()
+        await retention.remove_files(ctx, job_id)
+        return Response(status_code=204)
 
     return router

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 
 from skuflow_contracts.results import PageResult
 from skuflow_gateway.api.auth import caller_dependency, own_job
-from skuflow_gateway.api.jobs import JobId
+from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.domain.skus import matches, sku_rows, to_csv
 from skuflow_gateway.tables import job_pages
 from skuflow_platform.runtime import ServiceContext
@@ -70,6 +70,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.total_pages is None or page > job.total_pages:
             raise HTTPException(404, f"job {job_id} has no page {page}")
+        files_kept(job)
         png = await asyncio.to_thread(render_page, str(ctx.storage.path(job.file_uri)), page)
         return Response(png, media_type="image/png")
 
