@@ -1,8 +1,12 @@
 """Retrying dead-lettered pages once their cause is fixed: the job completes as a first run would have."""
 
+import httpx
 import pytest
 
 from skuflow_cli.catalog import generate_catalog
+from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_platform.auth import mint_token
+from tests.e2e.stack import SECRET
 from tests.e2e.test_pipeline import result_models, truth_models
 
 pytestmark = pytest.mark.e2e
@@ -33,3 +37,24 @@ def test_dead_lettered_pages_are_retried_after_their_cause_is_fixed(pipeline, tm
     assert result_models(pipeline.result(job_id)) == truth_models(truth)
     with pipeline.client() as client:
         assert client.post(f"/api/v1/jobs/{job_id}/retry-failed").status_code == 409
+
+
+def test_an_operator_replays_a_jobs_dead_letters_after_their_cause_is_fixed(pipeline, tmp_path):
+    pdf = tmp_path / "catalog.pdf"
+    truth = generate_catalog(pdf, pages=3, seed=9)
+    broken = tmp_path / "elsewhere"
+    broken.mkdir()
+    with pipeline.restarted(("classifier",), {"SKUFLOW_STORAGE_ROOT": str(broken)}):
+        job_id = pipeline.upload(pdf)
+        pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_FAILED", timeout=120)
+    token = mint_token(user_id="ops-1", merchant_id="merchant-a", secret=SECRET, roles=("ops",))
+    with httpx.Client(base_url=pipeline.gateway, headers={"Authorization": f"Bearer {token}"}, timeout=60) as ops:
+        letters = ops.get(f"/api/v1/jobs/{job_id}/dead-letters").json()["dead_letters"]
+        assert len(letters) == 3 and {letter["original_topic"] for letter in letters} == {PAGE_PARSED.name}
+        assert all("ir.json" in letter["error"] or "nothing stored" in letter["error"] for letter in letters)
+        with pipeline.client() as uploader:
+            assert uploader.post(f"/api/v1/jobs/{job_id}/dead-letters/replay").status_code == 403
+        replayed = ops.post(f"/api/v1/jobs/{job_id}/dead-letters/replay")
+        assert replayed.status_code == 200 and len(replayed.json()["replayed"]) == 3
+    pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED", timeout=120)
+    assert result_models(pipeline.result(job_id)) == truth_models(truth)

@@ -167,16 +167,16 @@ async def test_replay_sends_dead_letters_back_once(runtime, request, kafka_boots
 
     body = page_parsed(job)
     await runtime.process(PAGE_PARSED.name, body, job.encode(), broken)
-    listed = await list_dead_letters(kafka_bootstrap, PAGE_PARSED.name)
+    listed = await list_dead_letters(kafka_bootstrap, [PAGE_PARSED.name])
     assert any(row["key"] == job and row["error"] == "bug in handler" for row in listed)
 
     start = await end_offsets(kafka_bootstrap, PAGE_PARSED.name)
-    replayed = await replay(kafka_bootstrap, PAGE_PARSED.name)
+    replayed = await replay(kafka_bootstrap, [PAGE_PARSED.name])
     [ours] = [row for row in replayed if row["key"] == job]
     [record] = await read_since(kafka_bootstrap, start, key=job.encode())
     assert record.value == body
     assert not any(k.startswith("x-") for k, _ in record.headers)
-    again = await replay(kafka_bootstrap, PAGE_PARSED.name)
+    again = await replay(kafka_bootstrap, [PAGE_PARSED.name])
     assert (ours["partition"], ours["offset"]) not in {(row["partition"], row["offset"]) for row in again}
 
 
@@ -188,9 +188,9 @@ async def test_replay_of_one_job_sends_only_its_letters(runtime, request, kafka_
 
     for job in (ours, other):
         await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), broken)
-    listed = await list_dead_letters(kafka_bootstrap, PAGE_PARSED.name, job_id=ours)
+    listed = await list_dead_letters(kafka_bootstrap, [PAGE_PARSED.name], job_id=ours)
     assert [row["key"] for row in listed] == [ours]
-    replayed = await replay(kafka_bootstrap, PAGE_PARSED.name, job_id=ours)
+    replayed = await replay(kafka_bootstrap, [PAGE_PARSED.name], job_id=ours)
     assert {row["key"] for row in replayed} == {ours}
-    rest = await replay(kafka_bootstrap, PAGE_PARSED.name)  # the per-job replay committed nothing
+    rest = await replay(kafka_bootstrap, [PAGE_PARSED.name])  # the per-job replay committed nothing
     assert other in {row["key"] for row in rest}

@@ -263,3 +263,24 @@ async def test_every_task_endpoint_refuses_every_wrong_caller(collab, wrong_toke
                 if answer.status_code != status:
                     wrong.append((method.upper(), template, case, answer.status_code, status))
     assert wrong == []
+
+
+async def test_a_team_lead_skips_and_reassigns_waiting_tasks_in_batches_each_answering_on_its_own(collab):
+    client, ctx = collab
+    waiting, other, taken = await new_task(ctx, page=1), await new_task(ctx, page=2), await new_task(ctx, page=3)
+    strangers = await new_task(ctx, job="job-2", merchant="m2")
+    assert (await client.post(f"/api/v1/tasks/{taken}/lock", headers=ANN)).status_code == 200
+    skipped = await client.post("/api/v1/ops/tasks/batch-skip", headers=LEAD, json={
+        "task_ids": [waiting, taken, strangers], "reason": "backlog relief"})
+    assert skipped.status_code == 200
+    outcome = skipped.json()["tasks"]
+    assert outcome[waiting] == {"status": "SKIPPED"}
+    assert outcome[taken]["refused"] == 409 and outcome[strangers]["refused"] == 404
+    reviews = [e.payload for e in await published(ctx, "page.reviewed")]
+    assert [(r.page, r.result.status) for r in reviews] == [(1, "HUMAN_SKIPPED")]  # the job is not blocked
+
+    assert (await client.post("/api/v1/ops/tasks/batch-reassign", headers=ANN,
+                              json={"task_ids": [other], "to": "bob"})).status_code == 403
+    moved = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD, json={"task_ids": [other], "to": "bob"})
+    assert moved.json()["tasks"][other] == {"status": "CREATED"}
+    assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == other

@@ -24,6 +24,8 @@ ALLOWED = {
     ("CREATED", "sla_auto_complete"): "COMPLETED", ("CREATED", "sla_auto_resolve"): "SKIPPED",
     ("ESCALATED", "sla_boost"): "ESCALATED", ("ESCALATED", "sla_auto_complete"): "COMPLETED",
     ("ESCALATED", "sla_auto_resolve"): "SKIPPED",
+    ("CREATED", "batch_skip"): "SKIPPED", ("ESCALATED", "batch_skip"): "SKIPPED",
+    ("CREATED", "reassign"): "CREATED", ("ESCALATED", "reassign"): "CREATED",
 }
 
 
@@ -39,8 +41,9 @@ def test_every_other_move_is_refused(status, trigger):
         move(status, trigger, EVERYONE)
 
 
-def test_only_team_leads_and_admins_revert_or_take_escalated_tasks():
-    for trigger, status in (("revert", "COMPLETED"), ("revert", "SKIPPED"), ("supervisor_assign", "ESCALATED")):
+def test_only_team_leads_and_admins_revert_take_escalated_tasks_or_act_on_batches():
+    for trigger, status in (("revert", "COMPLETED"), ("revert", "SKIPPED"), ("supervisor_assign", "ESCALATED"),
+                            ("batch_skip", "CREATED"), ("reassign", "ESCALATED")):
         with pytest.raises(NotAllowed):
             move(status, trigger, ("annotator",))
         assert move(status, trigger, ("team_lead",)) == move(status, trigger, ("admin",))

@@ -101,10 +101,10 @@ async def test_who_may_do_what_with_profiles(gateway):
     assert (await client.post("/api/v1/config/profiles", headers=bearer(merchant), json=body)).status_code == 403
     assert (await client.post("/api/v1/config/profiles", headers=bearer(merchant, "ops"), json=body)
             ).status_code == 201
-    stranger = bearer("someone-else", "admin")
+    stranger = bearer(f"{merchant}-other", "admin")
     assert (await client.get("/api/v1/config/profiles/shoes", headers=stranger)).status_code == 404
     assert (await client.put("/api/v1/config/profiles/shoes", headers=stranger,
                              json={"expected_version": "v1", "settings": {}})).status_code == 404
     assert (await client.get("/api/v1/config/profiles", headers=stranger)).json()["profiles"] == []
     assert (await upload(client, merchant, profile="nope")).status_code == 422
-    assert (await upload(client, "someone-else", profile="shoes")).status_code == 422  # not theirs
+    assert (await upload(client, f"{merchant}-other", profile="shoes")).status_code == 422  # not theirs

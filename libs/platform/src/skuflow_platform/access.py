@@ -12,6 +12,7 @@ from skuflow_platform.auth import AuthError, Principal, bearer_principal
 ROLES = ("uploader", "annotator", "team_lead", "ops", "admin")
 UPLOADERS = ("uploader", "merchant", "ops", "admin")  # 'merchant': tokens minted by the development CLI
 ANNOTATORS = ("annotator", "team_lead", "admin")
+OPERATORS = ("ops", "admin")  # profiles, dead letters, the ops back office
 
 
 def caller(secret: str, *roles: str):

@@ -33,6 +33,11 @@ def dlq_topic(topic: str) -> str:
     return f"{topic}.dlq"
 
 
+def original_of(dlq: str) -> str:
+    """The topic a dead letter came from, when its header does not say."""
+    return dlq.removesuffix(".dlq")
+
+
 class DeadLetters:
     def __init__(self, broker: KafkaBroker, service: str) -> None:
         self.broker = broker

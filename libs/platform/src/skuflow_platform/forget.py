@@ -29,7 +29,7 @@ def forget_job(metadata: sa.MetaData, tables: PlatformTables) -> Handler:
         await uow.conn.execute(tables.outbox.delete().where(tables.outbox.c.message_key == job_id))
         audit = tables.state_transitions
         await uow.conn.execute(audit.delete().where(sa.or_(
-            audit.c.entity_id == job_id, audit.c.entity_id.like(f"{job_id}/%"),
-            audit.c.entity_id.like(f"%/{job_id}/%"))))
+            audit.c.entity_id == job_id, audit.c.entity_id.startswith(f"{job_id}/", autoescape=True),
+            audit.c.entity_id.contains(f"/{job_id}/", autoescape=True))))
 
     return on_job_deleted

@@ -54,6 +54,13 @@ async def _audit(conn: AsyncConnection, task_id: str, before: str, after: str, r
         detail={"trigger": trigger, "operator": operator}))
 
 
+async def publish_skip(conn: AsyncConnection, task: sa.Row) -> None:
+    """A skipped task: the machine's reading stands, as a review, so the job is not blocked by it."""
+    if task.context is not None:
+        work = PageBound.model_validate(task.context)
+        await publish_review(conn, task, work, work.result.model_copy(update={"status": "HUMAN_SKIPPED"}))
+
+
 async def publish_review(conn: AsyncConnection, task: sa.Row, work: PageBound, result: PageResult) -> None:
     """The page as the task leaves it, as its next revision (2 for the first review; a revert adds one)."""
     await add_to_outbox(conn, platform.outbox, work.advance(

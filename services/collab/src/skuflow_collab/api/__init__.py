@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from skuflow_collab.api import tasks, workbench
+from skuflow_collab.api import ops, tasks, workbench
 from skuflow_platform.runtime import ServiceContext
 
 
@@ -10,6 +10,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter()
     api = APIRouter(prefix="/api/v1")
     api.include_router(tasks.routes(ctx))
+    api.include_router(ops.routes(ctx))
     router.include_router(api)
     router.include_router(workbench.routes())
     return router

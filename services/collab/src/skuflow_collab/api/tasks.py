@@ -225,9 +225,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             task = await mine(conn, task_id, who)
             await moved(conn, task, "skip", who, body.reason, locked_by=None, lock_expires_at=None,
                         completed_at=sa.func.now(), skip_reason=body.reason)
-            if task.context is not None:
-                work = PageBound.model_validate(task.context)
-                await store.publish_review(conn, task, work, work.result.model_copy(update={"status": "HUMAN_SKIPPED"}))
+            await store.publish_skip(conn, task)
             summary = _summary(await existing(conn, task_id, who))
         ctx.relay.wake()
         return summary

@@ -3,7 +3,8 @@
 A move is (status, trigger) → status, with the role the actor must hold. Nothing sets a task's
 status except through ``move``, so an illegal request is refused the same way everywhere (HTTP 409).
 The seed's SLA scanner also acts on escalated tasks (its table scans only CREATED, which would
-leave an escalated task waiting for ever); that is the one addition, written down in docs/decisions.md.
+leave an escalated task waiting for ever), and the ops back office's batch skip and reassign are
+moves of waiting tasks; both are written down in docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ TRANSITIONS: dict[tuple[str, str], Move] = {
     (ESCALATED, "sla_boost"): Move(ESCALATED, SYSTEM),
     (ESCALATED, "sla_auto_complete"): Move(COMPLETED, SYSTEM),
     (ESCALATED, "sla_auto_resolve"): Move(SKIPPED, SYSTEM),
+    # The ops back office (seed-001b §2.5): skip a backlog, or hand waiting tasks to someone.
+    (CREATED, "batch_skip"): Move(SKIPPED, TEAM_LEAD),
+    (ESCALATED, "batch_skip"): Move(SKIPPED, TEAM_LEAD),
+    (CREATED, "reassign"): Move(CREATED, TEAM_LEAD),
+    (ESCALATED, "reassign"): Move(CREATED, TEAM_LEAD),
 }
 # A team lead may do what an annotator may; admins may do what a team lead may.
 ROLE_RANKS = {ANNOTATOR: (ANNOTATOR, TEAM_LEAD, "admin"), TEAM_LEAD: (TEAM_LEAD, "admin"), SYSTEM: (SYSTEM,)}

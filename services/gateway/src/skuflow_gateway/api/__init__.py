@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import accounts, control, files, jobs, pages, profiles, progress, users
+from skuflow_gateway.api import accounts, control, files, jobs, ops, pages, profiles, progress, users
 from skuflow_platform.runtime import ServiceContext
 
 
@@ -16,4 +16,5 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router.include_router(control.routes(ctx))
     router.include_router(files.routes(ctx))
     router.include_router(profiles.routes(ctx))
+    router.include_router(ops.routes(ctx))
     return router

@@ -1,4 +1,5 @@
-"""Controlling a job: cancel it (seed-001b §2.1), retry a failed page or all of them (seed-003_004).
+"""Controlling a job: cancel it (seed-001b §2.1), retry a failed page or all of them (seed-003_004),
+and, for operators, list and replay its dead letters.
 
 A cancel is acknowledged once the output service has confirmed that the job delivers nothing more;
 until then the answer is 202 and the job's ``delivery_stopped`` says when it is. A retry sends the
@@ -14,27 +15,58 @@ from fastapi.responses import JSONResponse
 
 from skuflow_contracts.events import JobCancelled, PageParseRequested
 from skuflow_contracts.results import FAILED_PAGE_STATUSES
+from skuflow_contracts.topics import EVENT_TOPICS
 from skuflow_gateway import timeline
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
 from skuflow_gateway.api.pages import PageNo
 from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.access import OPERATORS
+from skuflow_platform.auth import Principal
+from skuflow_platform.dlq import list_dead_letters, replay
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.tracing import current_traceparent
 
 CONFIRM_POLL_SECONDS = 0.2
+EVERY_TOPIC = [topic.name for topic in EVENT_TOPICS]
 
 
 class ControlSettings(PlatformSettings):
     cancel_wait_seconds: float = 15.0  # how long a cancel request waits for the output's confirmation
 
 
+async def retry_pages(ctx: ServiceContext, job_id: str, caller: Principal, only: int | None) -> dict:
+    """Send the job's failed pages (or page ``only``) back to the parser; 409 when none failed."""
+    job = await own_job(ctx, job_id, caller.merchant_id)
+    async with ctx.db.transaction() as conn:
+        failed = [row.page for row in (await conn.execute(sa.select(job_pages.c.page).where(
+            job_pages.c.job_id == job_id, job_pages.c.status.in_(FAILED_PAGE_STATUSES))
+            .order_by(job_pages.c.page))).all()
+                  if only is None or row.page == only]
+        if not failed:
+            what = f"page {only} of job {job_id} has not failed" if only else f"job {job_id} has no failed page"
+            raise HTTPException(409, what)
+        if await move_job(conn, job_id, ["retry_pages"], reason="retry", detail={"pages": failed,
+                                                                                "by": caller.user_id}) is None:
+            raise HTTPException(409, f"job {job_id} is {job.status}; its pages cannot be retried")
+        for page in failed:
+            await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
+                page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
+                route=job.route or "AUTO", config_version=job.config_version or ctx.settings.config_version,
+            ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
+                traceparent=current_traceparent(), key=f"{job_id}/{page}")
+            await timeline.record(conn, job_id, timeline.PAGE_RETRIED, page_no=page)
+    ctx.relay.wake()
+    return {"job_id": job_id, "status": "PROCESSING", "retried_pages": failed}
+
+
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(tags=["control"])
     Caller = caller_dependency(ctx)
+    Operator = caller_dependency(ctx, *OPERATORS)
     settings = ControlSettings()
 
     async def delivered_after_stop(job_id: str) -> int | None:
@@ -66,37 +98,33 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "delivered_skus": delivered}
         return JSONResponse(body, status_code=200 if delivered is not None else 202)
 
-    async def retry(job_id: str, caller, only: int | None) -> dict:
-        job = await own_job(ctx, job_id, caller.merchant_id)
-        async with ctx.db.transaction() as conn:
-            failed = [row.page for row in (await conn.execute(sa.select(job_pages.c.page).where(
-                job_pages.c.job_id == job_id, job_pages.c.status.in_(FAILED_PAGE_STATUSES))
-                .order_by(job_pages.c.page))).all()
-                      if only is None or row.page == only]
-            if not failed:
-                what = f"page {only} of job {job_id} has not failed" if only else f"job {job_id} has no failed page"
-                raise HTTPException(409, what)
-            if await move_job(conn, job_id, ["retry_pages"], reason="retry", detail={"pages": failed,
-                                                                                    "by": caller.user_id}) is None:
-                raise HTTPException(409, f"job {job_id} is {job.status}; its pages cannot be retried")
-            for page in failed:
-                await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
-                    page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
-                    route=job.route or "AUTO", config_version=job.config_version or ctx.settings.config_version,
-                ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
-                    traceparent=current_traceparent(), key=f"{job_id}/{page}")
-                await timeline.record(conn, job_id, timeline.PAGE_RETRIED, page_no=page)
-        ctx.relay.wake()
-        return {"job_id": job_id, "status": "PROCESSING", "retried_pages": failed}
+    @router.get("/jobs/{job_id}/dead-letters")
+    async def list_job_dead_letters(job_id: JobId, who: Operator) -> dict:
+        """The job's messages in any dead-letter queue, with the error each failed with."""
+        await own_job(ctx, job_id, who.merchant_id)
+        letters = await list_dead_letters(ctx.settings.kafka_bootstrap, EVERY_TOPIC, job_id)
+        return {"job_id": job_id, "dead_letters": letters}
+
+    @router.post("/jobs/{job_id}/dead-letters/replay")
+    async def replay_job_dead_letters(job_id: JobId, who: Operator) -> dict:
+        """Send the job's dead letters back to their topics once their cause is fixed (consumers that
+        had handled one skip it); a PARTIAL_FAILED job goes back to PROCESSING for them."""
+        await own_job(ctx, job_id, who.merchant_id)
+        replayed = await replay(ctx.settings.kafka_bootstrap, EVERY_TOPIC, job_id=job_id)
+        if replayed:
+            async with ctx.db.transaction() as conn:
+                await move_job(conn, job_id, ["retry_pages"], reason="dlq replay",
+                               detail={"letters": len(replayed), "by": who.user_id})
+        return {"job_id": job_id, "replayed": replayed}
 
     @router.post("/jobs/{job_id}/pages/{page}/retry", responses={409: {"description": "the page has not failed"}})
     async def retry_page(job_id: JobId, page: PageNo, caller: Caller) -> dict:
         """Read a failed (dead-lettered or unreadable) page again, once its cause is fixed."""
-        return await retry(job_id, caller, page)
+        return await retry_pages(ctx, job_id, caller, page)
 
     @router.post("/jobs/{job_id}/retry-failed", responses={409: {"description": "no page of the job has failed"}})
     async def retry_failed(job_id: JobId, caller: Caller) -> dict:
         """Read every failed page of the job again."""
-        return await retry(job_id, caller, None)
+        return await retry_pages(ctx, job_id, caller, None)
 
     return router

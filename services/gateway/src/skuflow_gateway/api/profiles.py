@@ -27,11 +27,11 @@ from skuflow_gateway.domain.profiles import (
     rollback_target,
 )
 from skuflow_gateway.tables import platform, profile_versions, profiles
+from skuflow_platform.access import OPERATORS
 from skuflow_platform.auth import Principal
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 
-EDITORS = ("ops", "admin")
 ProfileId = Annotated[str, Path(pattern=PROFILE_ID, examples=["furniture"])]
 EXAMPLE_SETTINGS = {"classification": {"b_threshold": 0.4, "pv_threshold": 0.6, "a_threshold": 0.85},
                     "extraction": {"sku_min_confidence": 0.7}, "binding": {"ambiguity_gap": 0.25}}
@@ -57,6 +57,13 @@ class Rollback(BaseModel):
     change_reason: Annotated[str | None, Field(max_length=500)] = None
 
 
+def change_of(audit_row: sa.Row) -> dict:
+    """One change of a profile's active version, from its audit row."""
+    return {"profile_id": audit_row.entity_id.split(":", 1)[1], "action": audit_row.detail["action"],
+            "by": audit_row.detail["by"], "from_version": audit_row.from_status, "to_version": audit_row.to_status,
+            "reason": audit_row.reason, "at": audit_row.at.isoformat()}
+
+
 async def frozen_version(conn: AsyncConnection, merchant_id: str, profile_id: str | None, category: str | None,
                          builtin: str) -> str:
     """The config_version a new job is frozen to: the named profile, else the merchant's profile of
@@ -77,7 +84,7 @@ async def frozen_version(conn: AsyncConnection, merchant_id: str, profile_id: st
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/config/profiles", tags=["profiles"])
     Reader = caller_dependency(ctx)
-    Editor = caller_dependency(ctx, *EDITORS)
+    Editor = caller_dependency(ctx, *OPERATORS)
 
     async def head_of(conn: AsyncConnection, merchant_id: str, profile_id: str, lock: bool = False) -> sa.Row:
         query = sa.select(profiles).where(profiles.c.merchant_id == merchant_id, profiles.c.profile_id == profile_id)
@@ -214,8 +221,6 @@ def routes(ctx: ServiceContext) -> APIRouter:
             rows = (await conn.execute(sa.select(transitions).where(
                 transitions.c.entity == "profile", transitions.c.entity_id == f"{who.merchant_id}:{profile_id}")
                 .order_by(transitions.c.id))).all()
-        return {"profile_id": profile_id, "changes": [
-            {"action": r.detail["action"], "by": r.detail["by"], "from_version": r.from_status,
-             "to_version": r.to_status, "reason": r.reason, "at": r.at.isoformat()} for r in rows]}
+        return {"profile_id": profile_id, "changes": [change_of(row) for row in rows]}
 
     return router

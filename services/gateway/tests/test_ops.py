@@ -1,0 +1,85 @@
+"""The gateway's ops back office on the real Postgres: the dashboard, stuck pages, batch retry with
+each job answering on its own, and the profile audit log, all confined to the caller's merchant."""
+
+import asyncio
+import uuid
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from skuflow_gateway.service import definition
+from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.auth import mint_token
+from skuflow_platform.db import migrate
+from skuflow_platform.runtime import build_app
+from skuflow_platform.settings import PlatformSettings
+
+SECRET = "gateway-ops-test-secret-long-enough-for-hs256"
+PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
+
+
+def bearer(merchant: str, *roles: str) -> dict:
+    return {"Authorization": f"Bearer {mint_token(user_id='o', merchant_id=merchant, secret=SECRET, roles=roles)}"}
+
+
+@pytest.fixture
+async def gateway(database_url, tmp_path):
+    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    merchant = f"m-{uuid.uuid4().hex[:8]}"
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+        yield client, merchant, app.state.ctx
+    await app.state.ctx.db.close()
+
+
+async def job_with_pages(client, ctx, merchant: str, status: str, pages: dict[int, tuple[str, int]]) -> str:
+    """A job in ``status`` whose pages are {page: (status, minutes since it last moved)}."""
+    job_id = (await client.post("/api/v1/jobs", headers=bearer(merchant, "uploader"),
+                                files={"file": ("c.pdf", PDF, "application/pdf")})).json()["job_id"]
+    async with ctx.db.transaction() as conn:
+        await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
+            status=status, total_pages=len(pages), route="AUTO", sku_count=3))
+        for page, (page_status, minutes) in pages.items():
+            await conn.execute(job_pages.insert().values(
+                job_id=job_id, page=page, status=page_status,
+                updated_at=sa.func.now() - sa.func.make_interval(0, 0, 0, 0, 0, minutes)))
+    return job_id
+
+
+async def test_dashboard_stuck_pages_and_batch_retry(gateway):
+    client, merchant, ctx = gateway
+    ops = bearer(merchant, "ops")
+    failed = await job_with_pages(client, ctx, merchant, "PARTIAL_FAILED",
+                                  {1: ("AI_COMPLETED", 1), 2: ("DEAD_LETTER", 1)})
+    stuck = await job_with_pages(client, ctx, merchant, "PROCESSING",
+                                 {1: ("AI_PROCESSING", 45), 2: ("HUMAN_QUEUED", 1)})
+    other = await job_with_pages(client, ctx, f"{merchant}-other", "PARTIAL_FAILED", {1: ("DEAD_LETTER", 1)})
+
+    board = (await client.get("/api/v1/ops/dashboard", headers=ops)).json()
+    assert board["today"] == {"uploads": 2, "skus": 6}
+    assert board["jobs_by_status"] == {"PARTIAL_FAILED": 1, "PROCESSING": 1}
+    assert board["pages_of_active_jobs"] == {"ai_completed": 1, "dead_letter": 1, "ai_processing": 1,
+                                             "human_queued": 1}
+    assert board["waiting_for_people"] == 1
+
+    found = (await client.get("/api/v1/ops/pages/stuck", headers=ops, params={"minutes": 30})).json()["pages"]
+    assert [(p["job_id"], p["page"]) for p in found] == [(stuck, 1)] and found[0]["idle_seconds"] >= 45 * 60
+
+    retried = (await client.post("/api/v1/ops/jobs/batch-retry", headers=ops,
+                                 json={"job_ids": [failed, stuck, other]})).json()["jobs"]
+    assert retried[failed] == {"retried_pages": [2]}
+    assert retried[stuck]["refused"] == 409 and retried[other]["refused"] == 404
+    assert (await client.get("/api/v1/ops/dashboard", headers=bearer(merchant, "uploader"))).status_code == 403
+
+
+async def test_the_config_audit_log_lists_this_merchants_profile_changes_newest_first(gateway):
+    client, merchant, _ = gateway
+    admin = bearer(merchant, "admin")
+    await client.post("/api/v1/config/profiles", headers=admin, json={"profile_id": "shoes"})
+    await client.put("/api/v1/config/profiles/shoes", headers=admin, json={"expected_version": "v1", "settings": {}})
+    await client.post("/api/v1/config/profiles", headers=bearer(f"{merchant}-other", "admin"),
+                      json={"profile_id": "hats"})
+    log = (await client.get("/api/v1/ops/config/audit-log", headers=admin)).json()["changes"]
+    assert [(c["profile_id"], c["action"], c["to_version"]) for c in log] == [("shoes", "update", "v2"),
+                                                                            ("shoes", "create", "v1")]
