@@ -65,6 +65,8 @@ def test_a_flaky_receiver_gets_every_sku_exactly_once_and_the_job_completes_afte
         with pipeline.client() as client:
             events = client.get(f"/api/v1/jobs/{job_id}/events").text
             progress = client.get(f"/api/v1/jobs/{job_id}/progress").json()
+    sku_states = {row.status for row in query(pipeline, "SELECT status FROM output.deliveries WHERE job_id = :job",
+                                              job_id)}
     moves = query(pipeline, "SELECT entity, entity_id, from_status, to_status, detail, at "
                             "FROM output.state_transitions WHERE entity_id LIKE :like ORDER BY id", job_id)
 
@@ -73,6 +75,7 @@ def test_a_flaky_receiver_gets_every_sku_exactly_once_and_the_job_completes_afte
     assert set(receiver.created.values()) == {1}  # each SKU created once, however often its page was sent
     assert receiver.calls["fail"] >= 1 and receiver.calls["timeout"] >= 1
     assert job["sku_count"] == len(expected)
+    assert sku_states == {"IMPORTED"}  # each SKU through its table: DELIVERED → IMPORTING → IMPORTED
 
     imports = [m for m in moves if m.entity == "page_import"]
     settled = {m.entity_id for m in imports if m.to_status in ("IMPORTED_CONFIRMED", "IMPORTED_ASSUMED")}

@@ -14,6 +14,11 @@ def test_moves_and_the_any_row():
     assert LAMP.can("OFF", "smash") and not LAMP.can("BROKEN", "smash")  # ANY never leaves a final status
 
 
+def test_the_statuses_a_trigger_may_fire_from_include_the_any_row():
+    assert LAMP.sources("switch") == ["OFF", "ON"]
+    assert LAMP.sources("smash") == ["OFF", "ON"]  # not BROKEN: final
+
+
 def test_a_refused_move_names_the_status_and_trigger():
     with pytest.raises(Refused, match="a BROKEN lamp cannot 'switch'"):
         LAMP.fire("BROKEN", "switch")

@@ -15,7 +15,7 @@ from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
 from skuflow_contracts.topics import JOB_CANCELLED, JOB_COMPLETED, PAGE_BOUND, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.importer import Importer, ImportSettings
 from skuflow_output.service import definition, subscriptions
-from skuflow_output.tables import imports
+from skuflow_output.tables import deliveries, imports
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.storage import LocalStorage
@@ -66,6 +66,12 @@ async def import_rows(output, job_id: str) -> list[sa.Row]:
                                    .order_by(imports.c.revision))).all()
 
 
+async def sku_statuses(output, job_id: str) -> list[tuple[int, str]]:
+    async with output.db.transaction() as conn:
+        return [tuple(row) for row in (await conn.execute(sa.select(deliveries.c.revision, deliveries.c.status).where(
+            deliveries.c.job_id == job_id).order_by(deliveries.c.revision, deliveries.c.sku_id))).all()]
+
+
 async def announced(output, job_id: str, topic) -> list:
     """The payloads of what the output service sent (its outbox) on ``topic`` for the job."""
     async with output.db.transaction() as conn:
@@ -81,6 +87,7 @@ async def test_a_refused_page_is_not_called_again_and_is_skipped_after_a_day_whi
     assert await output.importer.import_due() == 1
     [row] = await import_rows(output, job_id)
     assert (row.status, row.attempts, row.next_attempt_at, row.last_error) == ("IMPORT_FAILED", 1, None, "HTTP 400")
+    assert await sku_statuses(output, job_id) == [(1, "IMPORT_FAILED"), (1, "IMPORT_FAILED")]
     assert await output.importer.import_due() == 0  # refused content: calling again cannot help
     [failed] = await announced(output, job_id, PAGE_IMPORTED)
     await output.handle(PAGE_IMPORTED, failed, job_id)
@@ -105,6 +112,7 @@ async def test_a_review_supersedes_an_import_not_yet_made(output):
     await output.handle(PAGE_BOUND, work(), job_id)
     await output.handle(PAGE_REVIEWED, work(revision=2), job_id)
     assert [(r.revision, r.status) for r in await import_rows(output, job_id)] == [(1, "SUPERSEDED"), (2, "PENDING")]
+    assert await sku_statuses(output, job_id) == [(1, "SUPERSEDED")] * 2 + [(2, "DELIVERED")] * 2
 
 
 async def test_a_cancelled_jobs_imports_are_skipped_and_not_sent(output):

@@ -53,6 +53,10 @@ class Machine:
             status = after
         return moves
 
+    def sources(self, trigger: str) -> list[str]:
+        """Every status ``trigger`` may fire from, for moving many entities in one statement."""
+        return [status for status in self.states if self.can(status, trigger)]
+
     def can(self, status: str | None, trigger: str) -> bool:
         try:
             self.fire(status, trigger)

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_contracts.events import PageImported
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import ImageRecord, PageResult
+from skuflow_output.deliveries import move_skus, of_page
 from skuflow_output.domain.completion import CANCELLED
 from skuflow_output.domain.imports import (
     ASSUMED,
@@ -146,10 +147,13 @@ class Importer:
             jobs.c.status != CANCELLED).order_by(imports.c.next_attempt_at).limit(
             self.settings.batch).with_for_update(of=imports, skip_locked=True).cte("due")
         async with self.ctx.db.transaction() as conn:
-            return (await conn.execute(imports.update().where(
+            claimed = (await conn.execute(imports.update().where(
                 sa.tuple_(imports.c.job_id, imports.c.page, imports.c.revision).in_(sa.select(due))).values(
                 next_attempt_at=sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, lease)).returning(
                 imports))).all()
+            for row in claimed:
+                await move_skus(conn, "import", *of_page(row.job_id, row.page, row.revision))
+            return claimed
 
     async def _call(self, client: httpx.AsyncClient, row: sa.Row) -> Answer | None:
         """The receiver's answer, or None when the page's result is no longer this revision."""
@@ -209,6 +213,8 @@ class Importer:
             due = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, wait) if answer.retry else None
             await _move(conn, current, answer.trigger, self.ctx.tables.outbox, attempts=attempts,
                         last_error=answer.error, next_attempt_at=due)
+            await move_skus(conn, "import_err" if answer.trigger == "failed" else "import_ok",
+                            *of_page(row.job_id, row.page, row.revision))
 
     async def _confirmed(self, client: httpx.AsyncClient, row: sa.Row) -> bool:
         key = page_key(row.merchant_id, row.job_id, row.revision, row.page)

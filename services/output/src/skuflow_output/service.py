@@ -26,6 +26,7 @@ from skuflow_contracts.events import (
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
+from skuflow_output.deliveries import deliver_skus, move_skus
 from skuflow_output.domain.completion import (
     AUTOMATIC_REVISION,
     CANCELLED,
@@ -37,6 +38,7 @@ from skuflow_output.domain.completion import (
     valid_sku_count,
 )
 from skuflow_output.domain.imports import imports_settled
+from skuflow_output.domain.skus import SUPERSEDED
 from skuflow_output.export import write_result
 from skuflow_output.importer import Importer, ImportSettings, enqueue, job_import_statuses, linked_images, stop_job
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
@@ -60,21 +62,17 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     revision, and the page's HTTP import when ``importing``; a review supersedes what the page
     delivered before (sku.superseded for each)."""
     job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
-    replaced = (await uow.conn.execute(deliveries.update().where(
-        deliveries.c.job_id == job_id, deliveries.c.page == result.page, deliveries.c.revision < revision,
-        deliveries.c.status == "DELIVERED").values(status="SUPERSEDED").returning(
-        deliveries.c.sku_id, deliveries.c.revision))).all()
+    replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id,
+                               deliveries.c.page == result.page, deliveries.c.revision < revision)
     for old in replaced:
         await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
                                      sku_id=old.sku_id, page=result.page, revision=old.revision,
                                      superseded_by=revision))
     linked = linked_images(result)
     valid = [sku for sku in result.skus if sku.validity == "valid"]
+    delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, [sku.sku_id for sku in valid]))
     for sku in valid:
-        new = await uow.conn.execute(pg_insert(deliveries).values(
-            job_id=job_id, sku_id=sku.sku_id, page=result.page, revision=revision,
-        ).on_conflict_do_nothing().returning(deliveries.c.sku_id))
-        if new.first() is not None:
+        if sku.sku_id in delivered:
             await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
                                         revision=revision, page=result.page, file_hash=file_hash, sku=sku,
                                         images=linked.get(sku.sku_id, [])))
@@ -177,7 +175,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.transition("job", job.job_id, job.status, CANCELLED, envelope.payload.reason,
                              detail={"trigger": "cancel", "by": envelope.payload.cancelled_by})
         delivered = (await uow.conn.execute(sa.select(sa.func.count()).select_from(deliveries).where(
-            deliveries.c.job_id == job.job_id, deliveries.c.status == "DELIVERED"))).scalar_one()
+            deliveries.c.job_id == job.job_id, deliveries.c.status != SUPERSEDED))).scalar_one()
         await uow.emit(JobCancelConfirmed(delivered_skus=delivered))
 
     return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
