@@ -10,6 +10,7 @@ from skuflow_gateway.domain.job_states import (
     settled,
 )
 from skuflow_platform.states import ANY, Refused
+from tests.state_tables import table_tests
 
 ALLOWED = [
     (None, "upload", "UPLOADED"),
@@ -59,15 +60,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("status, trigger, after", ALLOWED)
-def test_allowed_moves(status, trigger, after):
-    assert JOB.fire(status, trigger) == after
-
-
-@pytest.mark.parametrize("status, trigger", REFUSED)
-def test_refused_moves(status, trigger):
-    with pytest.raises(Refused):
-        JOB.fire(status, trigger)
+test_allowed_moves, test_refused_moves = table_tests(JOB, ALLOWED, REFUSED)
 
 
 def test_every_move_of_the_table_has_a_case_here():

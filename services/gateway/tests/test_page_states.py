@@ -1,9 +1,8 @@
 """The page state table: every move it allows, and the late or repeated events it refuses."""
 
-import pytest
 
 from skuflow_gateway.domain.page_states import PAGE, REVIEW, STATES, reading_trigger, review_trigger
-from skuflow_platform.states import Refused
+from tests.state_tables import table_tests
 
 ALLOWED = [
     (None, "parsed", "AI_PROCESSING"),
@@ -45,15 +44,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("status, trigger, after", ALLOWED)
-def test_allowed_moves(status, trigger, after):
-    assert PAGE.fire(status, trigger) == after
-
-
-@pytest.mark.parametrize("status, trigger", REFUSED)
-def test_refused_moves(status, trigger):
-    with pytest.raises(Refused):
-        PAGE.fire(status, trigger)
+test_allowed_moves, test_refused_moves = table_tests(PAGE, ALLOWED, REFUSED)
 
 
 def test_every_move_is_listed_here_or_is_a_review_from_some_state():

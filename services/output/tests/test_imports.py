@@ -9,7 +9,7 @@ from skuflow_output.domain.imports import (
     imports_settled,
     page_key,
 )
-from skuflow_platform.states import Refused
+from tests.state_tables import table_tests
 
 ALLOWED = [
     (None, "deliver", "PENDING"),
@@ -39,15 +39,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("status, trigger, after", ALLOWED)
-def test_allowed_moves(status, trigger, after):
-    assert PAGE_IMPORT.fire(status, trigger) == after
-
-
-@pytest.mark.parametrize("status, trigger", REFUSED)
-def test_refused_moves(status, trigger):
-    with pytest.raises(Refused):
-        PAGE_IMPORT.fire(status, trigger)
+test_allowed_moves, test_refused_moves = table_tests(PAGE_IMPORT, ALLOWED, REFUSED)
 
 
 def test_every_move_of_the_table_has_a_case_here():

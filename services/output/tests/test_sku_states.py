@@ -1,9 +1,8 @@
 """The SKU table of the output service (seed-001a §5.4 after binding): allowed and refused moves."""
 
-import pytest
 
 from skuflow_output.domain.skus import SKU
-from skuflow_platform.states import Refused
+from tests.state_tables import table_tests
 
 ALLOWED = [
     (None, "deliver", "DELIVERED"),
@@ -27,15 +26,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("status, trigger, after", ALLOWED)
-def test_allowed_moves(status, trigger, after):
-    assert SKU.fire(status, trigger) == after
-
-
-@pytest.mark.parametrize("status, trigger", REFUSED)
-def test_refused_moves(status, trigger):
-    with pytest.raises(Refused):
-        SKU.fire(status, trigger)
+test_allowed_moves, test_refused_moves = table_tests(SKU, ALLOWED, REFUSED)
 
 
 def test_every_move_of_the_table_has_a_case_here():
