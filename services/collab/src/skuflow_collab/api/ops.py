@@ -6,7 +6,7 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_collab import store
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
@@ -18,11 +18,17 @@ TaskIds = Annotated[list[Annotated[str, Field(pattern=r"^[\w-]{1,64}$")]], Field
 
 
 class BatchSkip(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"task_ids": ["t-81f2", "t-81f3"], "reason": "backlog relief: machine reading accepted"}
+    ]})
+
     task_ids: TaskIds
     reason: str = Field(min_length=1, max_length=2000, pattern=r"^[^\x00]+$")
 
 
 class BatchReassign(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"task_ids": ["t-81f2"], "to": "user-lea"}]})
+
     task_ids: TaskIds
     to: str = Field(min_length=1, max_length=100, description="the annotator's user id")
 

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path, Query, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import pages, store
@@ -33,6 +33,8 @@ MAX_OFFSET = 1_000_000
 
 
 class Reason(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"reason": "the page is a cover, not a product page"}]})
+
     reason: str = Field(min_length=1, max_length=2000, pattern=r"^[^\x00]+$")
 
 

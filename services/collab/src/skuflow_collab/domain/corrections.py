@@ -9,7 +9,7 @@ eight types of seed-001b §1.2.12, the material of the feedback loop.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from skuflow_contracts.ids import image_id as make_image_id
 from skuflow_contracts.ids import sku_id as make_sku_id
@@ -54,6 +54,11 @@ class DrawnImage(BaseModel):
 
 
 class Corrections(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"skus": [{"sku_id": "ab12cd34_p01_001", "attributes": {"model": "TB 40/120", "price": "16700"},
+                   "image_id": "p1_img2"}], "new_images": []}
+    ]})
+
     skus: list[SkuEdit] = Field(max_length=5000)
     new_images: list[DrawnImage] = Field(default_factory=list, max_length=500)
 

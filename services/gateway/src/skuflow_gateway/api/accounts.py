@@ -14,7 +14,7 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_gateway.domain.accounts import (
@@ -43,20 +43,32 @@ class AccountSettings(PlatformSettings):
 
 
 class Login(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"username": "ann", "password": "correct horse 42"}]})
+
     username: Username
     password: Password
 
 
 class Refresh(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"refresh_token": "kq8T2xw…the token login gave"}]})
+
     refresh_token: Secret
 
 
 class AcceptInvite(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"invite_token": "Zx81…the token from the invitation", "password": "correct horse 42"}
+    ]})
+
     invite_token: Secret
     password: Password
 
 
 class ChangePassword(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"old_password": "correct horse 42", "new_password": "battery staple 7"}
+    ]})
+
     old_password: Password
     new_password: Password
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.control import retry_pages
@@ -23,6 +23,8 @@ STUCK_MINUTES = 30.0  # as the stuck-job watchdog's default
 
 
 class JobBatch(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"job_ids": ["3f2c9d4e-0c1b-4b7e-9a51-2f6f1c0d9e11"]}]})
+
     job_ids: Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]], Field(min_length=1, max_length=500)]
 
 

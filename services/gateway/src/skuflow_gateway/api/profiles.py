@@ -10,7 +10,7 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import ProfilePublished
@@ -38,6 +38,10 @@ EXAMPLE_SETTINGS = {"classification": {"b_threshold": 0.4, "pv_threshold": 0.6, 
 
 
 class NewProfile(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"profile_id": "furniture", "category": "furniture", "is_default": True, "settings": EXAMPLE_SETTINGS}
+    ]})
+
     profile_id: Annotated[str, Field(pattern=PROFILE_ID, examples=["furniture"])]
     category: Annotated[str, Field(min_length=1, max_length=64)] = "general"
     is_default: bool = Field(False, description="new uploads without ?profile= use it")
@@ -47,6 +51,10 @@ class NewProfile(BaseModel):
 
 
 class ProfileUpdate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"expected_version": "v1", "settings": EXAMPLE_SETTINGS, "change_reason": "fewer wrong images"}
+    ]})
+
     expected_version: Annotated[str, Field(examples=["v1"], description="the active version you read")]
     settings: dict = Field(examples=[EXAMPLE_SETTINGS], description="the whole new settings")
     is_default: bool | None = None
@@ -54,6 +62,8 @@ class ProfileUpdate(BaseModel):
 
 
 class Rollback(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"change_reason": "v2 sent too many pages to review"}]})
+
     change_reason: Annotated[str | None, Field(max_length=500)] = None
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_gateway.api.accounts import Username, end_sessions
@@ -27,15 +27,25 @@ class InviteSettings(PlatformSettings):
 
 
 class Invite(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"username": "lea", "roles": ["team_lead"]}
+    ]})
+
     username: Username
     roles: Roles
 
 
 class RoleChange(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"roles": ["annotator", "team_lead"]}
+    ]})
+
     roles: Roles
 
 
 class StatusChange(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"disabled": True}]})
+
     disabled: bool
 
 
