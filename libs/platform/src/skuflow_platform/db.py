@@ -40,6 +40,11 @@ class Database:
         await self.engine.dispose()
 
 
+def from_now(seconds: float) -> sa.ColumnElement:
+    """The database's now() moved by ``seconds`` (negative: that long ago), for due times and ages."""
+    return sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
+
+
 def migrate(url: str, schema: str, versions_dir: Path) -> None:
     """Bring ``schema`` to the newest revision in ``versions_dir`` (idempotent; safe to race)."""
     config = Config()

@@ -11,6 +11,7 @@ not by a job (the evaluator's) are kept: they are not the job's and hold scores,
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobDeleted
@@ -18,18 +19,20 @@ from skuflow_platform.consumer import Handler, UnitOfWork
 from skuflow_platform.tables import PlatformTables
 
 
-def forget_job(metadata: sa.MetaData, tables: PlatformTables) -> Handler:
-    own = [table for table in reversed(metadata.sorted_tables)
-           if "job_id" in table.c and table.name not in {"outbox", "state_transitions"}]
+async def forget(conn: AsyncConnection, metadata: sa.MetaData, tables: PlatformTables, job_id: str) -> None:
+    """Delete what the schema of ``metadata`` holds of the job (the gateway calls it in the request)."""
+    for table in reversed(metadata.sorted_tables):
+        if "job_id" in table.c:
+            await conn.execute(table.delete().where(table.c.job_id == job_id))
+    await conn.execute(tables.outbox.delete().where(tables.outbox.c.message_key == job_id))
+    audit = tables.state_transitions
+    await conn.execute(audit.delete().where(sa.or_(
+        audit.c.entity_id == job_id, audit.c.entity_id.startswith(f"{job_id}/", autoescape=True),
+        audit.c.entity_id.contains(f"/{job_id}/", autoescape=True))))
 
+
+def forget_job(metadata: sa.MetaData, tables: PlatformTables) -> Handler:
     async def on_job_deleted(envelope: EventEnvelope[JobDeleted], uow: UnitOfWork) -> None:
-        job_id = envelope.job_id
-        for table in own:
-            await uow.conn.execute(table.delete().where(table.c.job_id == job_id))
-        await uow.conn.execute(tables.outbox.delete().where(tables.outbox.c.message_key == job_id))
-        audit = tables.state_transitions
-        await uow.conn.execute(audit.delete().where(sa.or_(
-            audit.c.entity_id == job_id, audit.c.entity_id.startswith(f"{job_id}/", autoescape=True),
-            audit.c.entity_id.contains(f"/{job_id}/", autoescape=True))))
+        await forget(uow.conn, metadata, tables, envelope.job_id)
 
     return on_job_deleted

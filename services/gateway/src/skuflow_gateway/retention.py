@@ -17,8 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_contracts.events import JobDeleted
 from skuflow_gateway.domain.job_states import JOB
 from skuflow_gateway.domain.retention import OK, DiskLimits, disk_state, job_prefixes
-from skuflow_gateway.tables import job_events, job_pages, jobs, platform
+from skuflow_gateway.tables import jobs, metadata, platform
 from skuflow_platform.auth import Principal
+from skuflow_platform.db import from_now
+from skuflow_platform.forget import forget
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import Periodic, ServiceContext
 from skuflow_platform.settings import PlatformSettings
@@ -56,7 +58,7 @@ async def purge_expired_files(ctx: ServiceContext, retention_days: float) -> int
             return 0
         expired = (await conn.execute(sa.select(jobs.c.job_id).where(
             jobs.c.files_purged_at.is_(None), jobs.c.status.in_(JOB.final) | jobs.c.result_uri.is_not(None),
-            jobs.c.updated_at < sa.func.now() - sa.func.make_interval(0, 0, 0, 0, 0, 0, retention_days * 86400),
+            jobs.c.updated_at < from_now(-retention_days * 86400),
         ).with_for_update(skip_locked=True))).scalars().all()
         for job_id in expired:
             files = await remove_files(ctx, job_id)
@@ -70,10 +72,9 @@ async def remove_files(ctx: ServiceContext, job_id: str) -> int:
 
 
 async def delete_job(ctx: ServiceContext, conn: AsyncConnection, job: sa.Row, who: Principal) -> None:
-    """The gateway's rows of the job go now; every other service forgets it on ``job.deleted``
-    (skuflow_platform.forget). The audit row of the deletion is kept."""
-    for table in (job_pages, job_events, jobs):
-        await conn.execute(table.delete().where(table.c.job_id == job.job_id))
+    """The gateway forgets the job now, as every other service does on ``job.deleted``
+    (skuflow_platform.forget). The audit row of the deletion is written after, and kept."""
+    await forget(conn, metadata, platform, job.job_id)
     await conn.execute(platform.state_transitions.insert().values(
         entity="job_deletion", entity_id=f"deleted:{job.job_id}", from_status=job.status, to_status="DELETED",
         detail={"by": who.user_id, "merchant_id": who.merchant_id}))

@@ -19,6 +19,7 @@ from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.domain.watchdog import NO_PROGRESS, verdict
 from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 
@@ -38,8 +39,8 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
             jobs.c.job_id, jobs.c.updated_at).subquery()
         idle = (await conn.execute(sa.select(jobs, sa.func.extract("epoch", sa.func.now() - activity.c.last)
                                              .label("idle")).join(activity, activity.c.job_id == jobs.c.job_id)
-                                   .where(activity.c.last < sa.func.now() - sa.func.make_interval(
-                                       0, 0, 0, 0, 0, 0, limit_seconds)).with_for_update(of=jobs))).all()
+                                   .where(activity.c.last < from_now(-limit_seconds)).with_for_update(of=jobs))
+                ).all()
         acted = 0
         for job in idle:
             seen = set((await conn.execute(sa.select(job_pages.c.page).where(

@@ -39,6 +39,7 @@ from skuflow_output.domain.imports import (
     page_key,
 )
 from skuflow_output.tables import imports, jobs, page_results, platform
+from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import Periodic, ServiceContext
 from skuflow_platform.signed_urls import signed_url
@@ -130,8 +131,7 @@ class Importer:
                     moved += await self._settle(row, ASSUMED, "reconciled")
         async with self.ctx.db.transaction() as conn:
             stale = (await conn.execute(sa.select(imports).where(
-                imports.c.status == FAILED, imports.c.failing_since < sa.func.now() - sa.func.make_interval(
-                    0, 0, 0, 0, 0, 0, self.settings.stale_seconds)))).all()
+                imports.c.status == FAILED, imports.c.failing_since < from_now(-self.settings.stale_seconds)))).all()
         for row in stale:
             log.warning("import_failed_stale", extra={"fields": {"job_id": row.job_id, "page": row.page}})
             moved += await self._settle(row, FAILED, "stale_import_timeout")
@@ -149,7 +149,7 @@ class Importer:
         async with self.ctx.db.transaction() as conn:
             claimed = (await conn.execute(imports.update().where(
                 sa.tuple_(imports.c.job_id, imports.c.page, imports.c.revision).in_(sa.select(due))).values(
-                next_attempt_at=sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, lease)).returning(
+                next_attempt_at=from_now(lease)).returning(
                 imports))).all()
             for row in claimed:
                 await move_skus(conn, "import", *of_page(row.job_id, row.page, row.revision))
@@ -158,14 +158,13 @@ class Importer:
     async def _call(self, client: httpx.AsyncClient, row: sa.Row) -> Answer | None:
         """The receiver's answer, or None when the page's result is no longer this revision."""
         async with self.ctx.db.transaction() as conn:
-            found = (await conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
+            found = (await conn.execute(sa.select(page_results.c.result, page_results.c.revision, jobs.c.file_hash)
+                                        .join(jobs, jobs.c.job_id == page_results.c.job_id).where(
                 page_results.c.job_id == row.job_id, page_results.c.page == row.page))).first()
-            file_hash = (await conn.execute(sa.select(jobs.c.file_hash).where(
-                jobs.c.job_id == row.job_id))).scalar_one()
         if found is None or found.revision != row.revision:
             return None
         try:
-            body = self._body(row, PageResult.model_validate(found.result), file_hash or "")
+            body = self._body(row, PageResult.model_validate(found.result), found.file_hash or "")
             response = await client.post(self.settings.url, json=body,
                                          headers={"Idempotency-Key": body["key"]})
         except Exception as exc:  # this page's call failed, not the batch: tried again after a wait
@@ -210,7 +209,7 @@ class Importer:
                 return
             attempts = current.attempts + 1
             wait = backoff_seconds(attempts, self.settings.backoff_seconds, self.settings.backoff_cap_seconds)
-            due = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, wait) if answer.retry else None
+            due = from_now(wait) if answer.retry else None
             await _move(conn, current, answer.trigger, self.ctx.tables.outbox, attempts=attempts,
                         last_error=answer.error, next_attempt_at=due)
             await move_skus(conn, "import_err" if answer.trigger == "failed" else "import_ok",

@@ -28,6 +28,7 @@ from skuflow_gateway.domain.accounts import (
 from skuflow_gateway.tables import refresh_tokens, users
 from skuflow_platform.access import ROLES, caller
 from skuflow_platform.auth import mint_token
+from skuflow_platform.db import from_now
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 
@@ -90,7 +91,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         refresh, digest = new_secret()
         await conn.execute(refresh_tokens.insert().values(
             token_hash=digest, user_id=user.user_id, family_id=family_id or str(uuid.uuid4()),
-            expires_at=sa.func.now() + sa.func.make_interval(0, 0, 0, settings.refresh_days)))
+            expires_at=from_now(settings.refresh_days * 86400)))
         access = mint_token(user_id=user.user_id, merchant_id=user.merchant_id, secret=ctx.settings.jwt_secret,
                             roles=tuple(user.roles), ttl_seconds=settings.token_minutes * 60)
         return {"access_token": access, "token_type": "bearer", "expires_in": settings.token_minutes * 60,

@@ -15,6 +15,7 @@ from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.domain.accounts import INVITED, AccountError, check_new_account, check_roles, new_secret
 from skuflow_gateway.tables import platform, users
 from skuflow_platform.auth import Principal
+from skuflow_platform.db import from_now
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 
@@ -96,7 +97,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             created = (await conn.execute(users.insert().values(
                 user_id=user_id, merchant_id=admin.merchant_id, username=body.username, password_hash=INVITED,
                 roles=body.roles, invite_hash=digest, created_by=admin.user_id,
-                invite_expires_at=sa.func.now() + sa.func.make_interval(0, 0, 0, 0, hours),
+                invite_expires_at=from_now(hours * 3600),
             ).returning(users))).one()
             await audit(conn, user_id, None, "INVITED", admin, roles=body.roles)
         return {**shown(created), "invite_token": token, "invite_expires_in": hours * 3600}
