@@ -1,17 +1,19 @@
 """The gateway's page read model on the real Postgres: a page's reading, a failure reported after it
-was read, a page that never was, and the timeline events each one adds."""
+was read, a page that never was, the timeline events each one adds, and a job.completed heard
+before the pages it reports on."""
 
 import asyncio
 import uuid
+from types import SimpleNamespace
 
 import sqlalchemy as sa
 
 from skuflow_contracts.codec import envelope_for
-from skuflow_contracts.events import PageBound, PageFailed
+from skuflow_contracts.events import JobCompleted, PageBound, PageFailed
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
-from skuflow_gateway import lifecycle, page_progress
-from skuflow_gateway.service import definition
-from skuflow_gateway.tables import job_events, job_pages
+from skuflow_gateway import completion, lifecycle
+from skuflow_gateway.service import definition, subscriptions
+from skuflow_gateway.tables import job_events, job_pages, jobs
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import Database, migrate
 
@@ -28,19 +30,65 @@ def bound(page: int) -> PageBound:
 
 
 async def deliver(db: Database, job_id: str, payload) -> None:
-    handlers = {topic.name: handler for topic, handler in page_progress.subscriptions()}
+    handlers = {topic.name: handler for topic, handler in subscriptions(None)}
     spec, envelope = envelope_for(payload, job_id=job_id, merchant_id="m", producer="test")
     async with db.transaction() as conn:
         await handlers[spec.topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "gateway"))
 
 
-async def test_a_failure_reported_after_a_page_was_read_does_not_undo_its_reading(database_url):
+async def new_job(database_url: str) -> tuple[Database, str]:
     await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
     db = Database(database_url)
     job_id = f"pp-{uuid.uuid4().hex[:8]}"
     async with db.transaction() as conn:
         await lifecycle.create_job(conn, job_id, merchant_id="m", uploaded_by="u", filename="c.pdf", file_hash=HASH,
                                    file_uri="local://c.pdf", size_bytes=10)
+    return db, job_id
+
+
+async def timeline_of(db: Database, job_id: str) -> list[tuple[str, object, object]]:
+    async with db.transaction() as conn:
+        events = (await conn.execute(sa.select(job_events.c.kind, job_events.c.data).where(
+            job_events.c.job_id == job_id).order_by(job_events.c.seq))).all()
+    return [(e.kind, e.data.get("page_no"), e.data.get("status")) for e in events]
+
+
+async def job_status(db: Database, job_id: str) -> str:
+    async with db.transaction() as conn:
+        return (await conn.execute(sa.select(jobs.c.status).where(jobs.c.job_id == job_id))).scalar_one()
+
+
+DONE = JobCompleted(status="FULL_IMPORTED", result_uri="local://r.json", sku_count=2, total_pages=2)
+
+
+async def test_a_completion_heard_before_the_last_page_waits_for_it(database_url):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, bound(1))
+    await deliver(db, job_id, DONE)
+    assert await job_status(db, job_id) == "EVALUATING"  # held: page 2's reading is not here yet
+    await deliver(db, job_id, bound(2))
+    status, events = await job_status(db, job_id), await timeline_of(db, job_id)
+    await db.close()
+    assert status == "FULL_IMPORTED"
+    assert events[2:4] == [("page_completed", 1, "AI_COMPLETED"), ("page_completed", 2, "AI_COMPLETED")]
+    assert events[-2:] == [("status", None, "FULL_IMPORTED"), ("job_completed", None, "FULL_IMPORTED")]
+
+
+async def test_a_held_completion_whose_page_never_comes_is_applied_after_the_grace(database_url):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, bound(1))
+    await deliver(db, job_id, DONE)
+    ctx = SimpleNamespace(db=db)
+    assert await completion.apply_overdue(ctx, grace_seconds=3600) == 0
+    assert await job_status(db, job_id) == "EVALUATING"
+    assert await completion.apply_overdue(ctx, grace_seconds=0) >= 1
+    status, events = await job_status(db, job_id), await timeline_of(db, job_id)
+    await db.close()
+    assert status == "FULL_IMPORTED" and events[-1] == ("job_completed", None, "FULL_IMPORTED")
+
+
+async def test_a_failure_reported_after_a_page_was_read_does_not_undo_its_reading(database_url):
+    db, job_id = await new_job(database_url)
     await deliver(db, job_id, bound(1))
     await deliver(db, job_id, PageFailed(page=1, total_pages=2, stage="collab", error="boom", dlq_topic="t.dlq"))
     await deliver(db, job_id, PageFailed(page=2, total_pages=2, stage="classifier", error="lost", dlq_topic="t.dlq"))

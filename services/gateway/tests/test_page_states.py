@@ -1,7 +1,7 @@
 """The page state table: every move it allows, and the late or repeated events it refuses."""
 
 
-from skuflow_gateway.domain.page_states import PAGE, REVIEW, STATES, reading_trigger, review_trigger
+from skuflow_gateway.domain.page_states import PAGE, REVIEW, STATES, pages_caught_up, reading_trigger, review_trigger
 from tests.state_tables import table_tests
 
 ALLOWED = [
@@ -58,3 +58,11 @@ def test_every_move_is_listed_here_or_is_a_review_from_some_state():
 def test_a_result_status_the_table_does_not_name_still_counts_as_a_reading_or_a_review():
     assert (reading_trigger("HUMAN_QUEUED"), reading_trigger("BLANK")) == ("read_doubtful", "read")
     assert (review_trigger("SLA_SKIPPED"), review_trigger("SOMETHING_NEW")) == ("sla_skipped", "reviewed")
+
+
+def test_a_completion_waits_for_every_page_to_be_read_here():
+    read, failed = {1: "AI_COMPLETED", 2: "DEAD_LETTER"}, {2}
+    assert pages_caught_up(2, read, failed)
+    assert not pages_caught_up(3, read, failed)  # page 3 not heard
+    assert not pages_caught_up(2, {1: "AI_PROCESSING", 2: "DEAD_LETTER"}, failed)  # started, not read
+    assert not pages_caught_up(2, read, set())  # page 2's retry reading not heard yet

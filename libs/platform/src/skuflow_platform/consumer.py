@@ -65,10 +65,16 @@ class UnitOfWork:
 
     async def transition(self, entity: str, entity_id: str, from_status: str | None, to_status: str,
                          reason: str | None = None, detail: dict | None = None) -> None:
-        await self.conn.execute(self.tables.state_transitions.insert().values(
-            entity=entity, entity_id=entity_id, from_status=from_status, to_status=to_status,
-            reason=reason, event_id=self.envelope.event_id, detail=detail,
-        ))
+        await self.transitions(entity, [(entity_id, from_status, to_status, detail)], reason)
+
+    async def transitions(self, entity: str, moves: list[tuple[str, str | None, str, dict | None]],
+                          reason: str | None = None) -> None:
+        """Audit rows of many moves in one statement: (entity_id, from, to, detail) each."""
+        if moves:
+            await self.conn.execute(self.tables.state_transitions.insert(), [
+                {"entity": entity, "entity_id": entity_id, "from_status": before, "to_status": after,
+                 "reason": reason, "event_id": self.envelope.event_id, "detail": detail}
+                for entity_id, before, after, detail in moves])
 
 
 Handler = Callable[[EventEnvelope, UnitOfWork], Awaitable[None]]

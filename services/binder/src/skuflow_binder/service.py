@@ -1,4 +1,5 @@
-"""Binder service wiring: page.extracted → page.bound, remembering the job's logos in its schema."""
+"""Binder service wiring: page.extracted → page.bound, remembering the job's logos and each image's
+state in its schema."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_binder.domain.dedup import SeenImages
+from skuflow_binder.domain.images import image_path, image_row
 from skuflow_binder.domain.page import bind_page
 from skuflow_binder.llm import settle_with_model
 from skuflow_binder.metrics import count_duplicates
-from skuflow_binder.tables import bindings, metadata, platform, profiles, seen_images
+from skuflow_binder.tables import bindings, images, metadata, platform, profiles, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
-from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.ir import ImageRegion, ParsedPage
+from skuflow_contracts.results import ImageRecord
 from skuflow_contracts.topics import PAGE_EXTRACTED
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
@@ -27,6 +30,20 @@ async def _seen(uow: UnitOfWork) -> SeenImages:
     rows = (await uow.conn.execute(sa.select(seen_images.c.content_hash, seen_images.c.perceptual_hash)
                                    .where(seen_images.c.job_id == uow.envelope.job_id))).all()
     return SeenImages({r.content_hash for r in rows}, {r.perceptual_hash for r in rows if r.perceptual_hash})
+
+
+async def record_images(uow: UnitOfWork, page: int, records: list[ImageRecord], regions: list[ImageRegion]) -> None:
+    """Each image of the page with its state and the moves that led there; a page read again (a
+    retry) replaces its images."""
+    job_id = uow.envelope.job_id
+    await uow.conn.execute(images.delete().where(images.c.job_id == job_id, images.c.page == page))
+    if not records:
+        return
+    measured = {region.image_id: region for region in regions}
+    await uow.conn.execute(pg_insert(images).on_conflict_do_nothing(), [
+        {"job_id": job_id, "page": page, **image_row(record, measured.get(record.image_id))} for record in records])
+    await uow.transitions("image", [(f"{job_id}/{record.image_id}", before, after, {"trigger": trigger})
+                                    for record in records for before, trigger, after in image_path(record)])
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
@@ -51,6 +68,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             await uow.conn.execute(pg_insert(seen_images).values(
                 job_id=envelope.job_id, content_hash=content_hash,
                 perceptual_hash=perceptual_hash).on_conflict_do_nothing())
+        await record_images(uow, extracted.page, result.images, page.images)
         for binding in result.bindings:
             await uow.conn.execute(pg_insert(bindings).values(
                 job_id=envelope.job_id, sku_id=binding.sku_id, page=extracted.page,

@@ -1,4 +1,5 @@
-"""The binder's schema: one binding decision per valid SKU, and the job's logos seen so far."""
+"""The binder's schema: one binding decision per valid SKU, the job's logos seen so far, and each
+image with its state (domain/images.py)."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -27,4 +28,22 @@ seen_images = sa.Table(
     sa.Column("job_id", sa.Text, primary_key=True),
     sa.Column("content_hash", sa.Text, primary_key=True),
     sa.Column("perceptual_hash", sa.Text),
+)
+
+images = sa.Table(
+    "images", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("image_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, nullable=False),
+    sa.Column("role", sa.Text, nullable=False),
+    sa.Column("bbox", JSONB, nullable=False),
+    sa.Column("short_edge", sa.Integer, nullable=False),
+    sa.Column("quality_grade", sa.Text, nullable=False),
+    sa.Column("search_eligible", sa.Boolean, nullable=False),
+    sa.Column("is_fragmented", sa.Boolean, nullable=False),
+    sa.Column("image_hash", sa.Text),
+    sa.Column("is_duplicate", sa.Boolean, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.CheckConstraint("search_eligible = false OR short_edge >= 640", name="chk_search_eligible"),
 )

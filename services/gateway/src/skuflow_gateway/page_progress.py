@@ -18,7 +18,7 @@ from skuflow_contracts.topics import (
     PAGE_REVIEWED,
     TASK_CREATED,
 )
-from skuflow_gateway import timeline
+from skuflow_gateway import completion, timeline
 from skuflow_gateway.domain.page_states import PAGE, reading_trigger, review_trigger
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.consumer import UnitOfWork
@@ -75,6 +75,7 @@ def subscriptions():
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=bound.page,
                                   status=result.status, skus_found=len(result.skus),
                                   needs_review=result.needs_review)
+            await completion.after_page_event(uow.conn, envelope.job_id)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
@@ -83,6 +84,7 @@ def subscriptions():
         if await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0):
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=failed.page,
                                   status=DEAD_LETTER, skus_found=0, error=error)
+            await completion.after_page_event(uow.conn, envelope.job_id)
 
     async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
         """A person's reading replaces the machine's (a later revision replaces an earlier one)."""
@@ -92,6 +94,7 @@ def subscriptions():
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_REVIEWED, page_no=reviewed.page,
                                   status=reviewed.result.status, skus_found=len(reviewed.result.skus),
                                   revision=reviewed.revision)
+            await completion.after_page_event(uow.conn, envelope.job_id)
 
     async def on_task_created(envelope: EventEnvelope[TaskCreated], uow: UnitOfWork) -> None:
         task = envelope.payload

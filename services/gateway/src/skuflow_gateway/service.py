@@ -12,9 +12,9 @@ from prometheus_client import Counter
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCancelConfirmed, JobCompleted, JobFailed, JobRouted
 from skuflow_contracts.topics import JOB_CANCEL_CONFIRMED, JOB_COMPLETED, JOB_FAILED, JOB_ROUTED
-from skuflow_gateway import page_progress, retention, timeline
+from skuflow_gateway import completion, page_progress, retention, timeline
 from skuflow_gateway.api import routes
-from skuflow_gateway.domain.job_states import completion_path, failed_trigger, route_trigger
+from skuflow_gateway.domain.job_states import failed_trigger, route_trigger
 from skuflow_gateway.domain.jobs import route_inconsistency
 from skuflow_gateway.lifecycle import Triggers, move_job
 from skuflow_gateway.tables import jobs, metadata, platform
@@ -31,6 +31,7 @@ ROUTE_STATUS_MISMATCH = Counter("skuflow_route_status_mismatch_total",
 class WatchdogSettings(PlatformSettings):
     stuck_job_minutes: float = 30.0
     watchdog_interval_seconds: float = 60.0
+    completion_grace_seconds: float = 60.0  # a held job.completed is applied after this (completion.py)
 
 
 async def _move_job(uow: UnitOfWork, triggers: Triggers, **values: object) -> str | None:
@@ -60,12 +61,7 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
                                   reason=failed.reason)
 
     async def on_completed(envelope: EventEnvelope[JobCompleted], uow: UnitOfWork) -> None:
-        done = envelope.payload
-        status = await _move_job(uow, lambda current: completion_path(current, done.status),
-                                 result_uri=done.result_uri, sku_count=done.sku_count, total_pages=done.total_pages)
-        if status is not None:
-            await timeline.record(uow.conn, envelope.job_id, timeline.JOB_COMPLETED, status=status,
-                                  total_skus=done.sku_count, failed_pages=done.failed_pages)
+        await completion.on_completed(uow.conn, envelope.job_id, envelope.payload, envelope.event_id)
 
     async def on_cancel_confirmed(envelope: EventEnvelope[JobCancelConfirmed], uow: UnitOfWork) -> None:
         stopped = await uow.conn.execute(jobs.update().where(
@@ -83,7 +79,10 @@ def periodic(ctx: ServiceContext) -> list[Periodic]:
     settings = WatchdogSettings()
     limit = settings.stuck_job_minutes * 60
     return [Periodic("stuck-job watchdog", settings.watchdog_interval_seconds,
-                     lambda: watch_stuck_jobs(ctx, limit)), *retention.periodic(ctx)]
+                     lambda: watch_stuck_jobs(ctx, limit)),
+            Periodic("held job completions", settings.completion_grace_seconds / 4,
+                     lambda: completion.apply_overdue(ctx, settings.completion_grace_seconds)),
+            *retention.periodic(ctx)]
 
 
 definition = ServiceDefinition(

@@ -30,6 +30,8 @@ jobs = sa.Table(
     sa.Column("delivery_stopped_at", sa.DateTime(timezone=True)),  # a cancel the output service confirmed
     sa.Column("config_version", sa.Text),  # the profile version frozen at upload (INV-09)
     sa.Column("files_purged_at", sa.DateTime(timezone=True)),  # the retention cleanup removed its files
+    sa.Column("pending_completion", JSONB),  # a job.completed waiting for its pages' events (completion.py)
+    sa.Column("completion_pending_since", sa.DateTime(timezone=True)),
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

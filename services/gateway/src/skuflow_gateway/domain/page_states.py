@@ -48,3 +48,11 @@ def reading_trigger(result_status: str) -> str:
 
 def review_trigger(result_status: str) -> str:
     return REVIEW.get(result_status, "reviewed")
+
+
+def pages_caught_up(total_pages: int, statuses: dict[int, str], failed_pages: set[int]) -> bool:
+    """Whether the gateway has read every page a job.completed reports on: each page has a reading,
+    and a page the output counts as read is not still failed here (a retry's reading not yet heard).
+    Until then the completion waits, so the uploader's timeline shows the pages before the job."""
+    return all(statuses.get(page) not in UNREAD and (page in failed_pages or statuses[page] not in FAILED)
+               for page in range(1, total_pages + 1))
