@@ -284,3 +284,30 @@ async def test_a_team_lead_skips_and_reassigns_waiting_tasks_in_batches_each_ans
     moved = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD, json={"task_ids": [other], "to": "bob"})
     assert moved.json()["tasks"][other] == {"status": "CREATED"}
     assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == other
+
+
+async def test_a_team_lead_sees_each_annotators_profile_and_statistics_of_their_merchant_only(collab):
+    client, ctx = collab
+    first, second, third = [await new_task(ctx, page=page) for page in (1, 2, 3)]
+    for task in (first, second):
+        await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+        assert (await client.post(f"/api/v1/tasks/{task}/complete", json={"skus": []}, headers=ANN)).status_code == 200
+    await client.post(f"/api/v1/tasks/{second}/revert", json={"reason": "a row was missed"}, headers=LEAD)
+    await client.post(f"/api/v1/tasks/{second}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{second}/complete", json={"skus": []}, headers=ANN)
+    await client.post(f"/api/v1/tasks/{third}/lock", headers=BOB)
+    await client.post(f"/api/v1/tasks/{third}/skip", json={"reason": "unreadable"}, headers=BOB)
+
+    team = (await client.get("/api/v1/ops/annotators", headers=LEAD)).json()["annotators"]
+    assert {p["annotator"]: (p["total_tasks"], p["accuracy"]) for p in team} == {"ann": (2, 0.5)}  # bob finished none
+    stats = (await client.get("/api/v1/ops/annotators/ann/stats", headers=LEAD)).json()
+    [(kind, counts)] = stats["by_task_type"].items()
+    assert (counts["completed"], counts["reworked"], counts["skipped"]) == (2, 1, 0)
+    assert stats["profile"]["accuracy"] == 0.5 and counts["avg_duration_sec"] >= 0
+    bob = (await client.get("/api/v1/ops/annotators/bob/stats", headers=LEAD)).json()
+    assert bob["by_task_type"][kind]["skipped"] == 1 and bob["profile"]["total_tasks"] == 0
+    assert (await client.get("/api/v1/ops/annotators/nobody/stats", headers=LEAD)).status_code == 404
+    assert (await client.get("/api/v1/ops/annotators/ann/stats", headers=ANN)).status_code == 403
+    stranger = token("eve", merchant="m2", roles=("team_lead",))
+    assert (await client.get("/api/v1/ops/annotators", headers=stranger)).json()["annotators"] == []
+    assert (await client.get("/api/v1/ops/annotators/ann/stats", headers=stranger)).status_code == 404

@@ -3,19 +3,22 @@ machine, writes the row and the audit record in the caller's transaction."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_collab.domain.dispatch import Profile, profile_of
-from skuflow_collab.domain.lifecycle import COMPLETED, move
+from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, move
 from skuflow_collab.tables import human_tasks, platform
 from skuflow_contracts.events import PageBound, PageReviewed
 from skuflow_contracts.results import PageResult
+from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 
 PROFILE_DAYS = 30
+PROFILE_WINDOW = from_now(-PROFILE_DAYS * 86400)
 FIRST_REVIEW = 2  # revision 1 is the machine's reading
 
 
@@ -69,28 +72,56 @@ async def publish_review(conn: AsyncConnection, task: sa.Row, work: PageBound, r
 
 
 async def team(conn: AsyncConnection, merchant_id: str) -> list[Profile]:
-    """The profiles of everyone who finished a task of this merchant in the last 30 days."""
+    """The profiles of everyone who finished a task of this merchant in the last 30 days (their work
+    for this merchant only)."""
     t = human_tasks.c
     names = (await conn.execute(sa.select(t.assigned_to).distinct().where(
         t.merchant_id == merchant_id, t.status == COMPLETED, t.assigned_to.is_not(None),
-        t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")))).scalars().all()
-    return await profiles(conn, sorted(names))
+        t.completed_at > PROFILE_WINDOW))).scalars().all()
+    return await profiles(conn, sorted(names), merchant_id)
 
 
-async def profile(conn: AsyncConnection, annotator: str) -> Profile:
-    return (await profiles(conn, [annotator]))[0]
+async def profile(conn: AsyncConnection, annotator: str, merchant_id: str) -> Profile:
+    return (await profiles(conn, [annotator], merchant_id))[0]
 
 
-async def profiles(conn: AsyncConnection, annotators: list[str]) -> list[Profile]:
+async def profiles(conn: AsyncConnection, annotators: list[str], merchant_id: str) -> list[Profile]:
     """Each annotator's last 30 days (tasks finished, reverted since, seconds spent) and tasks open now,
     in two queries whatever the number of annotators."""
     t = human_tasks.c
     finished = {row[0]: row[1:] for row in (await conn.execute(sa.select(
         t.assigned_to, sa.func.count(), sa.func.count().filter(t.rework_count > 0),
         sa.func.coalesce(sa.func.sum(sa.extract("epoch", t.completed_at - t.locked_at)), 0),
-    ).where(t.assigned_to.in_(annotators), t.status == COMPLETED,
-            t.completed_at > sa.func.now() - sa.text(f"interval '{PROFILE_DAYS} days'")).group_by(t.assigned_to)))}
+    ).where(t.merchant_id == merchant_id, t.assigned_to.in_(annotators), t.status == COMPLETED,
+            t.completed_at > PROFILE_WINDOW).group_by(t.assigned_to)))}
     busy = dict((await conn.execute(sa.select(t.locked_by, sa.func.count()).where(
-        t.locked_by.in_(annotators), t.status == "PROCESSING").group_by(t.locked_by))).all())
+        t.merchant_id == merchant_id, t.locked_by.in_(annotators), t.status == "PROCESSING").group_by(
+        t.locked_by))).all())
     return [profile_of(name, int(done), int(reworked), float(seconds), busy.get(name, 0))
             for name in annotators for done, reworked, seconds in [finished.get(name, (0, 0, 0))]]
+
+
+async def annotator_stats(conn: AsyncConnection, annotator: str, merchant_id: str) -> dict | None:
+    """One annotator's last 30 days for this merchant by task type (finished, skipped, reverted since,
+    mean seconds a task), with their dispatch profile; None when they never had a task of it."""
+    t = human_tasks.c
+    mine = sa.and_(t.merchant_id == merchant_id, t.assigned_to == annotator)
+    if (await conn.execute(sa.select(t.task_id).where(mine).limit(1))).first() is None:
+        return None
+    rows = (await conn.execute(sa.select(
+        t.task_type, t.status, sa.func.count().label("tasks"), sa.func.count().filter(t.rework_count > 0).label(
+            "reworked"), sa.func.avg(sa.extract("epoch", t.completed_at - t.locked_at)).label("seconds"),
+        sa.func.max(t.completed_at).label("last")).where(
+        mine, t.status.in_(FINAL), t.completed_at > PROFILE_WINDOW).group_by(t.task_type, t.status))).all()
+    by_type: dict[str, dict] = {}
+    for row in rows:
+        kind = by_type.setdefault(row.task_type, {"completed": 0, "skipped": 0, "reworked": 0,
+                                                   "avg_duration_sec": None})
+        if row.status == COMPLETED:
+            kind.update(completed=row.tasks, reworked=row.reworked,
+                        avg_duration_sec=round(float(row.seconds), 1) if row.seconds is not None else None)
+        else:
+            kind["skipped"] = row.tasks
+    seen = await profile(conn, annotator, merchant_id)
+    return {"annotator": annotator, "window_days": PROFILE_DAYS, "profile": asdict(seen), "by_task_type": by_type,
+            "last_finished_at": max((row.last for row in rows), default=None)}

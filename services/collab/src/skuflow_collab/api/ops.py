@@ -1,11 +1,14 @@
-"""Task batches for the ops back office (seed-001b §2.5; runbook: backlog relief): skip many waiting
-tasks at once, or hand them to one annotator. Team leads and admins only; each task answers on its
-own, so one that has moved on (taken, finished) stops none of the others."""
+"""The ops back office's part in collab (seed-001b §2.5), for team leads and admins: task batches
+(runbook: backlog relief), skipping many waiting tasks at once or handing them to one annotator, each
+task answering on its own so one that has moved on (taken, finished) stops none of the others; and
+the annotators with their dispatch profiles (seed-001a §7.28) and statistics, computed from the
+merchant's tasks of the last 30 days when asked rather than kept in a table a daily job refreshes."""
 
+from dataclasses import asdict
 from typing import Annotated
 
 import sqlalchemy as sa
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_collab import store
@@ -33,9 +36,29 @@ class BatchReassign(BaseModel):
     to: str = Field(min_length=1, max_length=100, description="the annotator's user id")
 
 
+AnnotatorId = Annotated[str, Path(min_length=1, max_length=100, pattern=r"^[^\x00/]+$")]
+
+
 def routes(ctx: ServiceContext) -> APIRouter:
-    router = APIRouter(prefix="/ops/tasks", tags=["ops"])
+    router = APIRouter(prefix="/ops", tags=["ops"])
     Lead = caller(ctx.settings.jwt_secret, "team_lead", "admin")
+
+    @router.get("/annotators")
+    async def list_annotators(who: Lead) -> dict:
+        """Everyone who finished a task of the merchant in the last 30 days, with the profile smart
+        dispatch ranks them by (accuracy, mean seconds a task, open tasks)."""
+        async with ctx.db.transaction() as conn:
+            team = await store.team(conn, who.merchant_id)
+        return {"window_days": store.PROFILE_DAYS, "annotators": [asdict(profile) for profile in team]}
+
+    @router.get("/annotators/{annotator_id}/stats", responses={404: {"description": "no task of yours was theirs"}})
+    async def annotator_stats(annotator_id: AnnotatorId, who: Lead) -> dict:
+        """One annotator's last 30 days by task type: finished, skipped, reverted since, mean seconds."""
+        async with ctx.db.transaction() as conn:
+            stats = await store.annotator_stats(conn, annotator_id, who.merchant_id)
+        if stats is None:
+            raise HTTPException(404, f"annotator {annotator_id} has had no task of yours")
+        return stats
 
     async def each(task_ids: list[str], who: Principal, trigger: str, reason: str | None, **values) -> dict:
         outcomes = {}
@@ -56,13 +79,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
         ctx.relay.wake()
         return {"tasks": outcomes}
 
-    @router.post("/batch-skip")
+    @router.post("/tasks/batch-skip")
     async def batch_skip(body: BatchSkip, who: Lead) -> dict:
         """Skip waiting tasks: each page keeps the machine's reading and its job goes on."""
         return await each(body.task_ids, who, "batch_skip", body.reason, completed_at=sa.func.now(),
                           skip_reason=body.reason)
 
-    @router.post("/batch-reassign")
+    @router.post("/tasks/batch-reassign")
     async def batch_reassign(body: BatchReassign, who: Lead) -> dict:
         """Dispatch waiting tasks to one annotator (their ``/tasks/next`` offers these first)."""
         return await each(body.task_ids, who, "reassign", f"to {body.to}", assigned_to=body.to)

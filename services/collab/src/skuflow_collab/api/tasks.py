@@ -118,7 +118,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         pages only for accurate annotators; most urgent, then oldest."""
         t = human_tasks.c
         async with ctx.db.transaction() as conn:
-            me = await store.profile(conn, who.user_id)
+            me = await store.profile(conn, who.user_id, who.merchant_id)
             where = [t.merchant_id == who.merchant_id, t.status == "CREATED",
                      sa.or_(t.assigned_to.is_(None), t.assigned_to == who.user_id,
                             t.sla_level.in_(("CRITICAL", "AUTO_RESOLVE")))]
@@ -209,7 +209,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 await conn.execute(annotations.insert(), [
                     {"task_id": task_id, "job_id": task.job_id, "merchant_id": task.merchant_id, "page": task.page,
                      "annotator": who.user_id, "type": n.type, "payload": n.payload} for n in notes])
-            me = await store.profile(conn, who.user_id)
+            me = await store.profile(conn, who.user_id, who.merchant_id)
             if me.accuracy >= EXAMPLE_QUALITY and notes:
                 await conn.execute(pg_insert(annotation_examples).values(
                     task_id=task_id, task_type=task.task_type, merchant_id=task.merchant_id,
