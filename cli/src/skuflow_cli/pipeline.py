@@ -20,13 +20,14 @@ from skuflow_classifier.llm import classify_with_model
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
+from skuflow_contracts.revisions import machine_revision
 from skuflow_evaluator.llm import evaluate_with_model, wants_model
 from skuflow_evaluator.probe import evaluate_document, render
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.llm import read_with_model
 from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
-from skuflow_output.domain.completion import AUTOMATIC_REVISION, assemble, job_status
+from skuflow_output.domain.completion import assemble, job_status
 from skuflow_output.export import write_result
 from skuflow_parser.pipeline import open_checked, parse_and_store
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -83,7 +84,7 @@ async def read_document(pdf: bytes, storage: LocalStorage, llm: LLMService | Non
     evaluation = await evaluate(pdf, job_id, llm)
     pages = await process_pages(pdf, file_hash, storage, job_id, evaluation, llm)
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=evaluation.route,
-                         status=job_status([(page, AUTOMATIC_REVISION) for page in pages], evaluation.route),
+                         status=job_status([(page, machine_revision(0)) for page in pages], evaluation.route),
                          total_pages=len(pages), config_version=CONFIG_VERSION)
     return assemble(summary, pages)
 

@@ -26,6 +26,8 @@ ALLOWED = {
     ("ESCALATED", "sla_auto_resolve"): "SKIPPED",
     ("CREATED", "batch_skip"): "SKIPPED", ("ESCALATED", "batch_skip"): "SKIPPED",
     ("CREATED", "reassign"): "CREATED", ("ESCALATED", "reassign"): "CREATED",
+    ("CREATED", "supersede"): "SKIPPED", ("ESCALATED", "supersede"): "SKIPPED",
+    ("PROCESSING", "supersede"): "SKIPPED",  # a full reprocess read the page again
 }
 
 
@@ -54,4 +56,6 @@ def test_annotators_cannot_drive_the_timers_and_the_timers_cannot_work_tasks():
         move("CREATED", "sla_auto_resolve", ("team_lead", "admin"))
     with pytest.raises(NotAllowed):
         move("CREATED", "lock", ("system",))
+    with pytest.raises(NotAllowed):
+        move("PROCESSING", "supersede", ("team_lead", "admin"))
     assert move("PROCESSING", "complete", ("team_lead",)) == "COMPLETED"

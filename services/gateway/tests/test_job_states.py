@@ -32,6 +32,10 @@ ALLOWED = [
     ("PARTIAL_FAILED", "review_pending", "PARTIAL_IMPORTED"),
     ("PARTIAL_FAILED", "human_review_pending", "DEGRADED_HUMAN"),
     ("PARTIAL_FAILED", "retry_pages", "PROCESSING"),
+    ("FULL_IMPORTED", "reprocess", "PROCESSING"),  # read again under a new config version
+    ("PARTIAL_IMPORTED", "reprocess", "PROCESSING"),
+    ("PARTIAL_FAILED", "reprocess", "PROCESSING"),
+    ("DEGRADED_HUMAN", "reprocess", "PROCESSING"),
     ("PROCESSING", "heartbeat_scan", "ORPHANED"),
     ("ORPHANED", "requeue", "PROCESSING"),
     ("ORPHANED", "cancel", "CANCELLED"),
@@ -57,6 +61,9 @@ REFUSED = [
     ("PROCESSING", "requeue"),
     ("FULL_IMPORTED", "retry_pages"),  # nothing failed in a finished job
     ("PROCESSING", "no_such_trigger"),
+    ("PROCESSING", "reprocess"),  # not judged yet (and one reprocess at a time)
+    ("CANCELLED", "reprocess"),
+    ("REJECTED", "reprocess"),
 ]
 
 

@@ -27,6 +27,11 @@ ALLOWED = [
     ("HUMAN_COMPLETED", "reviewed", "HUMAN_COMPLETED"),  # reverted and reviewed again
     ("HUMAN_SKIPPED", "reviewed", "HUMAN_COMPLETED"),
     (None, "reviewed", "HUMAN_COMPLETED"),  # the review overtook everything else
+    ("PENDING", "parsed", "AI_PROCESSING"),  # a full reprocess's reading starts
+    ("PENDING", "read", "AI_COMPLETED"),  # ... or its reading overtook page.parsed
+    ("PENDING", "read_doubtful", "HUMAN_QUEUED"),
+    ("PENDING", "read_failed", "AI_FAILED"),
+    ("PENDING", "dead_lettered", "DEAD_LETTER"),
 ]
 REFUSED = [
     ("AI_PROCESSING", "parsed"),  # a repeated page.parsed
@@ -41,18 +46,20 @@ REFUSED = [
     ("HUMAN_COMPLETED", "read_failed"),
     ("HUMAN_COMPLETED", "dead_lettered"),
     ("SLA_SKIPPED", "parsed"),
+    ("PENDING", "reprocess_me"),
 ]
 
 
 test_allowed_moves, test_refused_moves = table_tests(PAGE, ALLOWED, REFUSED)
 
 
-def test_every_move_is_listed_here_or_is_a_review_from_some_state():
+def test_every_move_is_listed_here_or_is_a_review_or_reprocess_from_some_state():
     tested = {(status, trigger) for status, trigger, _ in ALLOWED}
-    reviews = {(status, trigger) for status in (None, *STATES) for trigger in REVIEW.values()}
-    assert set(PAGE.moves) - reviews <= tested
+    from_anywhere = {(status, trigger) for status in (None, *STATES) for trigger in (*REVIEW.values(), "reprocess")}
+    assert set(PAGE.moves) - from_anywhere <= tested
     assert all(PAGE.fire(status, trigger) == to for to, trigger in REVIEW.items()
                for status in (None, *STATES))  # a review is accepted from every state
+    assert {PAGE.fire(status, "reprocess") for status in (None, *STATES)} == {"PENDING"}  # so is a reprocess
 
 
 def test_a_result_status_the_table_does_not_name_still_counts_as_a_reading_or_a_review():

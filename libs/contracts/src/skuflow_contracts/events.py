@@ -90,6 +90,7 @@ class PageWork(Contract):
     evaluation_review: str | None = Field(None, description="HYBRID: why the evaluator wants this page reviewed")
     llm_calls: int = Field(0, ge=0, description="LLM calls the page has used so far (the per-page cap)")
     llm_cost_usd: float = Field(0.0, ge=0, description="what those calls cost")
+    generation: int = Field(0, ge=0, description="the job's full reprocess it belongs to (0: before any)")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
         """The next stage's event for the same page, carrying the job facts along (``fields`` may
@@ -113,6 +114,7 @@ class PageParseRequested(Contract):
     config_version: str
     document_warnings: list[str] = Field(default_factory=list)
     evaluation_review: str | None = None
+    generation: int = Field(0, ge=0, description="the job's full reprocess it belongs to (0: before any)")
 
 
 class PageParsed(PageWork):
@@ -140,7 +142,8 @@ class PageReviewed(PageWork):
 
     task_id: str
     result: PageResult
-    revision: int = Field(default=2, ge=2, description="2 for the first review; each revert and redo adds one")
+    revision: int = Field(default=2, ge=2, description="above the reading it reviews; each revert and redo adds "
+                                                       "one (skuflow_contracts.revisions)")
 
 
 class PageFailed(Contract):
@@ -151,6 +154,7 @@ class PageFailed(Contract):
     stage: str
     error: str
     dlq_topic: str
+    generation: int = Field(0, ge=0, description="the job's full reprocess it belongs to (0: before any)")
 
 
 class TaskCreated(Contract):
@@ -210,3 +214,4 @@ class JobCompleted(Contract):
     sku_count: int = Field(ge=0)
     total_pages: int = Field(ge=0)
     failed_pages: list[int] = Field(default_factory=list)
+    generation: int = Field(0, ge=0, description="the job's full reprocess it belongs to (0: before any)")

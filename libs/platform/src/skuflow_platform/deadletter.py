@@ -68,7 +68,7 @@ class DeadLetters:
                                     error: BaseException) -> None:
         failed = PageFailed(page=page, total_pages=getattr(envelope.payload, "total_pages", None),
                             stage=self.service, error=f"{type(error).__name__}: {error}"[:2000],
-                            dlq_topic=dlq_topic(topic))
+                            dlq_topic=dlq_topic(topic), generation=getattr(envelope.payload, "generation", 0))
         _, event = envelope_for(failed, job_id=envelope.job_id, merchant_id=envelope.merchant_id,
                                 producer=self.service, traceparent=envelope.traceparent)
         await self.broker.publish(encode(event), topic=PAGE_FAILED.name, key=envelope.job_id.encode())

@@ -70,12 +70,15 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                 perceptual_hash=perceptual_hash).on_conflict_do_nothing())
         await record_images(uow, extracted.page, result.images, page.images)
         for binding in result.bindings:
-            await uow.conn.execute(pg_insert(bindings).values(
+            row = pg_insert(bindings).values(
                 job_id=envelope.job_id, sku_id=binding.sku_id, page=extracted.page,
                 image_id=binding.image_id, confidence=binding.confidence,
                 is_ambiguous=binding.is_ambiguous, method=binding.method,
-                candidates=[c.model_dump() for c in binding.candidates],
-            ).on_conflict_do_nothing())
+                candidates=[c.model_dump() for c in binding.candidates])
+            await uow.conn.execute(row.on_conflict_do_update(  # the latest reading's (a full reprocess's)
+                index_elements=[bindings.c.job_id, bindings.c.sku_id],
+                set_={name: row.excluded[name] for name in ("page", "image_id", "confidence", "is_ambiguous",
+                                                            "method", "candidates")}))
         await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls, spent.cost_usd)))
 
     return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]

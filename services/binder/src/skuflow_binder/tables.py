@@ -46,4 +46,5 @@ images = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.CheckConstraint("search_eligible = false OR short_edge >= 640", name="chk_search_eligible"),
+    sa.Index("idx_images_job", "job_id", "page"),
 )

@@ -32,11 +32,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                            calls_used=parsed.llm_calls)
         classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
-        await uow.conn.execute(pg_insert(page_classifications).values(
+        row = pg_insert(page_classifications).values(
             job_id=envelope.job_id, page=parsed.page, page_type=classification.page_type,
             confidence=classification.page_type_confidence, layout=classification.layout,
-            needs_review=classification.needs_review, detail=classification.model_dump(mode="json"),
-        ).on_conflict_do_nothing())
+            needs_review=classification.needs_review, detail=classification.model_dump(mode="json"))
+        await uow.conn.execute(row.on_conflict_do_update(  # the latest reading (a full reprocess's) is kept
+            index_elements=[page_classifications.c.job_id, page_classifications.c.page],
+            set_={name: row.excluded[name] for name in ("page_type", "confidence", "layout", "needs_review",
+                                                        "detail")}))
         await uow.emit(parsed.advance(PageClassified, classification=classification,
                                       **parsed.spent(spent.calls, spent.cost_usd)))
 

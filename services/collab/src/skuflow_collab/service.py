@@ -55,10 +55,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         bound = envelope.payload
         if bound.page == 1:
             await remember_document(uow, bound)
+        if bound.generation:
+            await store.supersede_earlier_readings(uow.conn, envelope.job_id, bound.page, bound.generation)
         spec = task_for(bound.result, bound.route)
         if spec is None:
             return
-        task_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{envelope.job_id}/{bound.page}/{spec.task_type}"))
+        reading = f"/g{bound.generation}" if bound.generation else ""  # a full reprocess's reading: a new task
+        task_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{envelope.job_id}/{bound.page}/{spec.task_type}{reading}"))
         hardness = difficulty(bound)
         assignee = dispatch.assign(hardness, await store.team(uow.conn, envelope.merchant_id))
         created = await uow.conn.execute(pg_insert(human_tasks).values(

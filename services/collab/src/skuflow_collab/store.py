@@ -10,16 +10,16 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_collab.domain.dispatch import Profile, profile_of
-from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, move
+from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, SYSTEM, move
 from skuflow_collab.tables import human_tasks, platform
 from skuflow_contracts.events import PageBound, PageReviewed
 from skuflow_contracts.results import PageResult
+from skuflow_contracts.revisions import review_revision
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 
 PROFILE_DAYS = 30
 PROFILE_WINDOW = from_now(-PROFILE_DAYS * 86400)
-FIRST_REVIEW = 2  # revision 1 is the machine's reading
 
 
 async def find(conn: AsyncConnection, task_id: str, merchant_id: str, *, lock: bool = False) -> sa.Row | None:
@@ -65,9 +65,10 @@ async def publish_skip(conn: AsyncConnection, task: sa.Row) -> None:
 
 
 async def publish_review(conn: AsyncConnection, task: sa.Row, work: PageBound, result: PageResult) -> None:
-    """The page as the task leaves it, as its next revision (2 for the first review; a revert adds one)."""
+    """The page as the task leaves it, as the next revision of the reading it reviews (a revert adds one)."""
+    revision = review_revision(work.generation, task.rework_count)
     await add_to_outbox(conn, platform.outbox, work.advance(
-        PageReviewed, task_id=task.task_id, result=result, revision=FIRST_REVIEW + task.rework_count),
+        PageReviewed, task_id=task.task_id, result=result, revision=revision),
         job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
 
 
@@ -125,3 +126,16 @@ async def annotator_stats(conn: AsyncConnection, annotator: str, merchant_id: st
     seen = await profile(conn, annotator, merchant_id)
     return {"annotator": annotator, "window_days": PROFILE_DAYS, "profile": asdict(seen), "by_task_type": by_type,
             "last_finished_at": max((row.last for row in rows), default=None)}
+
+
+async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: int, generation: int) -> int:
+    """Skip the page's open tasks of readings before ``generation`` (a full reprocess read it again);
+    nothing is published for them: the new reading speaks for the page."""
+    t = human_tasks.c
+    earlier = sa.func.coalesce(t.context["generation"].as_integer(), 0) < generation
+    stale = (await conn.execute(sa.select(human_tasks).where(
+        t.job_id == job_id, t.page == page, t.status.not_in(FINAL), earlier).with_for_update())).all()
+    for task in stale:
+        await change(conn, task, "supersede", (SYSTEM,), SYSTEM, "a full reprocess read the page again",
+                     locked_by=None, lock_expires_at=None, completed_at=sa.func.now())
+    return len(stale)

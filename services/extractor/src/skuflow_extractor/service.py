@@ -32,10 +32,11 @@ UNKNOWN = object()
 BOOK = ProfileBook(profiles)  # the threshold profiles; a version never changes, so one cache per process
 
 
-async def _previous_header(uow: UnitOfWork, page: int) -> TableHeader | object | None:
-    row = (await uow.conn.execute(sa.select(page_tables.c.header).where(
+async def _previous_header(uow: UnitOfWork, page: int, generation: int) -> TableHeader | object | None:
+    """The table header the page before ended with, as read in this generation (UNKNOWN: not yet)."""
+    row = (await uow.conn.execute(sa.select(page_tables.c.header, page_tables.c.generation).where(
         (page_tables.c.job_id == uow.envelope.job_id) & (page_tables.c.page == page - 1)))).first()
-    if row is None:
+    if row is None or row.generation < generation:
         return UNKNOWN
     return TableHeader.from_json(row.header) if row.header else None
 
@@ -55,11 +56,14 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
     previous: TableHeader | object | None = None
     if needs_previous_page(page, classified.classification, profile):
-        previous = await _previous_header(uow, page.page)
+        previous = await _previous_header(uow, page.page, classified.generation)
         if previous is UNKNOWN and wait:
-            await uow.conn.execute(pg_insert(deferred_pages).values(
-                job_id=uow.envelope.job_id, page=page.page, event=classified.model_dump(mode="json"),
-            ).on_conflict_do_nothing())
+            deferred = pg_insert(deferred_pages).values(
+                job_id=uow.envelope.job_id, page=page.page, event=classified.model_dump(mode="json"))
+            waiting_generation = sa.func.coalesce(deferred_pages.c.event["generation"].as_integer(), 0)
+            await uow.conn.execute(deferred.on_conflict_do_update(  # a reprocess's page replaces an older one
+                index_elements=[deferred_pages.c.job_id, deferred_pages.c.page],
+                set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
             return
     header = previous if isinstance(previous, TableHeader) else None
     call = PageCall.of(page, job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
@@ -70,20 +74,25 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     reading = pg_insert(page_tables).values(
         job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,
+        generation=classified.generation,
     )
     recorded = await uow.conn.execute(reading.on_conflict_do_update(
         index_elements=[page_tables.c.job_id, page_tables.c.page],
         set_={"header": reading.excluded.header, "merged_from": reading.excluded.merged_from,
-              "placeholder": False},
-        where=page_tables.c.placeholder,  # a replayed page replaces its dead-letter placeholder
+              "placeholder": False, "generation": reading.excluded.generation},
+        # a replayed page replaces its dead-letter placeholder; a full reprocess, the earlier reading
+        where=page_tables.c.placeholder | (page_tables.c.generation < classified.generation),
     ).returning(page_tables.c.page))
     if recorded.first() is None:
         return  # already extracted (a redelivery racing a release)
     for sku in extraction.skus:
-        await uow.conn.execute(pg_insert(skus).values(
+        row = pg_insert(skus).values(
             sku_id=sku.sku_id, job_id=uow.envelope.job_id, page=page.page, validity=sku.validity,
-            extraction_method=extraction.method, record=sku.model_dump(mode="json"),
-        ).on_conflict_do_nothing())
+            extraction_method=extraction.method, record=sku.model_dump(mode="json"))
+        await uow.conn.execute(row.on_conflict_do_update(  # the latest reading (a reprocess's) is kept
+            index_elements=[skus.c.job_id, skus.c.sku_id], set_={
+                "page": row.excluded.page, "validity": row.excluded.validity,
+                "extraction_method": row.excluded.extraction_method, "record": row.excluded.record}))
     await uow.emit(classified.advance(
         PageExtracted, classification=classified.classification, extraction_method=extraction.method,
         fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons,
@@ -99,8 +108,12 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await uow.conn.execute(pg_insert(page_tables).values(
-            job_id=envelope.job_id, page=failed.page, header=None, placeholder=True).on_conflict_do_nothing())
+        placeholder = pg_insert(page_tables).values(job_id=envelope.job_id, page=failed.page, header=None,
+                                                    placeholder=True, generation=failed.generation)
+        await uow.conn.execute(placeholder.on_conflict_do_update(
+            index_elements=[page_tables.c.job_id, page_tables.c.page],
+            set_={"header": None, "merged_from": None, "placeholder": True, "generation": failed.generation},
+            where=page_tables.c.generation < failed.generation))
         await _release_next(uow, ctx, failed.page, llm)
 
     return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed), BOOK.subscription()]

@@ -29,6 +29,7 @@ page_tables = sa.Table(
     sa.Column("merged_from", sa.Integer),
     # written when the page was dead-lettered, so the next page need not wait; a replay replaces it
     sa.Column("placeholder", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),  # the job's full reprocess
 )
 
 deferred_pages = sa.Table(

@@ -4,7 +4,8 @@ job.completed and the page events travel on different topics, so the gateway may
 done before it has heard the last pages' readings; the job would then be final while its pages were
 still running, and its timeline would end before their ``page_completed`` events. Such a completion
 is held on the job row and applied by the page event that catches the pages up, or, should that
-event never come, by a periodic pass once it has waited ``grace`` seconds.
+event never come, by a periodic pass once it has waited ``grace`` seconds. A completion of an
+earlier generation (before a full reprocess) changes nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ log = logging.getLogger(__name__)
 
 async def on_completed(conn: AsyncConnection, job_id: str, done: JobCompleted, event_id: UUID) -> None:
     """Apply the completion now if the job's pages are caught up, else hold it (a newer one replaces it)."""
-    await conn.execute(sa.select(jobs.c.job_id).where(jobs.c.job_id == job_id).with_for_update())
+    generation = (await conn.execute(sa.select(jobs.c.generation).where(jobs.c.job_id == job_id)
+                                     .with_for_update())).scalar_one_or_none()
+    if generation is not None and done.generation < generation:
+        return  # the verdict on readings a full reprocess replaced
     if await _caught_up(conn, job_id, done):
         await _apply(conn, job_id, done, event_id)
         return

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageFailed, PageImported, PageParsed, PageReviewed, TaskCreated
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
+from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import (
     PAGE_BOUND,
     PAGE_FAILED,
@@ -19,8 +21,8 @@ from skuflow_contracts.topics import (
     TASK_CREATED,
 )
 from skuflow_gateway import completion, timeline
-from skuflow_gateway.domain.page_states import PAGE, reading_trigger, review_trigger
-from skuflow_gateway.tables import job_pages, jobs
+from skuflow_gateway.domain.page_states import PAGE, PENDING, reading_trigger, review_trigger
+from skuflow_gateway.tables import job_pages, jobs, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.states import Refused
 
@@ -35,10 +37,14 @@ async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[st
 
 async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object) -> bool:
     """Fire ``trigger`` on the page (``domain/page_states.PAGE``) and write ``values`` with its new
-    status and an audit row; False when the table refuses the move (a late or repeated event), and
-    nothing is written. The job row's lock makes a job's page events apply one at a time."""
+    status and an audit row; False when the table refuses the move (a late or repeated event) or
+    the event belongs to a reading a full reprocess replaced, and nothing is written. The job row's
+    lock makes a job's page events apply one at a time."""
     job_id = uow.envelope.job_id
-    await uow.conn.execute(sa.select(jobs.c.job_id).where(jobs.c.job_id == job_id).with_for_update())
+    generation = (await uow.conn.execute(sa.select(jobs.c.generation).where(jobs.c.job_id == job_id)
+                                         .with_for_update())).scalar_one_or_none()
+    if generation is not None and uow.envelope.payload.generation < generation:
+        return False
     current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
         job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
     before = current.status if current else None
@@ -54,6 +60,24 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object)
         set_={"status": status, **values, "updated_at": sa.func.now()}))
     await uow.transition("page", f"{job_id}/{page}", before, status, detail={"trigger": trigger})
     return True
+
+
+async def reprocess_pages(conn: AsyncConnection, job_id: str, total_pages: int, generation: int) -> None:
+    """Every page of the job back to PENDING for a full reprocess, its earlier reading cleared and
+    its revision that of the coming reading (older import notices then change nothing); audited."""
+    before = {row.page: row.status for row in await conn.execute(
+        sa.select(job_pages.c.page, job_pages.c.status).where(job_pages.c.job_id == job_id))}
+    pages = range(1, total_pages + 1)
+    fresh = {"status": PENDING, "revision": machine_revision(generation), "result": None, "error": None,
+             "import_status": None, "started_at": None}
+    stmt = pg_insert(job_pages).values([{"job_id": job_id, "page": page, **fresh} for page in pages])
+    await conn.execute(stmt.on_conflict_do_update(index_elements=[job_pages.c.job_id, job_pages.c.page],
+                                                  set_={**fresh, "updated_at": sa.func.now()}))
+    await conn.execute(platform.state_transitions.insert(), [
+        {"entity": "page", "entity_id": f"{job_id}/{page}", "from_status": before.get(page),
+         "to_status": PAGE.fire(before.get(page), "reprocess"), "detail": {"trigger": "reprocess",
+                                                                         "generation": generation}}
+        for page in pages])
 
 
 def subscriptions():

@@ -32,6 +32,7 @@ jobs = sa.Table(
     sa.Column("files_purged_at", sa.DateTime(timezone=True)),  # the retention cleanup removed its files
     sa.Column("pending_completion", JSONB),  # a job.completed waiting for its pages' events (completion.py)
     sa.Column("completion_pending_since", sa.DateTime(timezone=True)),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),  # full reprocesses so far
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

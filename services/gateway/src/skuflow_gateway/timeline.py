@@ -17,6 +17,7 @@ from skuflow_gateway.tables import job_events, jobs
 STATUS, PAGE_STARTED, PAGE_COMPLETED, PAGE_REVIEWED = "status", "page_started", "page_completed", "page_reviewed"
 HUMAN_NEEDED, JOB_COMPLETED, JOB_FAILED = "human_needed", "job_completed", "job_failed"
 JOB_CANCELLED, PAGE_RETRIED, PAGE_IMPORTED = "job_cancelled", "page_retried", "page_imported"
+JOB_REPROCESSED = "job_reprocessed"
 
 
 async def record(conn: AsyncConnection, job_id: str, kind: str, **data: object) -> None:

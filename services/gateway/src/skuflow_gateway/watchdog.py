@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import PageFailed
 from skuflow_gateway.domain.job_states import JOB, settled
-from skuflow_gateway.domain.progress import PAGE_STARTED
+from skuflow_gateway.domain.page_states import IN_FLIGHT
 from skuflow_gateway.domain.watchdog import NO_PROGRESS, verdict
 from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.tables import job_pages, jobs
@@ -44,7 +44,7 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
         acted = 0
         for job in idle:
             seen = set((await conn.execute(sa.select(job_pages.c.page).where(
-                job_pages.c.job_id == job.job_id, job_pages.c.status != PAGE_STARTED))).scalars())
+                job_pages.c.job_id == job.job_id, job_pages.c.status.not_in(IN_FLIGHT)))).scalars())
             found = verdict(settled(job.status, job.result_uri is not None), job.total_pages, seen,
                             float(job.idle), limit_seconds)
             if found is None:
@@ -68,6 +68,7 @@ async def _act(ctx: ServiceContext, conn: AsyncConnection, job: sa.Row, fail_job
     for page in missing_pages:
         await add_to_outbox(conn, ctx.tables.outbox, PageFailed(
             page=page, total_pages=job.total_pages, stage="watchdog",
-            error=f"no result within {minutes}; the page was ended by the watchdog", dlq_topic=""),
+            error=f"no result within {minutes}; the page was ended by the watchdog", dlq_topic="",
+            generation=job.generation),
             job_id=job.job_id, merchant_id=job.merchant_id, producer="gateway", traceparent=None)
     await conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(updated_at=sa.func.now()))

@@ -25,10 +25,10 @@ from skuflow_contracts.events import (
 )
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
+from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.deliveries import deliver_skus, move_skus
 from skuflow_output.domain.completion import (
-    AUTOMATIC_REVISION,
     CANCELLED,
     assemble,
     failed_page,
@@ -89,7 +89,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         failed page of a finished job read again (a retry) is announced in any case, since the
         gateway moved the job back to PROCESSING for it."""
         rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
-            page_results.c.job_id == job.job_id))).all()
+            page_results.c.job_id == job.job_id, page_results.c.generation == job.generation))).all()
         if not is_complete(job.total_pages, len(rows)):
             return
         revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
@@ -116,23 +116,27 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         elif not retried:
             return
         await uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
-                                    total_pages=job.total_pages, failed_pages=failed))
+                                    total_pages=job.total_pages, failed_pages=failed, generation=job.generation))
 
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
         job = await _lock_job(uow, file_hash=work.file_hash, route=work.route,
                               config_version=work.config_version, total_pages=work.total_pages)
-        if job.status == CANCELLED:
-            return  # nothing of a cancelled job goes downstream
-        revision = work.revision if isinstance(work, PageReviewed) else AUTOMATIC_REVISION
+        if job.status == CANCELLED or work.generation < job.generation:
+            return  # nothing of a cancelled job goes downstream, nor a reading a reprocess replaced
+        if work.generation > job.generation:  # the first page of a full reprocess
+            job = await _lock_job(uow, generation=work.generation)
+        revision = work.revision if isinstance(work, PageReviewed) else machine_revision(work.generation)
         stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
-                                              result=work.result.model_dump(mode="json"), revision=revision)
-        # A first result, a failed page read again (a retry, a DLQ replay), or a newer review replaces it.
+                                              result=work.result.model_dump(mode="json"), revision=revision,
+                                              generation=work.generation)
+        # A first result, a failed page read again (a retry, a DLQ replay), a reprocess's reading or a
+        # newer review replaces it.
         replaceable = page_results.c.revision < stmt.excluded.revision if isinstance(work, PageReviewed) \
-            else page_results.c.status.in_(FAILED_PAGE_STATUSES)
+            else page_results.c.status.in_(FAILED_PAGE_STATUSES) | (page_results.c.generation < work.generation)
         applied = await uow.conn.execute(stmt.on_conflict_do_update(
             index_elements=[page_results.c.job_id, page_results.c.page],
             set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None,
-                  "revision": stmt.excluded.revision},
+                  "revision": stmt.excluded.revision, "generation": stmt.excluded.generation},
             where=replaceable).returning(page_results.c.page))
         if applied.first() is None:
             return  # an older review arriving late
@@ -150,14 +154,21 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failure = envelope.payload
         job = await _lock_job(uow, total_pages=failure.total_pages)
-        if job.status == CANCELLED:
+        if job.status == CANCELLED or failure.generation < job.generation:
             return
-        await uow.conn.execute(pg_insert(page_results).values(
-            job_id=job.job_id, page=failure.page, status="DEAD_LETTER",
+        if failure.generation > job.generation:
+            job = await _lock_job(uow, generation=failure.generation)
+        stmt = pg_insert(page_results).values(
+            job_id=job.job_id, page=failure.page, status="DEAD_LETTER", revision=machine_revision(failure.generation),
             result=failed_page(failure.page).model_dump(mode="json"), error=failure.error,
-        ).on_conflict_do_nothing())
+            generation=failure.generation)
+        await uow.conn.execute(stmt.on_conflict_do_update(  # a page read before only by an earlier generation
+            index_elements=[page_results.c.job_id, page_results.c.page],
+            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": stmt.excluded.error,
+                  "revision": stmt.excluded.revision, "generation": stmt.excluded.generation},
+            where=page_results.c.generation < failure.generation))
         await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
-        await complete_if_done(uow, job)
+        await complete_if_done(uow, job, retried=job.result_uri is not None)  # announced again after a retry
 
     async def on_page_imported(envelope: EventEnvelope[PageImported], uow: UnitOfWork) -> None:
         job = await _lock_job(uow)

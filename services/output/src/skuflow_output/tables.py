@@ -20,6 +20,7 @@ jobs = sa.Table(
     sa.Column("result_uri", sa.Text),
     sa.Column("sku_count", sa.Integer),
     sa.Column("completed_at", sa.DateTime(timezone=True)),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),  # its latest full reprocess
 )
 
 page_results = sa.Table(
@@ -30,6 +31,7 @@ page_results = sa.Table(
     sa.Column("result", JSONB, nullable=False),
     sa.Column("error", sa.Text),
     sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),
 )
 
 deliveries = sa.Table(

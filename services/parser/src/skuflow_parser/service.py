@@ -75,7 +75,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                   route=request.route, config_version=request.config_version,
                                   ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
                                   document_warnings=request.document_warnings,
-                                  evaluation_review=request.evaluation_review))
+                                  evaluation_review=request.evaluation_review, generation=request.generation))
 
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
         await uow.conn.execute(pg_insert(cancelled_jobs).values(job_id=envelope.job_id).on_conflict_do_nothing())

@@ -3,8 +3,9 @@
 A move is (status, trigger) → status, with the role the actor must hold. Nothing sets a task's
 status except through ``move``, so an illegal request is refused the same way everywhere (HTTP 409).
 The seed's SLA scanner also acts on escalated tasks (its table scans only CREATED, which would
-leave an escalated task waiting for ever), and the ops back office's batch skip and reassign are
-moves of waiting tasks; both are written down in docs/decisions.md.
+leave an escalated task waiting for ever), the ops back office's batch skip and reassign are moves
+of waiting tasks, and a full reprocess supersedes the open tasks of the readings it replaces; all are
+written down in docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ TRANSITIONS: dict[tuple[str, str], Move] = {
     (ESCALATED, "batch_skip"): Move(SKIPPED, TEAM_LEAD),
     (CREATED, "reassign"): Move(CREATED, TEAM_LEAD),
     (ESCALATED, "reassign"): Move(CREATED, TEAM_LEAD),
+    # A full reprocess read the page again: the open task of the earlier reading has nothing to review.
+    **{(status, "supersede"): Move(SKIPPED, SYSTEM) for status in (CREATED, ESCALATED, PROCESSING)},
 }
 # A team lead may do what an annotator may; admins may do what a team lead may.
 ROLE_RANKS = {ANNOTATOR: (ANNOTATOR, TEAM_LEAD, "admin"), TEAM_LEAD: (TEAM_LEAD, "admin"), SYSTEM: (SYSTEM,)}

@@ -1,10 +1,13 @@
 """Controlling a job: cancel it (seed-001b §2.1), retry a failed page or all of them (seed-003_004),
-and, for operators, list and replay its dead letters.
+reprocess it in full with a new config version, and, for operators, list and replay its dead letters.
 
 A cancel is acknowledged once the output service has confirmed that the job delivers nothing more;
 until then the answer is 202 and the job's ``delivery_stopped`` says when it is. A retry sends the
 page back to the parser (page.parse-requested, as the first time); its new reading replaces the
-failure and the job completes again (a PARTIAL_FAILED job goes back to PROCESSING)."""
+failure and the job completes again (a PARTIAL_FAILED job goes back to PROCESSING). A full reprocess
+reads every page of a judged job again under the profile version active now: the job's next
+*generation*, whose readings are a new revision of each page that supersedes the earlier one
+downstream (skuflow_contracts.revisions)."""
 
 import asyncio
 import time
@@ -12,15 +15,19 @@ import time
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_contracts.events import JobCancelled, PageParseRequested
 from skuflow_contracts.results import FAILED_PAGE_STATUSES
 from skuflow_contracts.topics import EVENT_TOPICS
 from skuflow_gateway import timeline
 from skuflow_gateway.api.auth import caller_dependency, own_job
-from skuflow_gateway.api.jobs import JobId
+from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.api.pages import PageNo
+from skuflow_gateway.api.profiles import frozen_version
+from skuflow_gateway.domain.profiles import PROFILE_ID
 from skuflow_gateway.lifecycle import move_job
+from skuflow_gateway.page_progress import reprocess_pages
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.access import OPERATORS
 from skuflow_platform.auth import Principal
@@ -32,6 +39,14 @@ from skuflow_platform.tracing import current_traceparent
 
 CONFIRM_POLL_SECONDS = 0.2
 EVERY_TOPIC = [topic.name for topic in EVENT_TOPICS]
+
+
+class Reprocess(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"profile": "furniture"}, {"category": "lighting"}, {}]})
+
+    profile: str | None = Field(None, pattern=PROFILE_ID, description="one of your profiles (its active version)")
+    category: str | None = Field(None, min_length=1, max_length=64,
+                                 description="else your profile of this category; else your default")
 
 
 class ControlSettings(PlatformSettings):
@@ -97,6 +112,40 @@ def routes(ctx: ServiceContext) -> APIRouter:
         body = {"job_id": job_id, "status": status, "delivery_stopped": delivered is not None,
                 "delivered_skus": delivered}
         return JSONResponse(body, status_code=200 if delivered is not None else 202)
+
+    @router.post("/jobs/{job_id}/reprocess", responses={
+        409: {"description": "the job is not judged yet (still running, cancelled, rejected)"},
+        410: {"description": "its files were removed after their retention period"},
+        422: {"description": "no such profile of yours"}})
+    async def reprocess(job_id: JobId, caller: Caller, body: Reprocess | None = None) -> dict:
+        """Read every page of a judged job again under the profile version active now (a new config
+        version); the new readings supersede the earlier revision downstream."""
+        job = await own_job(ctx, job_id, caller.merchant_id)
+        files_kept(job)
+        body = body or Reprocess()
+        generation = job.generation + 1  # a concurrent reprocess finds the job PROCESSING and is refused
+        async with ctx.db.transaction() as conn:
+            version = await frozen_version(conn, caller.merchant_id, body.profile, body.category,
+                                           ctx.settings.config_version)
+            status = await move_job(conn, job_id, ["reprocess"], reason="reprocess",
+                                    detail={"by": caller.user_id, "config_version": version, "generation": generation},
+                                    config_version=version, generation=generation, result_uri=None,
+                                    pending_completion=None, completion_pending_since=None)
+            if status is None or not job.total_pages:
+                raise HTTPException(409, f"job {job_id} is {job.status}; only a judged job can be reprocessed")
+            await reprocess_pages(conn, job_id, job.total_pages, generation)
+            for page in range(1, job.total_pages + 1):
+                await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
+                    page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
+                    route=job.route or "AUTO", config_version=version, generation=generation,
+                    document_warnings=job.warnings or []),
+                    job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
+                    traceparent=current_traceparent(), key=f"{job_id}/{page}")
+            await timeline.record(conn, job_id, timeline.JOB_REPROCESSED, generation=generation,
+                                  config_version=version, previous_config_version=job.config_version)
+        ctx.relay.wake()
+        return {"job_id": job_id, "status": status, "config_version": version, "generation": generation,
+                "pages": job.total_pages}
 
     @router.get("/jobs/{job_id}/dead-letters")
     async def list_job_dead_letters(job_id: JobId, who: Operator) -> dict:

@@ -24,8 +24,8 @@ from skuflow_gateway.domain.jobs import (
     pages_done,
     user_status,
 )
+from skuflow_gateway.domain.page_states import IN_FLIGHT
 from skuflow_gateway.domain.profiles import PROFILE_ID
-from skuflow_gateway.domain.progress import PAGE_STARTED
 from skuflow_gateway.domain.retention import FULL
 from skuflow_gateway.retention import RetentionSettings, disk_state_now
 from skuflow_gateway.tables import job_pages, jobs
@@ -139,7 +139,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
-        done = pages_done(job.result_uri is not None, sum(1 for p in pages if p.status != PAGE_STARTED),
+        done = pages_done(job.result_uri is not None, sum(1 for p in pages if p.status not in IN_FLIGHT),
                           job.total_pages)
         shown = user_status(job.status)
         total = job.total_pages or 0
@@ -158,6 +158,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "result_available": job.result_uri is not None,
             "delivery_stopped": job.delivery_stopped_at is not None,  # a cancel the output service confirmed
             "config_version": job.config_version,  # the threshold profile version it is judged by
+            "generation": job.generation,  # full reprocesses so far (POST /jobs/{id}/reprocess)
         }
 
     @router.get("/jobs/{job_id}/evaluation")

@@ -62,7 +62,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 responses={200: {"content": {"text/event-stream": {}},
                                  "description": "status, page_started, page_completed, page_reviewed, "
                                                 "page_retried, page_imported, human_needed, job_completed, "
-                                                "job_failed and job_cancelled events"}})
+                                                "job_failed, job_cancelled and job_reprocessed events"}})
     async def get_events(job_id: JobId, caller: Caller, request: Request,
                          last_event_id: Annotated[str | None, Header()] = None,
                          after: Annotated[int | None, Query(ge=0, description="as Last-Event-ID")] = None

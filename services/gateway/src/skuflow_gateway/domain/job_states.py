@@ -10,6 +10,9 @@ Where this differs from the seed, and why (docs/decisions.md):
   dead-lettered pages come back (DLQ replay, page retry) leaves PARTIAL_FAILED the same way.
 - A document refused after evaluation (the parser finds it encrypted) or a job with nothing to
   show within the watchdog's limit is REJECTED from any unfinished status.
+- A full reprocess (``reprocess``, seed-003_004's retry kinds) takes a judged job back to
+  PROCESSING, FULL_IMPORTED included: its pages are read again under a new config version and the
+  new revision supersedes the old one downstream.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ PARTIAL_IMPORTED, PARTIAL_FAILED, FULL_IMPORTED = "PARTIAL_IMPORTED", "PARTIAL_F
 REJECTED, CANCELLED = "REJECTED", "CANCELLED"
 
 AWAITING_OUTPUT = (PROCESSING, PARTIAL_IMPORTED, PARTIAL_FAILED, DEGRADED_HUMAN)
+REPROCESSABLE = (FULL_IMPORTED, PARTIAL_IMPORTED, PARTIAL_FAILED, DEGRADED_HUMAN)  # the output has judged it
 
 JOB = Machine(
     entity="job",
@@ -43,6 +47,8 @@ JOB = Machine(
         (PARTIAL_FAILED, "human_review_pending"): DEGRADED_HUMAN,
         (DEGRADED_HUMAN, "human_review_pending"): DEGRADED_HUMAN,
         (PARTIAL_FAILED, "retry_pages"): PROCESSING,  # its failed pages are read again
+        # A full reprocess with a new config version reads every page again, even of a finished job.
+        **{(status, "reprocess"): PROCESSING for status in REPROCESSABLE},
         (PROCESSING, "heartbeat_scan"): ORPHANED,
         (ORPHANED, "requeue"): PROCESSING,
         (EVAL_FAILED, "cancel"): CANCELLED,

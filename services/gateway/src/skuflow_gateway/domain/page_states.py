@@ -5,16 +5,18 @@ Page events travel on several topics and arrive in any order, so the table says 
 change: a reading replaces only an unread or failed page (a retry's new reading replaces its
 failure; a late or repeated one changes nothing); a failure reported after the page was read (a
 later stage dead-lettered) does not undo the reading; a person's review replaces whatever the
-machine said, from any state, and newer reviews replace older ones (checked on the revision). The
-downstream import is the page's ``import_status``, followed by the output service's own table
-(skuflow_output.domain.imports).
+machine said, from any state, and newer reviews replace older ones (checked on the revision); a full
+reprocess sends every page back to PENDING, and the events of earlier readings are then ignored (the
+job's ``generation``). The downstream import is the page's ``import_status``, followed by the output
+service's own table (skuflow_output.domain.imports).
 """
 
 from __future__ import annotations
 
 from skuflow_platform.states import Machine
 
-AI_PROCESSING, AI_COMPLETED, AI_FAILED, DEAD_LETTER = "AI_PROCESSING", "AI_COMPLETED", "AI_FAILED", "DEAD_LETTER"
+PENDING, AI_PROCESSING = "PENDING", "AI_PROCESSING"
+AI_COMPLETED, AI_FAILED, DEAD_LETTER = "AI_COMPLETED", "AI_FAILED", "DEAD_LETTER"
 HUMAN_QUEUED, HUMAN_COMPLETED, HUMAN_SKIPPED = "HUMAN_QUEUED", "HUMAN_COMPLETED", "HUMAN_SKIPPED"
 AUTO_SLA, SLA_SKIPPED = "AUTO_SLA", "SLA_SKIPPED"
 
@@ -23,9 +25,10 @@ READING = {AI_COMPLETED: "read", HUMAN_QUEUED: "read_doubtful", AI_FAILED: "read
 # A review's outcome, by the status collab gave the page: a person's reading, a skip, or the SLA's.
 REVIEW = {HUMAN_COMPLETED: "reviewed", HUMAN_SKIPPED: "review_skipped", AUTO_SLA: "sla_completed",
           SLA_SKIPPED: "sla_skipped"}
-STATES = (AI_PROCESSING, AI_COMPLETED, AI_FAILED, DEAD_LETTER, HUMAN_QUEUED, HUMAN_COMPLETED, HUMAN_SKIPPED,
-          AUTO_SLA, SLA_SKIPPED)
-UNREAD = (None, AI_PROCESSING)
+STATES = (PENDING, AI_PROCESSING, AI_COMPLETED, AI_FAILED, DEAD_LETTER, HUMAN_QUEUED, HUMAN_COMPLETED,
+          HUMAN_SKIPPED, AUTO_SLA, SLA_SKIPPED)
+IN_FLIGHT = (PENDING, AI_PROCESSING)  # a page waiting for its reading
+UNREAD = (None, *IN_FLIGHT)
 FAILED = (AI_FAILED, DEAD_LETTER)
 
 PAGE = Machine(
@@ -34,6 +37,8 @@ PAGE = Machine(
     final=frozenset(),  # a person may always review a page again (a team lead's revert)
     moves={
         (None, "parsed"): AI_PROCESSING,
+        (PENDING, "parsed"): AI_PROCESSING,
+        **{(status, "reprocess"): PENDING for status in (None, *STATES)},
         **{(status, trigger): to for status in UNREAD + FAILED for to, trigger in READING.items()},
         **{(status, "dead_lettered"): DEAD_LETTER for status in UNREAD},
         **{(status, trigger): to for status in (None, *STATES) for to, trigger in REVIEW.items()},

@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from skuflow_gateway.domain.job_states import DEGRADED_HUMAN, EVALUATED, EVALUATING, JOB, PARTIAL_IMPORTED, UPLOADED
+from skuflow_gateway.domain.page_states import IN_FLIGHT
 
-PAGE_STARTED = "AI_PROCESSING"  # the parser has read the page; no result yet
 AWAITING_PERSON = "HUMAN_QUEUED"
 WAITING_FOR_PEOPLE = (PARTIAL_IMPORTED, DEGRADED_HUMAN)  # closed by the output, reviews still to come
 
@@ -42,7 +42,7 @@ def progress(status: str, closed: bool, total_pages: int | None, statuses: list[
              elapsed_seconds: float | None) -> Progress:
     """``statuses`` holds one entry per page the gateway has heard of; ``closed``: the output
     service has written the job's result; ``elapsed_seconds`` since the first page started."""
-    done = (total_pages or 0) if closed else sum(1 for s in statuses if s != PAGE_STARTED)
+    done = (total_pages or 0) if closed else sum(1 for s in statuses if s not in IN_FLIGHT)
     breakdown = page_breakdown(statuses, total_pages)
     if status in (UPLOADED, EVALUATING, EVALUATED):
         return Progress("evaluating", "Evaluating the document", 0, breakdown, None)

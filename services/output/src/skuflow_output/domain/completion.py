@@ -2,15 +2,16 @@
 
 Completion is decided by counting page rows, never counters, so a redelivered or replayed
 event cannot make a job complete early or twice. A page the machine doubted is not final until a
-person has reviewed it (revision 2 and later): its SKUs wait, and the job stays PARTIAL_IMPORTED
-until the last review, then becomes FULL_IMPORTED (seed-001a §5.1 ``import_partial``).
+person has reviewed it (a review's revision, skuflow_contracts.revisions): its SKUs wait, and the
+job stays PARTIAL_IMPORTED until the last review, then becomes FULL_IMPORTED (seed-001a §5.1
+``import_partial``). Only the pages of the job's latest generation (full reprocess) count.
 """
 
 from __future__ import annotations
 
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES, JobSummary, PageResult, ResultDocument
+from skuflow_contracts.revisions import is_review
 
-AUTOMATIC_REVISION = 1
 CANCELLED = "CANCELLED"  # the job was cancelled: nothing more of it goes downstream
 UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without a person's reading
 
@@ -18,7 +19,7 @@ UNREVIEWED_STATUSES = {"HUMAN_SKIPPED", "SLA_SKIPPED"}  # the task ended without
 def is_final(result: PageResult, revision: int, route: str | None = "AUTO") -> bool:
     """May the page's SKUs go downstream? When the machine was sure, or a review has come back; a
     job routed to people (HUMAN_ALL) waits for the review of every page."""
-    return revision > AUTOMATIC_REVISION or (not result.needs_review and route != "HUMAN_ALL")
+    return is_review(revision) or (not result.needs_review and route != "HUMAN_ALL")
 
 
 def failed_page(page: int) -> PageResult:
