@@ -349,3 +349,27 @@ def test_a_bullion_list_prices_by_buy_and_sell_columns():
     [found] = tables_of(*table(0, 100, rows, xs=xs))
     assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
         ("Marengo Italiano", "412.00"), ("Sterlina Elisabetta", "520.50"), ("Krugerrand 1 oz", "2350.00")]
+
+
+def test_a_header_set_on_overlapping_lines_names_every_column():
+    """A header whose cells wrap onto lines set over each other: 'ОПТ 1' above, 'Наименование' and
+    'РОЗНИЦА' a little lower, 'скидка 10%' lower still. All three are the header, so the retail
+    column (named only on the middle line) is the price and the wholesale ones follow it."""
+    xs = (50, 200, 280, 380)
+    header = [block(0, [spanned(280, 99, "ОПТ 1"), spanned(380, 99, "ОПТ 2")]),
+              block(1, [spanned(50, 106, "Наименование"), spanned(200, 106, "РОЗНИЦА")]),
+              block(2, [spanned(280, 114, "скидка 10%"), spanned(380, 114, "скидка 15%")])]
+    body = table(3, 140, [["Диск 0,25кг", "3,36", "3,03", "2,86"], ["Диск 0,5кг", "6,36", "5,72", "5,40"]], xs=xs)
+    [found] = tables_of(*header, *body)
+    assert [role.header for role in found.roles][:2] == ["Наименование", "РОЗНИЦА"]
+    assert [(sku.attributes["product_name"], sku.attributes["price"]) for sku in found.skus] == [
+        ("Диск 0,25кг", "3.36"), ("Диск 0,5кг", "6.36")]
+
+
+def test_a_product_line_overlapping_the_header_with_its_price_stays_a_product():
+    xs = (50, 200, 320)
+    rows = [cells(0, 100, ["Name", "Brand", "Price"], xs=xs),
+            cells(1, 108, ["Hull Melon Lager", "Chorlton", "3.00"], xs=xs),
+            *table(2, 130, [["Schiehallion", "Harviestoun", "2.50"]], xs=xs)]
+    [found] = tables_of(*rows)
+    assert [sku.attributes.get("price") for sku in found.skus] == ["3.00", "2.50"]

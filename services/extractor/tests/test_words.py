@@ -76,3 +76,32 @@ def test_a_name_set_at_a_cells_top_and_a_price_at_its_bottom_share_the_ruled_row
     assert len(rows_of(lines, 4.0)) == 4  # without rules they are four lines
     parted = [*rules, (469, 83.0, 546, 83.0)]  # a rule between the two parts them
     assert len(rows_of(lines, 4.0, parted)) == 3
+
+
+def letter_spaced(groups: list[str], letter_gap: float, word_gap: float, width: float = 5.0) -> TextLine:
+    """A text layer that prints a space after every character of letter-spaced text, each character
+    with its box: ``letter_gap`` between the letters of a word, ``word_gap`` between words."""
+    chars, x = [], 0.0
+    for g, group in enumerate(groups):
+        for c, ch in enumerate(group):
+            chars.append((ch, (x, 0, x + width, 10)))
+            x += width
+            last = g == len(groups) - 1 and c == len(group) - 1
+            if not last:
+                gap = letter_gap if c < len(group) - 1 else word_gap
+                chars.append((" ", (x, 0, x + gap, 10)))
+                x += gap
+    text = "".join(ch for ch, _ in chars)
+    return TextLine(bbox=(0, 0, x, 10), text=text, spans=[TextSpan(bbox=(0, 0, x, 10), text=text, size=10,
+                                                                    char_boxes=[box for _, box in chars])])
+
+
+def test_letter_spaced_text_is_read_as_its_words():
+    words = split_words(letter_spaced(["от", "620", "000"], letter_gap=1.5, word_gap=5.5), index=0)
+    assert [w.text for w in words] == ["от", "620", "000"]
+    assert words[1].bbox[0] == 2 * 5.0 + 1.5 + 5.5  # the word's box starts at its first letter
+
+
+def test_single_characters_set_with_ordinary_spaces_stay_words():
+    words = split_words(letter_spaced(["A", "1", "B", "2"], letter_gap=2.5, word_gap=2.5), index=0)
+    assert [w.text for w in words] == ["A", "1", "B", "2"]

@@ -34,7 +34,7 @@ AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.
          r"rupees?|pesos?|reais")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|stück|шт\.?"
             r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
-_SIGN = r"(?:[,.:]\s*[-–—]+|/-)?"  # '12,-', '12.–', '22:-', '45/-': no cents (no paise)
+_SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d))?"  # '12,-', '12.–', '22:-', '45/-', '3850-.': no cents
 TAX = (r"(?:\s*[(（]?\s*(?:税込|税抜|税別|\+\s*税|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA)"
        r"|IVA\s+(?:esclusa|inclusa|compresa))\s*[)）]?)?")
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code

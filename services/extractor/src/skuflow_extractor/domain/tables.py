@@ -53,6 +53,7 @@ LABELLED_NUMBER = re.compile(r"[:：]\s*[-+]?\d")  # 'Stk: 44,00': a label and i
 HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
 MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
+OVERLAP_SHARE = 0.2  # a line overlapping the header line above by this share of its height wraps the header
 CAPTION_ALIGN = 12.0  # points: a caption's lines start this close to the table's left edge
 MIN_PARTS = 3  # part numbers heading this many columns make a comparison table (one product per column)
 MIN_PART = 6  # characters of a whole part number stacked over another
@@ -143,11 +144,22 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
         first -= 1
     last = found + 1
-    while last < len(rows) and not is_data_row(rows[last]) and last - found < MAX_HEADER_LINES and not any(
+    while last < len(rows) and last - found < MAX_HEADER_LINES and not any(
             code_score(cell.text) >= 0.5 or leading_code(cell.text) or _listed_codes(cell.text)
-            for cell in rows[last].cells) and not _starts_body_row(rows, last):
+            for cell in rows[last].cells) and (_wraps_header(grid, rows, last) or (
+            not is_data_row(rows[last]) and not _starts_body_row(rows, last))):
         last += 1
     return rows[first:last], rows[last:]
+
+
+def _wraps_header(grid: Grid, rows: list[Row], i: int) -> bool:
+    """Row ``i`` is a line of the header above it: it names columns itself ('Наименование | РОЗНИЦА'
+    under 'ОПТ 1 | ОПТ 2'), or it is set over the lower part of the header line above it, as the
+    lines of vertically centred wrapped header cells are ('скидка 10%' under 'ОПТ 1'), and prints
+    no amount (a product row's first line may overlap a header too, its price with it: '… | 3.00')."""
+    row = rows[i]
+    overlaps = row.top < rows[i - 1].bottom - OVERLAP_SHARE * row.height
+    return _header_like(grid.texts(row)) or (overlaps and not any(price_of_cell(cell.text) for cell in row.cells))
 
 
 def _starts_body_row(rows: list[Row], i: int) -> bool:

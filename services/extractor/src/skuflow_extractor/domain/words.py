@@ -10,11 +10,14 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 
 MIN_SKEW = 0.003  # radians (~0.2°): below this a page is read as it is
 CELL_GAP = 0.8  # line heights: a wider gap between two words separates two cells
+LETTER_RUN = 4  # single characters in a row that may be a letter-spaced text layer
+WORD_SPACE_RATIO = 2.5  # a letter-spaced run's spaces between words are this much wider than between letters
 SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
 BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this close in height
 BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
@@ -68,7 +71,8 @@ def _word(chars: list[tuple[str, BBox]], index: int) -> Word:
 
 def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
     """Words, each with the union box of its characters: split at whitespace, and where the text
-    layer jumps a wide gap without printing a space (two table cells set on one line)."""
+    layer jumps a wide gap without printing a space (two table cells set on one line); letters set
+    apart one by one are joined back (``_letter_spaced``)."""
     words: list[Word] = []
     current: list[tuple[str, BBox]] = []
     jump = CELL_GAP * (line.bbox[3] - line.bbox[1])
@@ -78,7 +82,42 @@ def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
             current = []
         if not ch.isspace():
             current.append((ch, box))
-    return tuple(words)
+    return _letter_spaced(words, index)
+
+
+def _letter_spaced(words: list[Word], index: int) -> tuple[Word, ...]:
+    """Text set with wide letter spacing whose text layer prints a space after every character
+    ('о т 6 2 0 0 0 0' for 'от 620 000'): in a run of single characters the gaps are of two kinds,
+    the spacing between letters and, about twice as wide or more, the real spaces between words.
+    The letters are joined at the narrow gaps; a run without two kinds of gaps is left as it is."""
+    out: list[Word] = []
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and len(words[j].text) == 1:
+            j += 1
+        run = words[i:j]
+        gaps = [b.bbox[0] - a.bbox[2] for a, b in pairwise(run)]
+        if len(run) < LETTER_RUN or max(gaps) < WORD_SPACE_RATIO * max(min(gaps), 0.1):
+            out += run or words[i:i + 1]
+            i = max(j, i + 1)
+            continue
+        cut = (min(gaps) + max(gaps)) / 2
+        group = [run[0]]
+        for word, gap in zip(run[1:], gaps, strict=True):
+            if gap < cut:
+                group.append(word)
+                continue
+            out.append(_joined(group, index))
+            group = [word]
+        out.append(_joined(group, index))
+        i = j
+    return tuple(out)
+
+
+def _joined(words: list[Word], index: int) -> Word:
+    return Word("".join(w.text for w in words), (words[0].bbox[0], min(w.bbox[1] for w in words),
+                                                  words[-1].bbox[2], max(w.bbox[3] for w in words)), index)
 
 
 def _atomic(word: Word) -> bool:
@@ -118,8 +157,9 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             words = split_words(line, len(lines))
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
             if len(cells) == 1:
-                lines.append(Line(len(lines), line.text.strip(), line.bbox, size, heading, words, block.confidence,
-                                  block.block_id))
+                joined = len(words) < len(line.text.split())  # letter-spaced text read as words
+                text = " ".join(w.text for w in words) if joined else line.text.strip()
+                lines.append(Line(len(lines), text, line.bbox, size, heading, words, block.confidence, block.block_id))
                 continue
             for run in cells:
                 box = (run[0].bbox[0], line.bbox[1], run[-1].bbox[2], line.bbox[3])
