@@ -373,3 +373,16 @@ def test_a_product_line_overlapping_the_header_with_its_price_stays_a_product():
             *table(2, 130, [["Schiehallion", "Harviestoun", "2.50"]], xs=xs)]
     [found] = tables_of(*rows)
     assert [sku.attributes.get("price") for sku in found.skus] == ["3.00", "2.50"]
+
+
+def test_a_header_repeated_word_for_word_is_two_tables_side_by_side():
+    """Two price lists set side by side under one header line printed twice, a family heading over
+    each: every row holds two products, each priced by its own part's retail column."""
+    xs = (20, 80, 140, 170, 240, 300, 360, 420, 450, 520)
+    header = ["Продукт", "Единица", "PV", "Retail (€)", "Whls (€)"] * 2
+    rows = [header, ["On Guard", "", "", "", "", "Accessory", "", "", "", ""],
+            ["Cleaner", "355 ml", "14.5", "28.00", "21.00", "Roller", "6 Pack", "0", "7.67", "5.75"],
+            ["Hand Wash", "473 ml", "18", "31.33", "23.50", "Stickers", "1 Sheet", "0", "0.67", "0.50"]]
+    found = tables_of(*table(0, 100, rows, xs=xs))
+    assert sorted((sku.attributes["product_name"], sku.attributes["price"]) for t in found for sku in t.skus) == [
+        ("Cleaner", "28.00"), ("Hand Wash", "31.33"), ("Roller", "7.67"), ("Stickers", "0.67")]

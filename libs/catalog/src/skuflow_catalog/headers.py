@@ -66,7 +66,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("bezeichnung", "beschreibung", "artikelbezeichnung", "produkt", "name", "produktname"),
         ("descrizione", "nome", "prodotto", "denominazione", "descrizione articolo"),
         ("наименование", "название", "описание", "товар", "наименование товара", "продукция", "изделие",
-         "наименование продукции"),
+         "наименование продукции", "продукт"),  # 'продукт' in Russian and Bulgarian
         ("megnevezés", "termék", "terméknév", "leírás", "név", "megnevezes", "termék neve"),
         ("nazwa", "opis", "produkt", "nazwa produktu", "towar", "nazwa towaru"),
         ("ürün", "ürün adı", "açıklama", "ad", "tanım", "ürün açıklaması"),

@@ -53,6 +53,7 @@ LABELLED_NUMBER = re.compile(r"[:：]\s*[-+]?\d")  # 'Stk: 44,00': a label and i
 HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
 MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
+VERBATIM_LABELS = 3  # header cells a part must print for a word-for-word repeat to split the table
 OVERLAP_SHARE = 0.2  # a line overlapping the header line above by this share of its height wraps the header
 CAPTION_ALIGN = 12.0  # points: a caption's lines start this close to the table's left edge
 MIN_PARTS = 3  # part numbers heading this many columns make a comparison table (one product per column)
@@ -201,15 +202,16 @@ def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
     return ["\n".join(p) for p in parts]
 
 
-def _segments(roles_hint: list[str | None]) -> list[range]:
+def _segments(roles_hint: list[str | None], labels: list[str]) -> list[range]:
     """Side-by-side tables: when the header names the model in several columns and repeats itself
     after each (the same other roles, or nothing else in parts of one width), each starts a table.
     Two code columns in a header that does not repeat ('NST | Model | price') are one table. A header
-    that repeats whole in parts of one width ('品項 | 價格 | 品項 | 價格') is side-by-side tables too."""
+    that repeats whole in parts of one width ('品項 | 價格 | 品項 | 價格'), by its roles or word for
+    word (``labels``: the header line that names the columns), is side-by-side tables too."""
     starts = [j for j, role in enumerate(roles_hint) if role == "model"]
     whole = [range(len(roles_hint))]
     if len(starts) < 2:
-        return _repeating(roles_hint) or whole
+        return _repeating(roles_hint) or _verbatim(labels) or whole
     offset = starts[0]
     bounds = [s - offset for s in starts] + [len(roles_hint)]
     parts = [range(max(a, 0), b) for a, b in pairwise(bounds)]
@@ -233,6 +235,22 @@ def _repeating(roles_hint: list[str | None]) -> list[range] | None:
         named = [role for column in columns for role in column]
         if all(len(column) <= 1 for column in columns) and len(named) == len(set(named)) and "price" in named \
                 and {"model", "product_name"} & set(named):
+            return [range(start, start + size) for start in range(0, width, size)]
+    return None
+
+
+def _verbatim(labels: list[str]) -> list[range] | None:
+    """Parts of one width whose header lines read the same, column for column ('Продукт | Единица |
+    PV | Retail (€) | Whls (€)' twice), naming a price: the same table set twice (each part must
+    still find its key column among its own cells)."""
+    width = len(labels)
+    for size in range(2, width // 2 + 1):
+        if width % size:
+            continue
+        parts = [[" ".join(t.split()).casefold() for t in labels[start:start + size]]
+                 for start in range(0, width, size)]
+        if all(part == parts[0] for part in parts) and sum(bool(t) for t in parts[0]) >= VERBATIM_LABELS \
+                and "price" in {named_role(t) for t in parts[0]}:
             return [range(start, start + size) for start in range(0, width, size)]
     return None
 
@@ -616,7 +634,8 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     texts = [grid.texts(row) for row in body]
     cells = _product_rows(texts)
     tables = []
-    for columns in _segments(hints):
+    labels = next((texts for row in header_rows if _header_like(texts := grid.texts(row))), [""] * len(headers))
+    for columns in _segments(hints, labels):
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
