@@ -108,3 +108,28 @@ async def test_who_may_do_what_with_profiles(gateway):
     assert (await client.get("/api/v1/config/profiles", headers=stranger)).json()["profiles"] == []
     assert (await upload(client, merchant, profile="nope")).status_code == 422
     assert (await upload(client, f"{merchant}-other", profile="shoes")).status_code == 422  # not theirs
+
+
+async def test_a_category_schema_is_edited_as_a_new_version_of_its_profile(gateway):
+    client, merchant, ctx = gateway
+    ops = bearer(merchant, "ops")
+    assert (await client.post("/api/v1/config/profiles", headers=ops, json={
+        "profile_id": "sofas", "category": "furniture", "settings": STRICT})).status_code == 201
+    schema = {"expected_version": "v1", "required_fields": ["model", "price"], "optional_fields": ["material"],
+              "validation_rules": [{"name": "price_range", "rule_type": "range_check",
+                                    "params": {"field": "price", "min": 1, "max": 100000}}]}
+    put = await client.put("/api/v1/config/profiles/sofas/categories/furniture", headers=ops, json=schema)
+    assert put.status_code == 200 and put.json()["version"] == "v2"
+    stale = await client.put("/api/v1/config/profiles/sofas/categories/furniture", headers=ops, json=schema)
+    assert stale.status_code == 409 and stale.json()["detail"]["code"] == "CONFIG_CONFLICT"
+    bad = {**schema, "expected_version": "v2", "validation_rules": [{"name": "x", "rule_type": "eval"}]}
+    assert (await client.put("/api/v1/config/profiles/sofas/categories/furniture", headers=ops,
+                             json=bad)).status_code == 422  # only the declared rule types
+    listed = (await client.get("/api/v1/config/profiles/sofas/categories", headers=bearer(merchant))).json()
+    assert listed["expected_version"] == "v2"
+    [furniture] = listed["categories"]
+    assert (furniture["category"], furniture["required_fields"]) == ("furniture", ["model", "price"])
+    settings = (await client.get("/api/v1/config/profiles/sofas", headers=ops)).json()["settings"]
+    assert settings["extraction"]["sku_min_confidence"] == 0.99  # the rest of the profile is kept
+    assert (await client.put("/api/v1/config/profiles/sofas/categories/furniture", headers=bearer(merchant),
+                             json={**schema, "expected_version": "v2"})).status_code == 403

@@ -24,6 +24,7 @@ PUBLIC = {("post", f"/api/v1/auth/{name}") for name in ("login", "refresh", "log
 PROFILE = "security-table"
 # a valid body where one is required, so that the ownership check is reached
 BODIES = {("put", "/api/v1/config/profiles/{profile_id}"): {"expected_version": "v1", "settings": {}},
+          ("put", "/api/v1/config/profiles/{profile_id}/categories/{category}"): {"expected_version": "v1"},
           ("patch", "/api/v1/auth/users/{user_id}"): {"roles": ["annotator"]},
           ("patch", "/api/v1/auth/users/{user_id}/status"): {"disabled": False}}
 USER = "security-table-user"

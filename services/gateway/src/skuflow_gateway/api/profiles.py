@@ -61,6 +61,25 @@ class ProfileUpdate(BaseModel):
     change_reason: Annotated[str | None, Field(max_length=500)] = None
 
 
+CategoryName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[^/\x00]+$", examples=["furniture"])]
+
+
+class CategorySchemaUpdate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"expected_version": "v2", "required_fields": ["model", "price"], "optional_fields": ["material"],
+         "validation_rules": [{"name": "price_range", "rule_type": "range_check",
+                               "params": {"field": "price", "min": 1, "max": 100000}, "severity": "warning"}],
+         "change_reason": "furniture needs a price"}
+    ]})
+
+    expected_version: Annotated[str, Field(examples=["v2"], description="the active version you read")]
+    required_fields: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(default_factory=list)
+    optional_fields: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(default_factory=list)
+    validation_rules: list[dict] = Field(default_factory=list, description="ValidationRule: name, rule_type, "
+                                                                           "params, severity")
+    change_reason: Annotated[str | None, Field(max_length=500)] = None
+
+
 class Rollback(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"change_reason": "v2 sent too many pages to review"}]})
 
@@ -178,30 +197,61 @@ def routes(ctx: ServiceContext) -> APIRouter:
                               "change_reason": v.change_reason, "created_at": v.created_at.isoformat()}
                              for v in versions]}
 
+    async def new_version(who: Principal, profile_id: str, expected_version: str, settings_of, reason: str | None,
+                          is_default: bool | None = None) -> dict:
+        """A new version replacing the active one, if ``expected_version`` is still the active one;
+        ``settings_of`` makes its settings from the active version's."""
+        async with ctx.db.transaction() as conn:
+            head = await head_of(conn, who.merchant_id, profile_id, lock=True)
+            try:
+                check_expected(head.active_version, expected_version)
+            except ProfileConflict as exc:
+                raise HTTPException(409, {"code": exc.code, "message": str(exc)}) from exc
+            versions = await versions_of(conn, who.merchant_id, profile_id)
+            active = next(v for v in versions if v.version == head.active_version)
+            version = next_version(max((v.version for v in versions), key=lambda v: int(v[1:])))
+            name = await store(conn, who, profile_id, version, head.active_version, head.category,
+                               settings_of(active.settings), reason)
+            await conn.execute(profiles.update().where(profiles.c.merchant_id == who.merchant_id,
+                                                       profiles.c.profile_id == profile_id)
+                               .values(active_version=version, updated_at=sa.func.now()))
+            if is_default:
+                await make_default(conn, who.merchant_id, profile_id)
+            await audit(conn, who, profile_id, head.active_version, version, "update", reason)
+        ctx.relay.wake()
+        return {"profile_id": profile_id, "version": version, "previous_version": head.active_version,
+                "config_version": name}
+
     @router.put("/{profile_id}", responses={409: {"description": "CONFIG_CONFLICT: a stale expected_version"},
                                             422: {"description": "settings break INV-01 or INV-02"}})
     async def update_profile(profile_id: ProfileId, body: ProfileUpdate, who: Editor) -> dict:
         """A new version replacing the active one, if ``expected_version`` is still the active one."""
+        return await new_version(who, profile_id, body.expected_version, lambda _: body.settings, body.change_reason,
+                                 body.is_default)
+
+    @router.get("/{profile_id}/categories")
+    async def list_category_schemas(profile_id: ProfileId, who: Reader) -> dict:
+        """The category schemas of the active version (required and optional fields, validation rules)."""
         async with ctx.db.transaction() as conn:
-            head = await head_of(conn, who.merchant_id, profile_id, lock=True)
-            try:
-                check_expected(head.active_version, body.expected_version)
-            except ProfileConflict as exc:
-                raise HTTPException(409, {"code": exc.code, "message": str(exc)}) from exc
-            latest = max((v.version for v in await versions_of(conn, who.merchant_id, profile_id)),
-                         key=lambda v: int(v[1:]))
-            version = next_version(latest)
-            name = await store(conn, who, profile_id, version, head.active_version, head.category, body.settings,
-                               body.change_reason)
-            await conn.execute(profiles.update().where(profiles.c.merchant_id == who.merchant_id,
-                                                       profiles.c.profile_id == profile_id)
-                               .values(active_version=version, updated_at=sa.func.now()))
-            if body.is_default:
-                await make_default(conn, who.merchant_id, profile_id)
-            await audit(conn, who, profile_id, head.active_version, version, "update", body.change_reason)
-        ctx.relay.wake()
-        return {"profile_id": profile_id, "version": version, "previous_version": head.active_version,
-                "config_version": name}
+            head = await head_of(conn, who.merchant_id, profile_id)
+            active = next(v for v in await versions_of(conn, who.merchant_id, profile_id)
+                          if v.version == head.active_version)
+        return {"profile_id": profile_id, "category": head.category, "expected_version": head.active_version,
+                "categories": active.settings.get("category_schemas", [])}
+
+    @router.put("/{profile_id}/categories/{category}", responses={
+        409: {"description": "CONFIG_CONFLICT: a stale expected_version"}, 422: {"description": "an invalid schema"}})
+    async def put_category_schema(profile_id: ProfileId, category: CategoryName, body: CategorySchemaUpdate,
+                                  who: Editor) -> dict:
+        """Add or replace one category's schema: a new version of the profile, like any other update."""
+        schema = {"category": category, **body.model_dump(exclude={"expected_version", "change_reason"})}
+
+        def with_schema(settings: dict) -> dict:
+            others = [s for s in settings.get("category_schemas", []) if s.get("category") != category]
+            return {**settings, "category_schemas": [*others, schema]}
+
+        return await new_version(who, profile_id, body.expected_version, with_schema,
+                                 body.change_reason or f"category schema {category}")
 
     @router.post("/{profile_id}/rollback", responses={409: {"description": "NO_ROLLBACK_TARGET"}})
     async def rollback_profile(profile_id: ProfileId, who: Editor, body: Rollback | None = None) -> dict:
