@@ -111,7 +111,7 @@ async def test_who_may_do_what_with_profiles(gateway):
 
 
 async def test_a_category_schema_is_edited_as_a_new_version_of_its_profile(gateway):
-    client, merchant, ctx = gateway
+    client, merchant, _ = gateway
     ops = bearer(merchant, "ops")
     assert (await client.post("/api/v1/config/profiles", headers=ops, json={
         "profile_id": "sofas", "category": "furniture", "settings": STRICT})).status_code == 201
