@@ -20,7 +20,7 @@ from skuflow_contracts.events import JobCompleted
 from skuflow_gateway import timeline
 from skuflow_gateway.domain.job_states import completion_path
 from skuflow_gateway.domain.page_states import pages_caught_up
-from skuflow_gateway.lifecycle import move_job
+from skuflow_gateway.lifecycle import move_job, stale
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.db import from_now
 from skuflow_platform.runtime import ServiceContext
@@ -30,9 +30,7 @@ log = logging.getLogger(__name__)
 
 async def on_completed(conn: AsyncConnection, job_id: str, done: JobCompleted, event_id: UUID) -> None:
     """Apply the completion now if the job's pages are caught up, else hold it (a newer one replaces it)."""
-    generation = (await conn.execute(sa.select(jobs.c.generation).where(jobs.c.job_id == job_id)
-                                     .with_for_update())).scalar_one_or_none()
-    if generation is not None and done.generation < generation:
+    if await stale(conn, job_id, done.generation):
         return  # the verdict on readings a full reprocess replaced
     if await _caught_up(conn, job_id, done):
         await _apply(conn, job_id, done, event_id)

@@ -59,6 +59,14 @@ async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, re
     return status
 
 
+async def stale(conn: AsyncConnection, job_id: str, generation: int) -> bool:
+    """Lock the job row (its events then apply one at a time) and say whether an event of
+    ``generation`` belongs to a reading a full reprocess has replaced since."""
+    current = (await conn.execute(sa.select(jobs.c.generation).where(jobs.c.job_id == job_id)
+                                  .with_for_update())).scalar_one_or_none()
+    return current is not None and generation < current
+
+
 async def create_job(conn: AsyncConnection, job_id: str, **values: object) -> str:
     """Insert an uploaded job, already handed to the evaluator (its job.created goes out in the same
     transaction); returns its status."""

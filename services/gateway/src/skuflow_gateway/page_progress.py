@@ -22,6 +22,7 @@ from skuflow_contracts.topics import (
 )
 from skuflow_gateway import completion, timeline
 from skuflow_gateway.domain.page_states import PAGE, PENDING, reading_trigger, review_trigger
+from skuflow_gateway.lifecycle import stale
 from skuflow_gateway.tables import job_pages, jobs, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.states import Refused
@@ -41,9 +42,7 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object)
     the event belongs to a reading a full reprocess replaced, and nothing is written. The job row's
     lock makes a job's page events apply one at a time."""
     job_id = uow.envelope.job_id
-    generation = (await uow.conn.execute(sa.select(jobs.c.generation).where(jobs.c.job_id == job_id)
-                                         .with_for_update())).scalar_one_or_none()
-    if generation is not None and uow.envelope.payload.generation < generation:
+    if await stale(uow.conn, job_id, uow.envelope.payload.generation):
         return False
     current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
         job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
