@@ -8,6 +8,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from skuflow_contracts.codec import decode
+from skuflow_contracts.topics import PAGE_PARSE_REQUESTED
 from skuflow_gateway.service import definition
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.auth import mint_token
@@ -83,3 +85,21 @@ async def test_the_config_audit_log_lists_this_merchants_profile_changes_newest_
     log = (await client.get("/api/v1/ops/config/audit-log", headers=admin)).json()["changes"]
     assert [(c["profile_id"], c["action"], c["to_version"]) for c in log] == [("shoes", "update", "v2"),
                                                                             ("shoes", "create", "v1")]
+
+
+async def test_a_page_retried_after_a_full_reprocess_is_read_as_a_reading_of_the_new_generation(gateway):
+    """A retry asks for the same generation the job is in: an older one would be ignored everywhere."""
+    client, merchant, ctx = gateway
+    job_id = await job_with_pages(client, ctx, merchant, "PARTIAL_FAILED", {1: ("AI_COMPLETED", 1),
+                                                                            2: ("DEAD_LETTER", 1)})
+    async with ctx.db.transaction() as conn:
+        await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
+            generation=1, config_version="v1", warnings=["repaired"]))
+    retried = await client.post(f"/api/v1/jobs/{job_id}/pages/2/retry", headers=bearer(merchant, "uploader"))
+    assert retried.status_code == 200, retried.text
+    async with ctx.db.transaction() as conn:
+        rows = (await conn.execute(sa.select(ctx.tables.outbox.c.topic, ctx.tables.outbox.c.body).where(
+            ctx.tables.outbox.c.topic == PAGE_PARSE_REQUESTED.name,
+            ctx.tables.outbox.c.message_key == f"{job_id}/2"))).all()
+    [request] = [decode(row.topic, row.body).payload for row in rows]
+    assert (request.page, request.generation, request.document_warnings) == (2, 1, ["repaired"])

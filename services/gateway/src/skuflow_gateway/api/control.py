@@ -11,11 +11,13 @@ downstream (skuflow_contracts.revisions)."""
 
 import asyncio
 import time
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import JobCancelled, PageParseRequested
 from skuflow_contracts.results import FAILED_PAGE_STATUSES
@@ -53,6 +55,18 @@ class ControlSettings(PlatformSettings):
     cancel_wait_seconds: float = 15.0  # how long a cancel request waits for the output's confirmation
 
 
+async def read_again(ctx: ServiceContext, conn: AsyncConnection, job: sa.Row, pages: Iterable[int],
+                     config_version: str, generation: int) -> None:
+    """Send ``pages`` of the job back to the parser (page.parse-requested, as the first time), to be
+    read under ``config_version`` as readings of ``generation``."""
+    for page in pages:
+        await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
+            page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
+            route=job.route or "AUTO", config_version=config_version, generation=generation,
+            document_warnings=job.warnings or []), job_id=job.job_id, merchant_id=job.merchant_id,
+            producer="gateway", traceparent=current_traceparent(), key=f"{job.job_id}/{page}")
+
+
 async def retry_pages(ctx: ServiceContext, job_id: str, caller: Principal, only: int | None) -> dict:
     """Send the job's failed pages (or page ``only``) back to the parser; 409 when none failed."""
     job = await own_job(ctx, job_id, caller.merchant_id)
@@ -67,12 +81,8 @@ async def retry_pages(ctx: ServiceContext, job_id: str, caller: Principal, only:
         if await move_job(conn, job_id, ["retry_pages"], reason="retry", detail={"pages": failed,
                                                                                 "by": caller.user_id}) is None:
             raise HTTPException(409, f"job {job_id} is {job.status}; its pages cannot be retried")
+        await read_again(ctx, conn, job, failed, job.config_version or ctx.settings.config_version, job.generation)
         for page in failed:
-            await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
-                page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
-                route=job.route or "AUTO", config_version=job.config_version or ctx.settings.config_version,
-            ), job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
-                traceparent=current_traceparent(), key=f"{job_id}/{page}")
             await timeline.record(conn, job_id, timeline.PAGE_RETRIED, page_no=page)
     ctx.relay.wake()
     return {"job_id": job_id, "status": "PROCESSING", "retried_pages": failed}
@@ -134,13 +144,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             if status is None or not job.total_pages:
                 raise HTTPException(409, f"job {job_id} is {job.status}; only a judged job can be reprocessed")
             await reprocess_pages(conn, job_id, job.total_pages, generation)
-            for page in range(1, job.total_pages + 1):
-                await add_to_outbox(conn, ctx.tables.outbox, PageParseRequested(
-                    page=page, total_pages=job.total_pages, file_uri=job.file_uri, file_hash=job.file_hash,
-                    route=job.route or "AUTO", config_version=version, generation=generation,
-                    document_warnings=job.warnings or []),
-                    job_id=job_id, merchant_id=caller.merchant_id, producer="gateway",
-                    traceparent=current_traceparent(), key=f"{job_id}/{page}")
+            await read_again(ctx, conn, job, range(1, job.total_pages + 1), version, generation)
             await timeline.record(conn, job_id, timeline.JOB_REPROCESSED, generation=generation,
                                   config_version=version, previous_config_version=job.config_version)
         ctx.relay.wake()
