@@ -57,6 +57,29 @@ async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
         sa.select(jobs).where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).one()
 
 
+async def _job_of(uow: UnitOfWork, generation: int, **facts: object) -> sa.Row | None:
+    """The locked job row, moved on to ``generation`` by a full reprocess's first page event; None when
+    nothing more of the job goes downstream (cancelled) or the event belongs to a replaced generation."""
+    job = await _lock_job(uow, **facts)
+    if job.status == CANCELLED or generation < job.generation:
+        return None
+    return await _lock_job(uow, generation=generation) if generation > job.generation else job
+
+
+async def _put_result(uow: UnitOfWork, page: int, result: PageResult, revision: int, generation: int,
+                      replaceable: sa.ColumnElement[bool], error: str | None = None) -> bool:
+    """The page's result row, written, or replacing the one there where ``replaceable``; False when the
+    row there is kept."""
+    stmt = pg_insert(page_results).values(job_id=uow.envelope.job_id, page=page, status=result.status,
+                                          result=result.model_dump(mode="json"), revision=revision,
+                                          generation=generation, error=error)
+    applied = await uow.conn.execute(stmt.on_conflict_do_update(
+        index_elements=[page_results.c.job_id, page_results.c.page],
+        set_={name: stmt.excluded[name] for name in ("status", "result", "error", "revision", "generation")},
+        where=replaceable).returning(page_results.c.page))
+    return applied.first() is not None
+
+
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool) -> None:
     """One sku.delivered per valid SKU of a final page, keyed for the importer by merchant, job and
     revision, and the page's HTTP import when ``importing``; a review supersedes what the page
@@ -119,26 +142,16 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                     total_pages=job.total_pages, failed_pages=failed, generation=job.generation))
 
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
-        job = await _lock_job(uow, file_hash=work.file_hash, route=work.route,
-                              config_version=work.config_version, total_pages=work.total_pages)
-        if job.status == CANCELLED or work.generation < job.generation:
+        job = await _job_of(uow, work.generation, file_hash=work.file_hash, route=work.route,
+                            config_version=work.config_version, total_pages=work.total_pages)
+        if job is None:
             return  # nothing of a cancelled job goes downstream, nor a reading a reprocess replaced
-        if work.generation > job.generation:  # the first page of a full reprocess
-            job = await _lock_job(uow, generation=work.generation)
         revision = work.revision if isinstance(work, PageReviewed) else machine_revision(work.generation)
-        stmt = pg_insert(page_results).values(job_id=job.job_id, page=work.page, status=work.result.status,
-                                              result=work.result.model_dump(mode="json"), revision=revision,
-                                              generation=work.generation)
         # A first result, a failed page read again (a retry, a DLQ replay), a reprocess's reading or a
         # newer review replaces it.
-        replaceable = page_results.c.revision < stmt.excluded.revision if isinstance(work, PageReviewed) \
+        replaceable = page_results.c.revision < revision if isinstance(work, PageReviewed) \
             else page_results.c.status.in_(FAILED_PAGE_STATUSES) | (page_results.c.generation < work.generation)
-        applied = await uow.conn.execute(stmt.on_conflict_do_update(
-            index_elements=[page_results.c.job_id, page_results.c.page],
-            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": None,
-                  "revision": stmt.excluded.revision, "generation": stmt.excluded.generation},
-            where=replaceable).returning(page_results.c.page))
-        if applied.first() is None:
+        if not await _put_result(uow, work.page, work.result, revision, work.generation, replaceable):
             return  # an older review arriving late
         if is_final(work.result, revision, work.route):
             await _deliver(uow, work.file_hash, work.result, revision, importing)
@@ -153,20 +166,12 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failure = envelope.payload
-        job = await _lock_job(uow, total_pages=failure.total_pages)
-        if job.status == CANCELLED or failure.generation < job.generation:
+        job = await _job_of(uow, failure.generation, total_pages=failure.total_pages)
+        if job is None:
             return
-        if failure.generation > job.generation:
-            job = await _lock_job(uow, generation=failure.generation)
-        stmt = pg_insert(page_results).values(
-            job_id=job.job_id, page=failure.page, status="DEAD_LETTER", revision=machine_revision(failure.generation),
-            result=failed_page(failure.page).model_dump(mode="json"), error=failure.error,
-            generation=failure.generation)
-        await uow.conn.execute(stmt.on_conflict_do_update(  # a page read before only by an earlier generation
-            index_elements=[page_results.c.job_id, page_results.c.page],
-            set_={"status": stmt.excluded.status, "result": stmt.excluded.result, "error": stmt.excluded.error,
-                  "revision": stmt.excluded.revision, "generation": stmt.excluded.generation},
-            where=page_results.c.generation < failure.generation))
+        # a page read before only by an earlier generation is replaced; a reading of this one is kept
+        await _put_result(uow, failure.page, failed_page(failure.page), machine_revision(failure.generation),
+                          failure.generation, page_results.c.generation < failure.generation, failure.error)
         await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
         await complete_if_done(uow, job, retried=job.result_uri is not None)  # announced again after a retry
 
