@@ -128,7 +128,7 @@ async def annotator_stats(conn: AsyncConnection, annotator: str, merchant_id: st
             "last_finished_at": max((row.last for row in rows), default=None)}
 
 
-async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: int, generation: int) -> int:
+async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: int, generation: int) -> None:
     """Skip the page's open tasks of readings before ``generation`` (a full reprocess read it again);
     nothing is published for them: the new reading speaks for the page."""
     t = human_tasks.c
@@ -138,4 +138,3 @@ async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: i
     for task in stale:
         await change(conn, task, "supersede", (SYSTEM,), SYSTEM, "a full reprocess read the page again",
                      locked_by=None, lock_expires_at=None, completed_at=sa.func.now())
-    return len(stale)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import groupby, pairwise
 
 from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 
@@ -91,33 +91,21 @@ def _letter_spaced(words: list[Word], index: int) -> tuple[Word, ...]:
     the spacing between letters and, about twice as wide or more, the real spaces between words.
     The letters are joined at the narrow gaps; a run without two kinds of gaps is left as it is."""
     out: list[Word] = []
-    i = 0
-    while i < len(words):
-        j = i
-        while j < len(words) and len(words[j].text) == 1:
-            j += 1
-        run = words[i:j]
-        gaps = [b.bbox[0] - a.bbox[2] for a, b in pairwise(run)]
-        if len(run) < LETTER_RUN or max(gaps) < WORD_SPACE_RATIO * max(min(gaps), 0.1):
-            out += run or words[i:i + 1]
-            i = max(j, i + 1)
+    for single, group in groupby(words, key=lambda w: len(w.text) == 1):
+        run = list(group)
+        gaps = [b.bbox[0] - a.bbox[2] for a, b in pairwise(run)] if single and len(run) >= LETTER_RUN else []
+        if not gaps or max(gaps) < WORD_SPACE_RATIO * max(min(gaps), 0.1):
+            out += run
             continue
         cut = (min(gaps) + max(gaps)) / 2
-        group = [run[0]]
+        letters = [(run[0].text, run[0].bbox)]
         for word, gap in zip(run[1:], gaps, strict=True):
-            if gap < cut:
-                group.append(word)
-                continue
-            out.append(_joined(group, index))
-            group = [word]
-        out.append(_joined(group, index))
-        i = j
+            if gap >= cut:
+                out.append(_word(letters, index))
+                letters = []
+            letters.append((word.text, word.bbox))
+        out.append(_word(letters, index))
     return tuple(out)
-
-
-def _joined(words: list[Word], index: int) -> Word:
-    return Word("".join(w.text for w in words), (words[0].bbox[0], min(w.bbox[1] for w in words),
-                                                  words[-1].bbox[2], max(w.bbox[3] for w in words)), index)
 
 
 def _atomic(word: Word) -> bool:
