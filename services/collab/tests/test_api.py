@@ -21,6 +21,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
+from tests.api_examples import example_checks
 
 SECRET = "collab-api-test-secret-long-enough-for-hs256"
 HASH = "ab" * 32
@@ -55,7 +56,8 @@ async def collab(database_url, tmp_path):
         await conn.execute(sa.text("TRUNCATE collab.human_tasks, collab.annotations, collab.annotation_examples, "
                                    "collab.documents, collab.outbox, collab.state_transitions, "
                                    "collab.processed_events"))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://collab") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://collab",
+                                 event_hooks=example_checks(app.openapi())) as client:
         yield client, ctx
     await ctx.db.close()
 
@@ -99,6 +101,18 @@ async def test_an_expired_lock_returns_the_task_to_the_queue(collab):
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=BOB)).json()
     assert (detail["status"], detail["locked_by"]) == ("CREATED", None)
     assert (await client.post(f"/api/v1/tasks/{task}/lock", headers=BOB)).status_code == 200
+
+
+async def test_the_holder_extends_the_lock_and_releases_the_task_to_the_queue(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    locked = (await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)).json()
+    beat = await client.post(f"/api/v1/tasks/{task}/heartbeat", headers=ANN)
+    assert beat.status_code == 200
+    assert datetime.fromisoformat(beat.json()["lock_expires_at"]) >= datetime.fromisoformat(locked["lock_expires_at"])
+    assert (await client.post(f"/api/v1/tasks/{task}/heartbeat", headers=BOB)).status_code == 409
+    released = (await client.post(f"/api/v1/tasks/{task}/release", headers=ANN)).json()
+    assert (released["status"], released["locked_by"]) == ("CREATED", None)
 
 
 async def test_the_sla_scanner_on_two_replicas_escalates_each_task_once(collab):

@@ -15,6 +15,7 @@ from skuflow_platform.auth import mint_token, verify_token
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
+from tests.api_examples import example_checks
 
 SECRET = "gateway-accounts-test-secret-long-enough-for-hs256"
 PASSWORD = "a long enough pass 1"
@@ -27,7 +28,8 @@ async def gateway(database_url, tmp_path):
     merchant = f"m-{uuid.uuid4().hex[:8]}"
     admin = {"Authorization": "Bearer " + mint_token(user_id=f"admin-{merchant}", merchant_id=merchant,
                                                      secret=SECRET, roles=("admin",))}
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw",
+                                 event_hooks=example_checks(app.openapi())) as client:
         yield client, merchant, admin, app.state.ctx
     await app.state.ctx.db.close()
 

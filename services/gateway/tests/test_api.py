@@ -12,6 +12,7 @@ from skuflow_platform.auth import mint_token
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
+from tests.api_examples import example_checks
 
 SECRET = "gateway-api-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
@@ -27,7 +28,8 @@ async def gateway(database_url, tmp_path, monkeypatch):
     monkeypatch.setenv("SKUFLOW_UPLOADS_PER_MINUTE", "2")
     await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
     app = build_app(definition, settings_for(database_url, tmp_path / "storage"))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw",
+                                 event_hooks=example_checks(app.openapi())) as client:
         yield client, tmp_path / "storage"
     await app.state.ctx.db.close()
 

@@ -1,23 +1,31 @@
 """The gateway's page read model on the real Postgres: a page's reading, a failure reported after it
-was read, a page that never was, the timeline events each one adds, and a job.completed heard
-before the pages it reports on."""
+was read, a page that never was, the timeline events each one adds, a job.completed heard
+before the pages it reports on, and the API that reads it answering as its OpenAPI examples say."""
 
 import asyncio
+import json
 import uuid
 from types import SimpleNamespace
 
+import httpx
 import sqlalchemy as sa
 
 from skuflow_contracts.codec import envelope_for
-from skuflow_contracts.events import JobCompleted, PageBound, PageFailed
+from skuflow_contracts.evaluation import EvaluationReport
+from skuflow_contracts.events import JobCompleted, JobRouted, PageBound, PageFailed, PageParsed
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
 from skuflow_gateway import completion, lifecycle
 from skuflow_gateway.service import definition, subscriptions
 from skuflow_gateway.tables import job_events, job_pages, jobs
+from skuflow_platform.auth import mint_token
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import Database, migrate
+from skuflow_platform.runtime import build_app
+from skuflow_platform.settings import PlatformSettings
+from tests.api_examples import example_checks
 
 HASH = "7a" * 32
+SECRET = "gateway-read-model-test-secret-long-enough-for-hs256"
 
 
 def bound(page: int) -> PageBound:
@@ -102,3 +110,42 @@ async def test_a_failure_reported_after_a_page_was_read_does_not_undo_its_readin
     assert [e.seq for e in events] == [1, 2, 3, 4]  # upload, evaluation, page 1 read, page 2 failed
     assert [(e.kind, e.data.get("page_no"), e.data.get("status")) for e in events[2:]] == [
         ("page_completed", 1, "AI_COMPLETED"), ("page_completed", 2, "DEAD_LETTER")]
+
+
+def event_fields(stream: str) -> dict[str, set[str]]:
+    """The data fields of each kind of event in a Server-Sent Events stream."""
+    found = {}
+    for frame in stream.split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in frame.splitlines() if line.startswith(("event:", "data:")))
+        if "event" in lines:
+            found[lines["event"]] = set(json.loads(lines["data"]))
+    return found
+
+
+async def test_the_api_reads_a_job_with_the_fields_its_openapi_examples_document(database_url, tmp_path):
+    """The client's example checks compare each JSON answer with its example; the stream is compared here."""
+    db, job_id = await new_job(database_url)
+    report = EvaluationReport(route="AUTO", c_doc=0.93, route_reason="C_doc=0.93, A=0.80, B=0.40 → AUTO")
+    await deliver(db, job_id, JobRouted(route="AUTO", c_doc=0.93, evaluation=report, file_uri="local://c.pdf",
+                                        file_hash=HASH, config_version="v1"))
+    for page in (1, 2):
+        await deliver(db, job_id, PageParsed(page=page, total_pages=2, file_hash=HASH, route="AUTO",
+                                             config_version="v1", ir_uri="local://ir.json", parser_backend="pymupdf"))
+        await deliver(db, job_id, bound(page))
+    await deliver(db, job_id, DONE)
+    await db.close()
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    spec = app.openapi()
+    owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='m', secret=SECRET)}"}
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw", headers=owner,
+                                 event_hooks=example_checks(spec)) as client:
+        for path in ("", "/progress", "/pages", "/pages/1", "/skus", "/evaluation"):
+            assert (await client.get(f"/api/v1/jobs/{job_id}{path}")).status_code == 200, path
+        assert (await client.get("/api/v1/jobs")).json()[0]["job_id"] == job_id
+        stream = (await client.get(f"/api/v1/jobs/{job_id}/events")).text
+    await app.state.ctx.db.close()
+    example = spec["paths"]["/api/v1/jobs/{job_id}/events"]["get"]["responses"]["200"]["content"][
+        "text/event-stream"]["example"]
+    documented, real = event_fields(example), event_fields(stream)
+    assert set(documented) <= set(real)  # status, page_started, page_completed, job_completed
+    assert {kind: real[kind] for kind in documented} == documented

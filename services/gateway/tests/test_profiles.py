@@ -17,6 +17,7 @@ from skuflow_platform.auth import mint_token
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
+from tests.api_examples import example_checks
 
 SECRET = "gateway-profile-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
@@ -33,7 +34,8 @@ async def gateway(database_url, tmp_path):
     await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
     app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
     merchant = f"m-{uuid.uuid4().hex[:8]}"  # a merchant of its own: profiles are per merchant
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw",
+                                 event_hooks=example_checks(app.openapi())) as client:
         yield client, merchant, app.state.ctx
     await app.state.ctx.db.close()
 

@@ -16,6 +16,7 @@ from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.signed_urls import signed_url
+from tests.api_examples import example_checks
 
 SECRET = "gateway-security-test-secret-long-enough-for-hs256"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
@@ -36,7 +37,8 @@ ANY_ROLE = {("get", "/api/v1/auth/me"), ("post", "/api/v1/auth/change-password")
 async def gateway(database_url, tmp_path):
     await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
     app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw",
+                                 event_hooks=example_checks(app.openapi())) as client:
         owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='merchant-a', secret=SECRET)}"}
         created = await client.post("/api/v1/jobs", files={"file": ("c.pdf", PDF, "application/pdf")}, headers=owner)
         assert created.status_code == 201

@@ -29,6 +29,7 @@ from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Health, outage_types
 from skuflow_platform.forget import forget_job
 from skuflow_platform.logs import configure_logging
+from skuflow_platform.openapi import restore_examples
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
 from skuflow_platform.storage import LocalStorage
@@ -155,6 +156,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     if definition.routes:
         app.include_router(definition.routes(ctx))
+        restore_examples(app)
         for kind in outage_types():
             app.add_exception_handler(kind, unavailable)
     return app

@@ -12,9 +12,11 @@ from fastapi import APIRouter, HTTPException, Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_collab import store
+from skuflow_collab.api import examples
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
 from skuflow_platform.access import caller
 from skuflow_platform.auth import Principal
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 
 TaskIds = Annotated[list[Annotated[str, Field(pattern=r"^[\w-]{1,64}$")]], Field(min_length=1, max_length=500)]
@@ -43,7 +45,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/ops", tags=["ops"])
     Lead = caller(ctx.settings.jwt_secret, "team_lead", "admin")
 
-    @router.get("/annotators")
+    @router.get("/annotators", responses=answer(examples.ANNOTATORS))
     async def list_annotators(who: Lead) -> dict:
         """Everyone who finished a task of the merchant in the last 30 days, with the profile smart
         dispatch ranks them by (accuracy, mean seconds a task, open tasks)."""
@@ -51,7 +53,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             team = await store.team(conn, who.merchant_id)
         return {"window_days": store.PROFILE_DAYS, "annotators": [asdict(profile) for profile in team]}
 
-    @router.get("/annotators/{annotator_id}/stats", responses={404: {"description": "no task of yours was theirs"}})
+    @router.get("/annotators/{annotator_id}/stats", responses={
+        **answer(examples.STATS), 404: {"description": "no task of yours was theirs"}})
     async def annotator_stats(annotator_id: AnnotatorId, who: Lead) -> dict:
         """One annotator's last 30 days by task type: finished, skipped, reverted since, mean seconds."""
         async with ctx.db.transaction() as conn:
@@ -79,13 +82,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
         ctx.relay.wake()
         return {"tasks": outcomes}
 
-    @router.post("/tasks/batch-skip")
+    @router.post("/tasks/batch-skip", responses=answer(examples.BATCH_SKIPPED))
     async def batch_skip(body: BatchSkip, who: Lead) -> dict:
         """Skip waiting tasks: each page keeps the machine's reading and its job goes on."""
         return await each(body.task_ids, who, "batch_skip", body.reason, completed_at=sa.func.now(),
                           skip_reason=body.reason)
 
-    @router.post("/tasks/batch-reassign")
+    @router.post("/tasks/batch-reassign", responses=answer(examples.BATCH_REASSIGNED))
     async def batch_reassign(body: BatchReassign, who: Lead) -> dict:
         """Dispatch waiting tasks to one annotator (their ``/tasks/next`` offers these first)."""
         return await each(body.task_ids, who, "reassign", f"to {body.to}", assigned_to=body.to)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import pages, store
+from skuflow_collab.api import examples
 from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.corrections import RENDER_DPI, Corrections, InvalidCorrection, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
@@ -23,6 +24,7 @@ from skuflow_contracts.events import PageBound
 from skuflow_contracts.results import PageResult
 from skuflow_platform.access import ANNOTATORS, caller
 from skuflow_platform.auth import Principal
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 
 LOCK_SECONDS = 300
@@ -94,7 +96,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             raise HTTPException(409, {"error_code": "LOCKED_BY_OTHER", "message": "another annotator holds this task",
                                       "status": task.status})
 
-    @router.get("")
+    @router.get("", responses=answer(examples.TASKS))
     async def list_tasks(who: Annotator, status: Status | None = None,
                          task_type: Annotated[str | None, Query(pattern=r"^[A-Z_]{1,40}$")] = None,
                          job_id: Annotated[str | None, Query(pattern=r"^[\w-]{1,100}$")] = None,
@@ -111,7 +113,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 t.priority, t.created_at, t.task_id).limit(limit).offset(offset))).all()
         return {"total": total, "tasks": [_summary(r) for r in rows]}
 
-    @router.get("/next")
+    @router.get("/next", responses={**answer(examples.DETAIL), 204: {"description": "no task waits for you"}})
     async def next_task(who: Annotator, response: Response) -> dict | None:
         """The task this annotator should take now (§7.28): one dispatched to them first, then the public
         queue (tasks dispatched to someone else join it once the SLA has raised them past HIGH); hard
@@ -132,13 +134,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
             return None
         return await detail(task)
 
-    @router.get("/{task_id}")
+    @router.get("/{task_id}", responses=answer(examples.DETAIL))
     async def get_task(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
         return await detail(task)
 
-    @router.get("/{task_id}/page-image")
+    @router.get("/{task_id}/page-image", response_class=Response, responses={200: {
+        "content": {"image/png": {}}, "description": "the page (or, with offset, its neighbour as a thumbnail)"}})
     async def page_image(task_id: TaskId, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0) -> Response:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
@@ -147,7 +150,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             raise HTTPException(404, "no picture of that page")
         return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
-    @router.post("/{task_id}/lock")
+    @router.post("/{task_id}/lock", responses=answer(examples.LOCKED))
     async def lock(task_id: TaskId, who: Annotator) -> dict:
         until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
         async with ctx.db.transaction() as conn:
@@ -164,7 +167,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             task = await existing(conn, task_id, who)
         return _summary(task)
 
-    @router.post("/{task_id}/heartbeat")
+    @router.post("/{task_id}/heartbeat", responses=answer(examples.HEARTBEAT))
     async def heartbeat(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)
@@ -181,7 +184,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         held(task, who)
         return task
 
-    @router.post("/{task_id}/release")
+    @router.post("/{task_id}/release", responses=answer(examples.TASK))
     async def release(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
@@ -189,7 +192,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                         assigned_to=None)
             return _summary(await existing(conn, task_id, who))
 
-    @router.post("/{task_id}/complete")
+    @router.post("/{task_id}/complete", responses=answer(examples.COMPLETED))
     async def complete(task_id: TaskId, body: Corrections, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
@@ -220,7 +223,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         ctx.relay.wake()
         return {**summary, "annotations": [n.type for n in notes]}
 
-    @router.post("/{task_id}/skip")
+    @router.post("/{task_id}/skip", responses=answer(examples.SKIPPED))
     async def skip(task_id: TaskId, body: Reason, who: Annotator) -> dict:
         """Not processable: the machine's reading stands, so the job is not blocked by this page."""
         async with ctx.db.transaction() as conn:
@@ -232,7 +235,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         ctx.relay.wake()
         return summary
 
-    @router.post("/{task_id}/revert")
+    @router.post("/{task_id}/revert", responses=answer(examples.REVERTED))
     async def revert(task_id: TaskId, body: Reason, who: Annotator) -> dict:
         """Team leads only (§10.5): the task waits again, its result cleared and its rework counted."""
         async with ctx.db.transaction() as conn:

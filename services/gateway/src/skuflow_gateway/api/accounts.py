@@ -17,6 +17,7 @@ from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from skuflow_gateway.api import examples
 from skuflow_gateway.domain.accounts import (
     AccountError,
     check_password,
@@ -29,6 +30,7 @@ from skuflow_gateway.tables import refresh_tokens, users
 from skuflow_platform.access import ROLES, caller
 from skuflow_platform.auth import mint_token
 from skuflow_platform.db import from_now
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 
@@ -99,7 +101,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "user_id": user.user_id, "username": user.username, "merchant_id": user.merchant_id,
                 "roles": user.roles}
 
-    @router.post("/login")
+    @router.post("/login", responses=answer(examples.SESSION))
     async def login(body: Login) -> dict:
         async with ctx.db.transaction() as conn:
             user = (await conn.execute(sa.select(users).where(users.c.username == body.username))).first()
@@ -108,7 +110,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 raise HTTPException(401, "invalid username or password", headers=REFUSED)
             return await session(conn, user)
 
-    @router.post("/refresh", responses={401: {"description": "unknown, expired, used or revoked"}})
+    @router.post("/refresh", responses={**answer(examples.SESSION),
+                                        401: {"description": "unknown, expired, used or revoked"}})
     async def refresh(body: Refresh) -> dict:
         """A new access token and a new refresh token; the one sent is used up."""
         async with ctx.db.transaction() as conn:
@@ -140,7 +143,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 await end_sessions(conn, family_id=family)
         return Response(status_code=204)
 
-    @router.post("/accept-invite", responses={401: {"description": "unknown or expired invitation"}})
+    @router.post("/accept-invite", responses={**answer(examples.SESSION),
+                                              401: {"description": "unknown or expired invitation"}})
     async def accept_invite(body: AcceptInvite) -> dict:
         """Choose a password for an invited account; answers as a login does."""
         async with ctx.db.transaction() as conn:
@@ -158,7 +162,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 password_hash=digest, invite_hash=None, invite_expires_at=None))
             return await session(conn, user)
 
-    @router.get("/me")
+    @router.get("/me", responses=answer(examples.ME))
     async def me(who: Anyone) -> dict:
         async with ctx.db.transaction() as conn:
             user = (await conn.execute(sa.select(users.c.username).where(users.c.user_id == who.user_id))).first()

@@ -23,6 +23,7 @@ from skuflow_contracts.events import JobCancelled, PageParseRequested
 from skuflow_contracts.results import FAILED_PAGE_STATUSES
 from skuflow_contracts.topics import EVENT_TOPICS
 from skuflow_gateway import timeline
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.api.pages import PageNo
@@ -34,6 +35,7 @@ from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.access import OPERATORS
 from skuflow_platform.auth import Principal
 from skuflow_platform.dlq import list_dead_letters, replay
+from skuflow_platform.openapi import answer
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
@@ -101,7 +103,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return (row.sku_count or 0) if row.delivery_stopped_at is not None else None
 
     @router.post("/jobs/{job_id}/cancel", responses={
-        202: {"description": "cancelled; the output service has not yet confirmed that delivery stopped"},
+        **answer(examples.CANCELLED),
+        **answer(examples.CANCEL_UNCONFIRMED, status=202,
+                 description="cancelled; the output service has not yet confirmed that delivery stopped"),
         409: {"description": "the job is already finished"}})
     async def cancel(job_id: JobId, caller: Caller) -> JSONResponse:
         """Cancel a job that is not finished: pages in flight are dropped and nothing more is delivered."""
@@ -124,6 +128,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return JSONResponse(body, status_code=200 if delivered is not None else 202)
 
     @router.post("/jobs/{job_id}/reprocess", responses={
+        **answer(examples.REPROCESSED),
         409: {"description": "the job is not judged yet (still running, cancelled, rejected)"},
         410: {"description": "its files were removed after their retention period"},
         422: {"description": "no such profile of yours"}})
@@ -151,14 +156,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {"job_id": job_id, "status": status, "config_version": version, "generation": generation,
                 "pages": job.total_pages}
 
-    @router.get("/jobs/{job_id}/dead-letters")
+    @router.get("/jobs/{job_id}/dead-letters", responses=answer(examples.DEAD_LETTERS))
     async def list_job_dead_letters(job_id: JobId, who: Operator) -> dict:
         """The job's messages in any dead-letter queue, with the error each failed with."""
         await own_job(ctx, job_id, who.merchant_id)
         letters = await list_dead_letters(ctx.settings.kafka_bootstrap, EVERY_TOPIC, job_id)
         return {"job_id": job_id, "dead_letters": letters}
 
-    @router.post("/jobs/{job_id}/dead-letters/replay")
+    @router.post("/jobs/{job_id}/dead-letters/replay", responses=answer(examples.REPLAYED))
     async def replay_job_dead_letters(job_id: JobId, who: Operator) -> dict:
         """Send the job's dead letters back to their topics once their cause is fixed (consumers that
         had handled one skip it); a PARTIAL_FAILED job goes back to PROCESSING for them."""
@@ -170,12 +175,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
                                detail={"letters": len(replayed), "by": who.user_id})
         return {"job_id": job_id, "replayed": replayed}
 
-    @router.post("/jobs/{job_id}/pages/{page}/retry", responses={409: {"description": "the page has not failed"}})
+    @router.post("/jobs/{job_id}/pages/{page}/retry", responses={
+        **answer(examples.RETRIED), 409: {"description": "the page has not failed"}})
     async def retry_page(job_id: JobId, page: PageNo, caller: Caller) -> dict:
         """Read a failed (dead-lettered or unreadable) page again, once its cause is fixed."""
         return await retry_pages(ctx, job_id, caller, page)
 
-    @router.post("/jobs/{job_id}/retry-failed", responses={409: {"description": "no page of the job has failed"}})
+    @router.post("/jobs/{job_id}/retry-failed", responses={
+        **answer(examples.RETRIED), 409: {"description": "no page of the job has failed"}})
     async def retry_failed(job_id: JobId, caller: Caller) -> dict:
         """Read every failed page of the job again."""
         return await retry_pages(ctx, job_id, caller, None)

@@ -20,7 +20,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(tags=["files"])
 
     @router.get(FILES_PATH.removeprefix("/api/v1"), response_class=Response,
-                responses={200: {"content": {"image/*": {}}}, 403: {"description": "bad or expired link"},
+                responses={200: {"content": {"image/*": {}}, "description": "the file, as stored"},
+                           403: {"description": "bad or expired link"},
                            404: {"description": "no such file"}})
     async def get_file(uri: Annotated[str, Query(max_length=1000, examples=["local://jobs/j1/images/p1_0.png"])],
                        expires: Annotated[int, Query(examples=[1795000000])],

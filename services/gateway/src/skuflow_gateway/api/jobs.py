@@ -11,6 +11,7 @@ from pydantic_settings import SettingsConfigDict
 from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle, retention
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
@@ -30,6 +31,7 @@ from skuflow_gateway.domain.retention import FULL
 from skuflow_gateway.retention import RetentionSettings, disk_state_now
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.auth import Principal
+from skuflow_platform.openapi import answer
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
@@ -77,7 +79,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         raise HTTPException(429, f"at most {settings.uploads_per_minute} uploads per minute; retry in {retry_after}s",
                             headers={"Retry-After": str(retry_after)})
 
-    @router.post("/jobs", status_code=201, openapi_extra=UPLOAD_BODY)
+    @router.post("/jobs", status_code=201, openapi_extra=UPLOAD_BODY,
+                 responses=answer(examples.CREATED_JOB, status=201))
     async def create_job(request: Request, caller: Caller,
                          profile: Annotated[str | None, Query(pattern=PROFILE_ID, description=(
                              "the threshold profile to judge it by; default: your default profile"))] = None,
@@ -123,7 +126,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {"job_id": job_id, "status": status, "user_status": user_status(status),
                 "file_hash": received.sha256}
 
-    @router.get("/jobs")
+    @router.get("/jobs", responses=answer(examples.JOBS))
     async def list_jobs(caller: Caller, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict]:
         async with ctx.db.transaction() as conn:
             rows = (await conn.execute(sa.select(jobs.c.job_id, jobs.c.filename, jobs.c.status)
@@ -132,7 +135,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return [{"job_id": r.job_id, "filename": r.filename, "status": r.status,
                  "user_status": user_status(r.status)} for r in rows]
 
-    @router.get("/jobs/{job_id}")
+    @router.get("/jobs/{job_id}", responses=answer(examples.JOB))
     async def get_job(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
@@ -161,7 +164,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "generation": job.generation,  # full reprocesses so far (POST /jobs/{id}/reprocess)
         }
 
-    @router.get("/jobs/{job_id}/evaluation")
+    @router.get("/jobs/{job_id}/evaluation", responses=answer(several={
+        "evaluated": examples.EVALUATED, "the evaluator failed on it": examples.EVALUATION_FAILED}))
     async def get_evaluation(job_id: JobId, caller: Caller) -> dict:
         """The evaluator's report (seed-001a §3.3): scores, thresholds, sampling and why the job went
         where it went; a job the evaluator failed on says so."""
@@ -174,7 +178,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                     "degrade_reason": job.degrade_reason}
         raise HTTPException(409, f"job {job_id} has not been evaluated yet (status {job.status})")
 
-    @router.get("/jobs/{job_id}/result")
+    @router.get("/jobs/{job_id}/result", responses=answer(examples.RESULT, description="the result.json of the job"))
     async def get_result(job_id: JobId, caller: Caller) -> FileResponse:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.result_uri is None:

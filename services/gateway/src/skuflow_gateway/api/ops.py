@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.control import retry_pages
 from skuflow_gateway.api.profiles import change_of
@@ -17,6 +18,7 @@ from skuflow_gateway.domain.page_states import AI_PROCESSING, HUMAN_QUEUED
 from skuflow_gateway.domain.progress import page_breakdown
 from skuflow_gateway.tables import job_pages, jobs, platform
 from skuflow_platform.access import OPERATORS
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 
 STUCK_MINUTES = 30.0  # as the stuck-job watchdog's default
@@ -32,7 +34,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/ops", tags=["ops"])
     Operator = caller_dependency(ctx, *OPERATORS)
 
-    @router.get("/dashboard")
+    @router.get("/dashboard", responses=answer(examples.DASHBOARD))
     async def dashboard(who: Operator) -> dict:
         """Today's uploads and SKUs, jobs by status, pages waiting for people, failed and stuck."""
         mine = jobs.c.merchant_id == who.merchant_id
@@ -50,7 +52,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "imports_of_active_jobs": page_breakdown([p.import_status for p in pages if p.import_status], None),
                 "waiting_for_people": sum(1 for p in pages if p.status == HUMAN_QUEUED)}
 
-    @router.get("/pages/stuck")
+    @router.get("/pages/stuck", responses=answer(examples.STUCK))
     async def stuck_pages(who: Operator, minutes: Annotated[float, Query(gt=0, le=10_000)] = STUCK_MINUTES,
                           limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:
         """Pages started longer than ``minutes`` ago with no reading yet, oldest first."""
@@ -63,7 +65,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {"minutes": minutes, "pages": [{"job_id": r.job_id, "page": r.page,
                                                "idle_seconds": round(float(r.idle))} for r in rows]}
 
-    @router.post("/jobs/batch-retry")
+    @router.post("/jobs/batch-retry", responses=answer(examples.BATCH_RETRY))
     async def batch_retry(body: JobBatch, who: Operator) -> dict:
         """Retry the failed pages of each job; each job answers on its own (one refusal stops none)."""
         outcomes = {}
@@ -74,7 +76,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 outcomes[job_id] = {"refused": exc.status_code, "reason": exc.detail}
         return {"jobs": outcomes}
 
-    @router.get("/config/audit-log")
+    @router.get("/config/audit-log", responses=answer(examples.AUDIT_LOG))
     async def config_audit_log(who: Operator, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:
         """Every change of the merchant's threshold profiles, newest first."""
         audit = platform.state_transitions

@@ -11,10 +11,12 @@ from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
 from skuflow_contracts.results import PageResult
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.domain.skus import matches, sku_rows, to_csv
 from skuflow_gateway.tables import job_pages
+from skuflow_platform.openapi import JSON, answer, shown
 from skuflow_platform.runtime import ServiceContext
 
 PageNo = Annotated[int, Path(ge=1, le=100_000)]
@@ -46,13 +48,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
         async with ctx.db.transaction() as conn:
             return (await conn.execute(query)).all()
 
-    @router.get("/jobs/{job_id}/pages")
+    @router.get("/jobs/{job_id}/pages", responses=answer(examples.PAGES))
     async def list_pages(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(ctx, job_id, caller.merchant_id)
         return {"job_id": job_id, "total_pages": job.total_pages,
                 "pages": [page_summary(row) for row in await page_rows(job_id)]}
 
-    @router.get("/jobs/{job_id}/pages/{page}")
+    @router.get("/jobs/{job_id}/pages/{page}", responses=answer(examples.PAGE))
     async def get_page(job_id: JobId, page: PageNo, caller: Caller) -> dict:
         """The page's state and its whole reading: SKUs, images, bindings and the trace of how it was
         read (extraction method, fallback, validation, review reasons)."""
@@ -65,7 +67,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "screenshot_url": f"/api/v1/jobs/{job_id}/pages/{page}/screenshot"}
 
     @router.get("/jobs/{job_id}/pages/{page}/screenshot", response_class=Response,
-                responses={200: {"content": {"image/png": {}}}})
+                responses={200: {"content": {"image/png": {}},
+                                 "description": f"the page rendered as a PNG at {SCREENSHOT_DPI} dpi"}})
     async def get_screenshot(job_id: JobId, page: PageNo, caller: Caller) -> Response:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.total_pages is None or page > job.total_pages:
@@ -74,7 +77,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         png = await asyncio.to_thread(render_page, str(ctx.storage.path(job.file_uri)), page)
         return Response(png, media_type="image/png")
 
-    @router.get("/jobs/{job_id}/skus")
+    @router.get("/jobs/{job_id}/skus", responses={200: {"content": {
+        JSON: shown(examples.SKUS), "text/csv": shown(examples.SKUS_CSV)}}})
     async def list_skus(job_id: JobId, caller: Caller,
                         page: Annotated[int | None, Query(ge=1)] = None,
                         validity: Literal["valid", "invalid"] | None = None,

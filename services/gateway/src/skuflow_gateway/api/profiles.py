@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import ProfilePublished
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.domain.profiles import (
     FIRST_VERSION,
@@ -29,6 +30,7 @@ from skuflow_gateway.domain.profiles import (
 from skuflow_gateway.tables import platform, profile_versions, profiles
 from skuflow_platform.access import OPERATORS
 from skuflow_platform.auth import Principal
+from skuflow_platform.openapi import answer
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 
@@ -160,14 +162,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "expected_version": head.active_version, "is_default": head.is_default,
                 "config_version": config_version(head.merchant_id, head.profile_id, head.active_version)}
 
-    @router.get("")
+    @router.get("", responses=answer(examples.PROFILES))
     async def list_profiles(who: Reader) -> dict:
         async with ctx.db.transaction() as conn:
             heads = (await conn.execute(sa.select(profiles).where(profiles.c.merchant_id == who.merchant_id)
                                         .order_by(profiles.c.profile_id))).all()
         return {"profiles": [summary(head) for head in heads], "builtin": ctx.settings.config_version}
 
-    @router.post("", status_code=201)
+    @router.post("", status_code=201, responses=answer(examples.PROFILE_CREATED, status=201))
     async def create_profile(body: NewProfile, who: Editor) -> dict:
         async with ctx.db.transaction() as conn:
             taken = await conn.execute(sa.select(profiles.c.profile_id).where(
@@ -184,7 +186,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         ctx.relay.wake()
         return {"profile_id": body.profile_id, "version": FIRST_VERSION, "config_version": name}
 
-    @router.get("/{profile_id}")
+    @router.get("/{profile_id}", responses=answer(examples.PROFILE))
     async def get_profile(profile_id: ProfileId, who: Reader) -> dict:
         """The active version's settings, ``expected_version`` to send with an update, and every version."""
         async with ctx.db.transaction() as conn:
@@ -222,14 +224,15 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {"profile_id": profile_id, "version": version, "previous_version": head.active_version,
                 "config_version": name}
 
-    @router.put("/{profile_id}", responses={409: {"description": "CONFIG_CONFLICT: a stale expected_version"},
+    @router.put("/{profile_id}", responses={**answer(examples.NEW_VERSION),
+                                            409: {"description": "CONFIG_CONFLICT: a stale expected_version"},
                                             422: {"description": "settings break INV-01 or INV-02"}})
     async def update_profile(profile_id: ProfileId, body: ProfileUpdate, who: Editor) -> dict:
         """A new version replacing the active one, if ``expected_version`` is still the active one."""
         return await new_version(who, profile_id, body.expected_version, lambda _: body.settings, body.change_reason,
                                  body.is_default)
 
-    @router.get("/{profile_id}/categories")
+    @router.get("/{profile_id}/categories", responses=answer(examples.CATEGORIES))
     async def list_category_schemas(profile_id: ProfileId, who: Reader) -> dict:
         """The category schemas of the active version (required and optional fields, validation rules)."""
         async with ctx.db.transaction() as conn:
@@ -240,6 +243,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "categories": active.settings.get("category_schemas", [])}
 
     @router.put("/{profile_id}/categories/{category}", responses={
+        **answer(examples.NEW_VERSION),
         409: {"description": "CONFIG_CONFLICT: a stale expected_version"}, 422: {"description": "an invalid schema"}})
     async def put_category_schema(profile_id: ProfileId, category: CategoryName, body: CategorySchemaUpdate,
                                   who: Editor) -> dict:
@@ -253,7 +257,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return await new_version(who, profile_id, body.expected_version, with_schema,
                                  body.change_reason or f"category schema {category}")
 
-    @router.post("/{profile_id}/rollback", responses={409: {"description": "NO_ROLLBACK_TARGET"}})
+    @router.post("/{profile_id}/rollback", responses={**answer(examples.ROLLED_BACK),
+                                                      409: {"description": "NO_ROLLBACK_TARGET"}})
     async def rollback_profile(profile_id: ProfileId, who: Editor, body: Rollback | None = None) -> dict:
         """Make the version the active one replaced active again; no version is deleted."""
         reason = body.change_reason if body else None
@@ -272,7 +277,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return {"profile_id": profile_id, "active_version": target, "rolled_back": head.active_version,
                 "config_version": config_version(who.merchant_id, profile_id, target)}
 
-    @router.get("/{profile_id}/audit")
+    @router.get("/{profile_id}/audit", responses=answer(examples.PROFILE_AUDIT))
     async def profile_audit(profile_id: ProfileId, who: Reader) -> dict:
         """Every change of the active version: who, when, why (seed-001b §2.5 config audit log)."""
         transitions = platform.state_transitions

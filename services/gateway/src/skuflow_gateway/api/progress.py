@@ -12,12 +12,14 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
 from skuflow_gateway import timeline
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
 from skuflow_gateway.domain.job_states import CANCELLED, JOB
 from skuflow_gateway.domain.jobs import user_status
 from skuflow_gateway.domain.progress import page_breakdown, progress
 from skuflow_gateway.tables import job_pages, jobs
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 
@@ -39,7 +41,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     Caller = caller_dependency(ctx)
     settings = StreamSettings()
 
-    @router.get("/jobs/{job_id}/progress")
+    @router.get("/jobs/{job_id}/progress", responses=answer(examples.PROGRESS))
     async def get_progress(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
@@ -59,10 +61,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "import_breakdown": page_breakdown([p.import_status for p in pages if p.import_status], None)}
 
     @router.get("/jobs/{job_id}/events", response_class=StreamingResponse,
-                responses={200: {"content": {"text/event-stream": {}},
-                                 "description": "status, page_started, page_completed, page_reviewed, "
-                                                "page_retried, page_imported, human_needed, job_completed, "
-                                                "job_failed, job_cancelled and job_reprocessed events"}})
+                responses=answer(examples.EVENTS, media="text/event-stream", description=(
+                    "status, page_started, page_completed, page_reviewed, page_retried, page_imported, "
+                    "human_needed, job_completed, job_failed, job_cancelled and job_reprocessed events")))
     async def get_events(job_id: JobId, caller: Caller, request: Request,
                          last_event_id: Annotated[str | None, Header()] = None,
                          after: Annotated[int | None, Query(ge=0, description="as Last-Event-ID")] = None

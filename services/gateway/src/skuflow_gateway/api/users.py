@@ -10,12 +10,14 @@ from fastapi import APIRouter, HTTPException, Path
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.accounts import Username, end_sessions
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.domain.accounts import INVITED, AccountError, check_new_account, check_roles, new_secret
 from skuflow_gateway.tables import platform, users
 from skuflow_platform.auth import Principal
 from skuflow_platform.db import from_now
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 
@@ -74,14 +76,14 @@ def routes(ctx: ServiceContext) -> APIRouter:
             entity="user", entity_id=user_id, from_status=before, to_status=after,
             detail={"by": admin.user_id, **detail}))
 
-    @router.get("")
+    @router.get("", responses=answer(examples.USERS))
     async def list_users(admin: Admin) -> dict:
         async with ctx.db.transaction() as conn:
             rows = (await conn.execute(sa.select(users).where(users.c.merchant_id == admin.merchant_id)
                                        .order_by(users.c.username))).all()
         return {"users": [shown(row) for row in rows]}
 
-    @router.post("", status_code=201)
+    @router.post("", status_code=201, responses=answer(examples.INVITED, status=201))
     async def invite_user(body: Invite, admin: Admin) -> dict:
         """A new user of the admin's merchant, with an invitation token to hand them (shown once)."""
         try:
@@ -102,7 +104,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             await audit(conn, user_id, None, "INVITED", admin, roles=body.roles)
         return {**shown(created), "invite_token": token, "invite_expires_in": hours * 3600}
 
-    @router.patch("/{user_id}")
+    @router.patch("/{user_id}", responses=answer(examples.USER))
     async def change_roles(user_id: UserId, body: RoleChange, admin: Admin) -> dict:
         """New roles take effect at the user's next login or refresh."""
         try:
@@ -118,7 +120,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             await audit(conn, user_id, ",".join(user.roles), ",".join(body.roles), admin, change="roles")
         return shown(changed)
 
-    @router.patch("/{user_id}/status")
+    @router.patch("/{user_id}/status", responses=answer(examples.DISABLED_USER))
     async def change_status(user_id: UserId, body: StatusChange, admin: Admin) -> dict:
         """Disabling ends the user's logins at once (refresh tokens revoked) and refuses new ones."""
         async with ctx.db.transaction() as conn:

@@ -1,0 +1,70 @@
+"""Examples of what collab's task API answers, for its OpenAPI document (``skuflow_platform.openapi``).
+
+Each is the body an endpoint really returns for a binding review of page 2 of a job (the same
+fields and nesting, with plausible values). tests/integration/test_openapi_examples.py validates
+the page reading against its model, and the API tests compare every real answer's fields with these.
+"""
+
+TASK_ID = "29e39e3e-4743-57ee-84fc-a1db3d0d11fc"
+OTHER_TASK_ID = "e0ec9d62-5cdc-502a-88cb-10cfda655170"
+JOB_ID = "3f2c9d4e-0c1b-4b7e-9a51-2f6f1c0d9e11"
+SKU_ID = "d7e3bd58_p02_001"
+LOCKED_UNTIL = "2026-03-02T09:19:12.370584+00:00"
+
+TASK = {
+    "task_id": TASK_ID, "job_id": JOB_ID, "page": 2, "task_type": "BINDING_REVIEW", "status": "CREATED",
+    "priority": 1, "sla_level": "HIGH", "reason": f"ambiguous image binding for {SKU_ID}",
+    "created_at": "2026-03-02T09:12:40.711429+00:00", "locked_by": None, "lock_expires_at": None,
+    "rework_count": 0, "difficulty": 0.55,
+}
+LOCKED = {**TASK, "status": "PROCESSING", "locked_by": "ann", "lock_expires_at": LOCKED_UNTIL}
+TASKS = {"total": 2, "tasks": [TASK, {**TASK, "task_id": OTHER_TASK_ID, "page": 3, "task_type": "SKU_REVIEW",
+                                      "priority": 2, "sla_level": "NORMAL",
+                                      "reason": "low confidence", "difficulty": 0.3}]}
+
+# the page reading a person is asked to correct: one SKU, two photos it may belong to
+READING = {
+    "page": 2, "status": "HUMAN_QUEUED", "page_type": "C", "layout": "L2", "needs_review": True,
+    "parser_backend": "pymupdf", "extraction_method": "two_stage", "fallback_reason": None,
+    "review_reasons": ["ambiguous_binding"],
+    "skus": [{"sku_id": SKU_ID, "validity": "valid",
+              "attributes": {"model": "SF-0001", "product_name": "Glass tumbler", "size": "350ml",
+                             "material": "borosilicate glass", "color": None, "price": "9.90"},
+              "custom_attributes": {}, "source_bbox": [50.0, 100.0, 300.0, 120.0], "confidence": 0.55,
+              "quality_warning": None, "status": "IMPORT_READY", "raw_attributes": {}, "attribute_source": {},
+              "variant_group": None, "origin": "card"}],
+    "images": [{"image_id": f"img_d7e3bd58_p02_00{n}", "bbox": [300.0, 100.0 + 50 * n, 350.0, 140.0 + 50 * n],
+                "role": "PRODUCT_MAIN", "path": None, "short_edge": 400, "is_duplicate": False,
+                "quality_warning": None,
+                "source_uri": f"local://jobs/{JOB_ID}/pages/0002/images/img_d7e3bd58_p02_00{n}.png"}
+               for n in (1, 2)],
+    "bindings": [{"sku_id": SKU_ID, "image_id": None, "confidence": 0.5, "is_ambiguous": True, "method": "grid",
+                  "candidates": [{"image_id": "img_d7e3bd58_p02_001", "confidence": 0.5},
+                                 {"image_id": "img_d7e3bd58_p02_002", "confidence": 0.48}]}],
+    "validation": {"triggered_rules": [], "has_errors": False},
+}
+IMAGE_URL = f"/api/v1/tasks/{TASK_ID}/page-image"
+DETAIL = {
+    **TASK, "result": READING, "page_size": [595.0, 842.0],
+    "text_blocks": [{"bbox": [50.0, 100.0, 300.0, 120.0], "text": "SF-0001 Glass tumbler 350ml"}],
+    "page_image_url": IMAGE_URL,
+    "context_pages": {"previous": f"{IMAGE_URL}?offset=-1", "next": f"{IMAGE_URL}?offset=1"},
+    "doc_global_attributes": {"title": "ACME Kitchen 2026", "brand": "ACME"},
+}
+HEARTBEAT = {"task_id": TASK_ID, "lock_expires_at": LOCKED_UNTIL}
+COMPLETED = {**TASK, "status": "COMPLETED", "annotations": ["BINDING_CORRECTION", "SKU_ATTRIBUTE_CORRECTION"]}
+SKIPPED = {**TASK, "status": "SKIPPED"}
+REVERTED = {**TASK, "rework_count": 1}
+
+# the ops back office
+
+PROFILE = {"annotator": "ann", "total_tasks": 42, "accuracy": 0.93, "avg_duration_sec": 74.2, "open_tasks": 1}
+ANNOTATORS = {"window_days": 30, "annotators": [PROFILE]}
+STATS = {"annotator": "ann", "window_days": 30, "profile": PROFILE,
+         "by_task_type": {"BINDING_REVIEW": {"completed": 30, "skipped": 1, "reworked": 2, "avg_duration_sec": 61.5},
+                          "SKU_REVIEW": {"completed": 12, "skipped": 0, "reworked": 1, "avg_duration_sec": 106.8}},
+         "last_finished_at": "2026-03-02T08:57:31.108439Z"}
+BATCH_SKIPPED = {"tasks": {TASK_ID: {"status": "SKIPPED"},
+                           OTHER_TASK_ID: {"refused": 409, "reason": "a PROCESSING task cannot 'batch_skip'"}}}
+BATCH_REASSIGNED = {"tasks": {TASK_ID: {"status": "CREATED"},
+                              OTHER_TASK_ID: {"refused": 404, "reason": "no such task"}}}
