@@ -21,6 +21,9 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     ("Prix HT", "price"), ("Einzelpreis", "price"), ("Цена, руб.", "price"), ("Nettó ár", "price"),
     ("Cena netto", "price"), ("Birim Fiyat", "price"), ("単価", "price"), ("단가", "price"), ("Đơn giá", "price"),
     ("Compro", "price"), ("Vendita", "price"), ("We buy", "price"), ("Ankauf", "price"), ("Покупка", "price"),
+    ("Rate / Qty", "price"), ("MRP (Rs.)", "price"), ("Rate (₹)", "price"),  # Indian lists: the rate, not the quantity
+    ("售價", "price"), ("批發價", "price"), ("金额", "price"), ("Ціна, грн", "price"), ("上代", "price"),
+    ("KDV Dahil", "price"), ("FOB Price", "price"),
     ("规格", "size"), ("Size/尺寸", "size"), ("颜色 / Colour", "color"), ("材质", "material"), ("图片", "picture"),
     # columns that are not the product's identity
     ("封装", "package"), ("Package", "package"), ("Qty", "quantity"), ("序号", "index"), ("EAN", "barcode"),

@@ -40,7 +40,7 @@ def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert (ranged.amount, ranged.upper) == (Decimal("12.50"), Decimal("15.00"))
 
 
-@pytest.mark.parametrize("text", ["free", "300ml", "", "SF-0001", "33,35%", "na zapytanie", "12 V"])
+@pytest.mark.parametrize("text", ["free", "300ml", "", "SF-0001", "33,35%", "na zapytanie", "12 V", "17705412-KR6"])
 def test_what_is_not_a_price(text):
     assert price_of_cell(text) is None
 
@@ -82,3 +82,21 @@ def test_a_currency_written_in_letters_is_no_price_inside_a_word():
     assert find_prices("Form 12 and Harm 12.50") == [] and price_of_cell("Perp 12") is None
     assert find_prices("10 Pairs 20, Yrs 5, Mkr. 12") == [] and find_prices("12 TLC, 20 kraft") == []
     assert [p.currency for p in find_prices("Rs.120, 12 TL, 12 kr, 12 EURO")] == ["Rs.", "TL", "kr", "EURO"]
+
+
+@pytest.mark.parametrize("text, amount, currency", [
+    ("￥1,280-", "1280", "￥"), ("1,280-", "1280", None),  # a Japanese list's closing dash: no sen
+    ("12.5万元", "125000", "元"), ("¥ 12.5万", "125000", "¥"), ("3万", "30000", None),  # 万: ten thousand
+    ("1500-00", "1500.00", None), ("1500-50 руб.", "1500.50", "руб."),  # roubles-kopecks
+    ("฿120", "120", "฿"), ("120 บาท", "120", "บาท"), ("₱1,200", "1200", "₱"), ("IDR 12.000", "12000", "IDR"),
+    ("kr 120", "120", "kr"), ("Fr. 12.50", "12.50", "Fr."), ("3,00 €/St.", "3.00", "€"),
+])
+def test_closing_dashes_ten_thousands_kopecks_and_more_currencies(text, amount, currency):
+    price = price_of_cell(text)
+    assert (price.text, price.currency, price.upper) == (amount, currency, None)
+
+
+def test_a_range_still_runs_up_and_a_month_is_no_kopecks():
+    assert (price_of_cell("10-15").amount, price_of_cell("10-15").upper) == (Decimal("10"), Decimal("15"))
+    assert price_of_cell("2019-12").upper == Decimal("12")  # '-12' without a currency is no kopecks
+    assert price_of_cell("06-") is None  # a model year on, not a price closed by a dash

@@ -386,3 +386,16 @@ def test_a_header_repeated_word_for_word_is_two_tables_side_by_side():
     found = tables_of(*table(0, 100, rows, xs=xs))
     assert sorted((sku.attributes["product_name"], sku.attributes["price"]) for t in found for sku in t.skus) == [
         ("Cleaner", "28.00"), ("Hand Wash", "31.33"), ("Roller", "7.67"), ("Stickers", "0.67")]
+
+
+def test_rules_around_sections_of_a_price_list_group_its_rows_they_do_not_merge_them():
+    xs = (160, 410)
+    drinks = [["Thé", "0,50€"], ["Café", "0,50€"], ["Jus d'orange", "0,50€"], ["Orangina", "1,00€"]]
+    snacks = [["Smarties", "0,60€"], ["Gaufres", "0,60€"], ["Kinder Bueno", "0,70€"]]
+    meals = [["Aiki", "1,80€"], ["Pizza", "3,00€"]]
+    blocks = [*table(0, 100, drinks, xs=xs), cells(9, 180, ["Snacks"], xs=xs), *table(10, 204, snacks, xs=xs),
+              cells(19, 264, ["Repas"], xs=xs), *table(20, 288, meals, xs=xs)]
+    rules = [(150.0, y, 440.0, y) for y in (96, 176, 198, 260, 282, 322)]  # each section ruled above and below
+    found = find_tables(lines_of(*blocks), TOLERANCE, None, rules)
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        (name, price.replace(",", ".").rstrip("€")) for name, price in drinks + snacks + meals]

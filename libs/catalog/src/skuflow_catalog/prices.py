@@ -25,22 +25,24 @@ _GROUP = rf"[{_SPACES}.,'’]"
 INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '12,34,567.00'
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 # A currency written in letters starts no word-internal match ('Pairs 20' is no price in rupees)
-_LETTERED = (r"Kr\.|kr\.|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN|Euro|RM|Rp\.?"
-             r"|Tk\.?")
-BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|(?<![A-Za-z])(?:{_LETTERED})"
+_LETTERED = (r"[Kk]r\.|[Kk]r(?=\s)|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN"
+             r"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.")
+BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|₱|฿|₦|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
-         r"rupees?|pesos?|reais")
-PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|stück|шт\.?"
+         r"rupees?|pesos?|reais|บาท|IDR|PHP|THB")
+PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|st\.|stück|шт\.?"
             r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
-_SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d))?"  # '12,-', '12.–', '22:-', '45/-', '3850-.': no cents
+# '12,-', '12.–', '22:-', '45/-', '3850-.', and a closing dash: '¥1,280-' (but '06-' is a year on)
+_SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d)|(?P<dash>[-–—])(?!\s*\S))?"
+WAN = "万"  # ten thousand: '12.5万' is 125000
 TAX = (r"(?:\s*[(（]?\s*(?:税込|税抜|税別|\+\s*税|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA)"
        r"|IVA\s+(?:esclusa|inclusa|compresa))\s*[)）]?)?")
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
-    rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}"
+    rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}(?P<wan>{WAN})?"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
     rf"\s*(?:(?P<after>{AFTER})(?![A-Za-z]))?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
@@ -87,6 +89,15 @@ def _mark_of(amount: str) -> DecimalMark | None:
     return None
 
 
+KOPECKS = re.compile(r"\d{2}")
+
+
+def _kopecks(printed: str, upper: Decimal, amount: Decimal, currency: str | None) -> bool:
+    """'1500-00', '1500-50 руб': roubles and kopecks, not a range (no range runs down). Without a
+    currency only '-00' says so: '2019-12' is a month."""
+    return (bool(KOPECKS.fullmatch(printed)) and upper < amount and amount == amount.to_integral_value()
+            and (currency is not None or upper == 0))
+
 CENTS_AFTER_GROUPS = re.compile(r"\d{1,3}(?:[.,]\d{3})+[.,]\d{2}")
 
 
@@ -110,12 +121,24 @@ def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal 
         return None
 
 
+def _wan(amount: Decimal) -> Decimal:
+    """Ten thousand times the amount, as a whole number where it is one ('12.5万' → 125000)."""
+    value = amount * 10000
+    return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
+
+
 def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price | None:
     amount = to_decimal(match.group("amount"), decimal_mark)
     if amount is None:
         return None
     upper = to_decimal(match.group("upper"), decimal_mark) if match.group("upper") else None
     currency = match.group("before") or match.group("after")
+    if match.group("dash") and not currency and match.group("amount").isdigit():
+        return None  # a closing dash after a bare number opens a range of years or sizes ('06-')
+    if upper is not None and _kopecks(match.group("upper"), upper, amount, currency):
+        amount, upper = Decimal(f"{amount}.{match.group('upper')}"), None
+    if match.group("wan"):
+        amount, upper = _wan(amount), _wan(upper) if upper is not None else None
     per = match.group("per") or match.group("unit")  # '$4.02 ea.', or the unit before: '$/Bulto 25.120,00'
     return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 

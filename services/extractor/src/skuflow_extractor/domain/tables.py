@@ -71,6 +71,7 @@ DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number prin
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
+GROUP_ROWS = 3  # … as do this many lines between two rules that each fill every column
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
@@ -325,13 +326,20 @@ def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[R
     if len(cuts) < RULED_MIN:
         return None
     bands = _bands(body, cuts)
-    if max(len(rows) for rows in bands) > MAX_BAND_LINES:
+    if max(len(rows) for rows in bands) > MAX_BAND_LINES or any(_grouped(grid, rows) for rows in bands):
         return None
     rows = [_merge(rows) if len(rows) > 1 else rows[0] for rows in bands]
     for j, column_cuts in enumerate(per_column):
         if len(column_cuts) < len(cuts):
             rows = _spread_merged(grid, rows, j, column_cuts)
     return rows
+
+
+def _grouped(grid: Grid, band: list[Row]) -> bool:
+    """Rules around a group of rows, not one row: the band's lines each print a whole row of their own
+    (a section of a price list ruled off from the next: 'Thé | 0,50€', 'Café | 0,50€'…)."""
+    columns = range(len(grid.columns))
+    return len(band) >= GROUP_ROWS and all(len(_filled(grid, row, columns)) == len(grid.columns) for row in band)
 
 
 def _underline(rule: BBox, text: list[BBox]) -> bool:
@@ -383,11 +391,12 @@ def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> li
     return [spread.get(id(row), row) for row in rows]
 
 
-def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
+def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | tuple = ()) -> list[Row]:
     """Visual rows joined into table rows. A row printing most of the table's cells is a product row;
     the lines between two of them that print only in columns the product rows fill (wrapped or
-    vertically centred cells of several lines) join the nearer one. Lines printing elsewhere (a
-    section heading, a note) stay rows of their own."""
+    vertically centred cells of several lines) join the nearer one, unless a rule parts them (a
+    section heading ruled off from the rows around it). Lines printing elsewhere (a section heading,
+    a note) stay rows of their own."""
     fills = [_filled(grid, row, columns) for row in body]
     widest = max((len(f) for f in fills), default=0)
     main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
@@ -399,7 +408,10 @@ def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
         if n in groups or not fill or not fill <= usual:
             continue
         centre = (body[n].top + body[n].bottom) / 2
-        nearest = min(main, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
+        joinable = [m for m in main if not _parted(body[m], body[n], rules)]
+        if not joinable:
+            continue
+        nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
         if abs((body[nearest].top + body[nearest].bottom) / 2 - centre) <= BAND_REACH * body[nearest].height * max(
                 1, len(groups[nearest])):
             groups[nearest].append(n)
@@ -407,6 +419,14 @@ def table_rows(grid: Grid, body: list[Row], columns: range) -> list[Row]:
     rows = [(n, _merge([body[m] for m in sorted(groups[n])])) for n in main]
     rows += [(n, row) for n, row in enumerate(body) if n not in joined]
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
+
+
+def _parted(a: Row, b: Row, rules: list[BBox] | tuple) -> bool:
+    """Is there a rule between the two rows, under both of them?"""
+    upper, lower = (a, b) if a.top <= b.top else (b, a)
+    left, right = max(a.bbox[0], b.bbox[0]), min(a.bbox[2], b.bbox[2])
+    return any(upper.bottom - 1 <= rule[1] <= lower.top + 1 and rule[0] <= left and rule[2] >= right
+               for rule in rules)
 
 
 def recurring_tags(cells: list[str]) -> frozenset[str]:
@@ -422,8 +442,10 @@ def _untagged(text: str, tags: frozenset[str]) -> str:
     return " ".join(words[:-1]) if len(words) >= 2 and words[-1] in tags else text
 
 
-def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole]) -> tuple[list[SkuDraft], set[int]]:
-    """Body rows → SKUs; codeless rows name the rows below them, wrap the row above, or are skipped."""
+def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole],
+               rules: list[BBox] | tuple = ()) -> tuple[list[SkuDraft], set[int]]:
+    """Body rows → SKUs; codeless rows name the rows below them, wrap the row above (unless a rule
+    parts them), or are skipped."""
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
     model, name, price = by_role.get("model"), by_role.get("product_name"), by_role.get("price")
     skus: list[SkuDraft] = []
@@ -470,7 +492,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             used |= row.lines
             last_row = row
         elif skus and last_row is not None and row.top - last_row.bottom < CONTINUATION_GAP * row.height \
-                and not priced and len(filled) <= 2:
+                and not priced and len(filled) <= 2 and not _parted(last_row, row, rules):
             _wrap(skus[-1], texts, columns, roles)
             used |= row.lines
             last_row = row
@@ -630,7 +652,7 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     if not any(headers) and (above := inherit()) is not None and (laid := above.headers_for(grid)):
         headers, inherited = laid, True
     hints = [named_role(h.split("\n")[-1]) if h else None for h in headers]
-    body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)))
+    body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)), rules)
     texts = [grid.texts(row) for row in body]
     cells = _product_rows(texts)
     tables = []
@@ -646,7 +668,7 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
                 continue  # no header, and neither codes nor priced names: nothing says these rows are products
             if "model" not in chosen:
                 roles, labels = _price_labels(grid, body, columns, roles)
-        skus, used = _read_rows(grid, [row for row in body if row not in labels], columns, roles)
+        skus, used = _read_rows(grid, [row for row in body if row not in labels], columns, roles, rules)
         used |= {ln for row in labels for ln in row.lines}
         if not skus:
             continue

@@ -19,6 +19,7 @@ from PIL import Image
 from skuflow_contracts.ir import BBox, TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.image_hash import dhash, picture_dhash
 from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.domain.glyphs import printed_glyphs
 from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
 
 log = logging.getLogger(__name__)
@@ -171,11 +172,12 @@ def _fitted(box: tuple, origin_y: float, raw: dict, horizontal: bool) -> tuple:
 
 
 def _span(raw: dict, matrix: pymupdf.Matrix | None, horizontal: bool = True) -> TextSpan:
-    chars = raw["chars"]
+    chars = printed_glyphs([(c["c"], displayed(_fitted(c["bbox"], c["origin"][1], raw, horizontal), matrix))
+                            for c in raw["chars"]], raw["font"])
     return TextSpan(bbox=displayed(_fitted(raw["bbox"], raw["origin"][1], raw, horizontal), matrix),
-                    text="".join(c["c"] for c in chars), font=raw["font"],
+                    text="".join(c for c, _ in chars), font=raw["font"],
                     size=round(raw["size"], 2), bold=bool(raw["flags"] & BOLD_FLAG),
-                    char_boxes=[displayed(_fitted(c["bbox"], c["origin"][1], raw, horizontal), matrix) for c in chars])
+                    char_boxes=[box for _, box in chars])
 
 
 def _union(boxes: list[BBox], fallback: BBox) -> BBox:
