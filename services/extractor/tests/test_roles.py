@@ -116,3 +116,12 @@ def test_a_column_of_clean_codes_beats_a_model_header_over_names_with_a_few_digi
     codes = ["24774712-KR3", "24370112-KR7", "23635012-KR4", "22315312-KR2"]
     assert roles(["", "Model"], codes, names) == ["model", "product_name"]
     assert roles(["", "Model"], ["W177", "H243", "H243", "C236"], names)[1] == "model"  # repeating labels
+
+
+def test_beside_prices_printing_their_currency_a_column_of_bare_amounts_is_no_price():
+    codes = ["ФМ219-2,0", "ФМ219-2,5", "ФМ273-2,0"]
+    masses, prices = ["98,0", "121,0", "119,0"], ["6 800,00р.", "7 800,00р.", "8 600,00р."]
+    headers = ["Обозначение", "масса m, Цена с НДС", "Цена с НДС"]  # the mass's header ran into the price's
+    assert roles(headers, codes, masses, prices) == ["model", "custom", "price"]
+    both = ["7 100,00р.", "8 200,00р.", "9 000,00р."]  # two prices in currency: both stay prices
+    assert roles(headers, codes, both, prices) == ["model", "price", "price_extra"]

@@ -156,14 +156,30 @@ def _numbers_as_codes(roles: list[str | None], headers: list[str], columns: list
     price column (their grouping made them look like amounts). The prices left keep their order."""
     if "model" in roles or not columns or headers[0].strip() or "product_name" not in roles[1:]:
         return False
-    marked = any(_share(column, lambda c: bool((p := price_of_cell(c)) and p.currency)) >= CURRENCY_ROWS
-                 for column in columns[1:])
+    marked = any(_marked(column) >= CURRENCY_ROWS for column in columns[1:])
     if not marked or not _article_numbers(columns[0]):
         return False
     roles[0] = "model"
     for n, j in enumerate(j for j, role in enumerate(roles) if role in ("price", "price_extra")):
         roles[j] = "price" if n == 0 else "price_extra"
     return True
+
+
+def _marked(cells: list[str]) -> float:
+    """Share of a column's cells that print their amount's currency."""
+    return _share(cells, lambda c: bool((p := price_of_cell(c)) and p.currency))
+
+
+def _unmarked_prices(roles: list[str | None], columns: list[list[str]]) -> None:
+    """A price list prints its prices one way: where one price column prints the currency in its
+    cells, a column of amounts that never does is a measurement whose header ran into the price's
+    ('масса m, Цена с НДС' over '98,0' beside '6 800,00р.'), not a second price."""
+    prices = [j for j, role in enumerate(roles) if role == "price"]
+    if not any(_marked(columns[j]) >= CURRENCY_ROWS for j in prices):
+        return
+    for j in prices:
+        if _marked(columns[j]) == 0:
+            roles[j] = None
 
 
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
@@ -238,6 +254,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         j = -negative
         if roles[j] is None and (role == "price" or role not in roles):
             roles[j] = role
+    _unmarked_prices(roles, columns)
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:
         roles[j] = "price_extra"
