@@ -114,3 +114,19 @@ def test_centred_lines_each_ending_with_a_price_are_a_price_list_too():
     assert centred[1:] in texts(stacks(lines))
     assert [(d.attributes["product_name"], d.attributes["price"]) for d in extract_cards(lines)] == [
         ("3mg", "10"), ("120mg", "1120"), ("24mg", "16")]
+
+
+def test_a_menu_of_names_ending_in_round_bare_amounts_is_a_price_list():
+    menu = ["麻婆豆腐120", "紅燒豆腐 120", "1.糖醋魚片150", "炒牛肉150", "涼拌海菜200", "鱈魚肝180"]
+    drafts = extract_cards(lines_of(stacked(0, 40, 100, *menu)))
+    assert [(d.attributes["product_name"], d.attributes["price"]) for d in drafts] == [
+        ("麻婆豆腐", "120"), ("紅燒豆腐", "120"), ("糖醋魚片", "150"), ("炒牛肉", "150"), ("涼拌海菜", "200"),
+        ("鱈魚肝", "180")]
+
+
+@pytest.mark.parametrize("lines", [
+    ["第一章 概述 3", "第二章 安装 7", "第三章 接线 12", "第四章 调试 18", "第五章 维护 25"],  # contents: pages run up
+    ["功率 37", "电压 220", "转速 1450", "重量 83", "噪音 68"],  # one product's specs: not round amounts
+])
+def test_contents_and_specifications_ending_in_numbers_are_no_menu(lines):
+    assert extract_cards(lines_of(stacked(0, 40, 100, *lines))) == []

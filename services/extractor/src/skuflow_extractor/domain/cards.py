@@ -9,6 +9,7 @@ Labels this build does not know ('功率：20W') become custom attributes, which
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
 from skuflow_catalog.headers import labelled_value
@@ -31,9 +32,15 @@ CUSTOM_LABEL = re.compile(r"^\s*([^:：\d][^:：]{0,11})\s*[:：]\s*(\S.{0,40})$
 PRICED_LIST_MIN = 3  # lines of one stack each ending with a price make a price list, one product a line
 PRICED_RUN = 2  # ... when they come at least this many in a row
 SEPARATORS = " \t-–—:.…·•*|"
-# a dash or a number needs a space after it to be a bullet ('-12', '3.5 kg'); a symbol needs none ('★山崎')
-BULLET = re.compile(r"^\s*(?:[-–—•·*]\s+|[★☆●○■□◆◇♦❖▶►➤✓✔※]\s*|\d{1,3}[.)]\s+)")
+# a dash or a number needs a space after it to be a bullet ('-12', '3.5 kg'), or Chinese ('1.香茅檸檬'); a
+# symbol needs none ('★山崎')
+BULLET = re.compile(r"^\s*(?:[-–—•·*]\s+|[★☆●○■□◆◇♦❖▶►➤✓✔※]\s*|\d{1,3}[.)]\s+|\d{1,3}[.)、](?=[\u3400-\u9fff]))")
 CENTS = re.compile(r"[.,]\d{2}$")
+BARE_PRICED = re.compile(r"(?P<what>.*?[^\d\s.,:/x×*#-])\s*(?P<amount>[1-9]\d{1,4})")
+CJK = re.compile(r"[\u3400-\u9fff]")
+MENU_MIN = 5  # lines of a stack ending in a bare amount that make it a menu's price list
+MENU_ROUND = 0.8  # ... this share of them round (ending in 0 or 5)
+MENU_RISING = 0.6  # ... and no more than this share of them higher than the line before
 SENTENCE = re.compile(r"[。！？]\s*\S|[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and another goes on: prose
 
 
@@ -159,12 +166,34 @@ def priced_line(text: str) -> tuple[str, str] | None:
     return (what, raw) if sum(ch.isalnum() for ch in what) >= 2 else None
 
 
+def _bare_priced(text: str) -> tuple[str, str] | None:
+    """``(name, number)`` for a name ending in a bare whole number: '麻婆豆腐120', 'Pizza 35'."""
+    found = BARE_PRICED.fullmatch(text.strip())
+    if found is None or not (CJK.search(found["what"]) or re.search(r"[^\W\d_]{3}", found["what"])):
+        return None
+    return BULLET.sub("", found["what"]).strip(SEPARATORS), found["amount"]
+
+
+def _menu_prices(stack: list[Line]) -> dict[int, tuple[str, str]]:
+    """A menu or order sheet prints its prices bare ('麻婆豆腐120', '炒牛肉 150'): a stack where many
+    lines end so, in round amounts (ending in 0 or 5) that do not run up line by line (a table of
+    contents' page numbers do). Its lines by index."""
+    found = {line.index: bare for line in stack if (bare := _bare_priced(line.text))}
+    amounts = [int(amount) for _, amount in found.values()]
+    rising = sum(1 for a, b in pairwise(amounts) if b > a)
+    round_share = sum(1 for a in amounts if a % 5 == 0) / len(amounts) if amounts else 0.0
+    if len(found) < MENU_MIN or round_share < MENU_ROUND or rising > MENU_RISING * (len(amounts) - 1):
+        return {}
+    return found
+
+
 def _price_list(stack: list[Line]) -> list[SkuDraft]:
     """One product per priced line where a stack is mostly runs of such lines, two or more in a row
     (headings between runs are skipped; a card's description ending in its price is not a run)."""
     runs: list[list[tuple[Line, tuple[str, str]]]] = [[]]
+    menu = _menu_prices(stack)
     for line in stack:
-        found = None if labelled_value(line.text) else priced_line(line.text)
+        found = None if labelled_value(line.text) else priced_line(line.text) or menu.get(line.index)
         if found:
             runs[-1].append((line, found))
         elif runs[-1]:

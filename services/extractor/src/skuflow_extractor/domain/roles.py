@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, is_measurement, is_package, leading_code
-from skuflow_catalog.headers import header_role
+from skuflow_catalog.headers import header_role, is_currency
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
@@ -170,16 +170,26 @@ def _marked(cells: list[str]) -> float:
     return _share(cells, lambda c: bool((p := price_of_cell(c)) and p.currency))
 
 
+def _marked_beside(columns: list[list[str]], j: int) -> float:
+    """Share of column ``j``'s amounts printed as prices: with their currency (in the cell, or alone
+    in the cell next to it: '€ | 36,25') or per unit ('38,45 p/m²')."""
+    def marked(n: int, cell: str) -> bool:
+        beside = [columns[k][n] for k in (j - 1, j + 1) if 0 <= k < len(columns)]
+        return bool((p := price_of_cell(cell)) and (p.currency or p.per)) or any(is_currency(c) for c in beside if c)
+
+    filled = [(n, cell) for n, cell in enumerate(columns[j]) if cell]
+    return sum(1 for n, cell in filled if marked(n, cell)) / len(filled) if filled else 0.0
+
+
 def _unmarked_prices(roles: list[str | None], columns: list[list[str]]) -> None:
-    """A price list prints its prices one way: where one price column prints the currency in its
-    cells, a column of amounts that never does is a measurement whose header ran into the price's
+    """A price list prints its prices one way: where one price column prints the currency with its
+    amounts, a column of amounts that never does is a measurement whose header ran into the price's
     ('масса m, Цена с НДС' over '98,0' beside '6 800,00р.'), not a second price."""
     prices = [j for j, role in enumerate(roles) if role == "price"]
-    if not any(_marked(columns[j]) >= CURRENCY_ROWS for j in prices):
-        return
-    for j in prices:
-        if _marked(columns[j]) == 0:
-            roles[j] = None
+    marks = {j: _marked_beside(columns, j) for j in prices}
+    if any(share >= CURRENCY_ROWS for share in marks.values()):
+        for j, share in marks.items():
+            roles[j] = None if share == 0 else roles[j]
 
 
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
