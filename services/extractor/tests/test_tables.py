@@ -399,3 +399,23 @@ def test_rules_around_sections_of_a_price_list_group_its_rows_they_do_not_merge_
     found = find_tables(lines_of(*blocks), TOLERANCE, None, rules)
     assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
         (name, price.replace(",", ".").rstrip("€")) for name, price in drinks + snacks + meals]
+
+
+def test_side_by_side_menus_print_names_beside_bare_round_prices_with_translations_under_them():
+    xs = (60, 180, 205, 285, 400, 425)
+    rows = [["紅茶", "25", "30", "奶茶", "40", "45"], ["Black", "", "", "Milk", "", ""],
+            ["綠茶", "25", "30", "珍珠奶茶#", "50", "55"], ["Green", "", "", "Pearl", "", ""],
+            ["春烏龍#", "30", "35", "紅茶鮮奶", "50", "60"], ["Spring", "", "", "Latte", "", ""],
+            ["輕烏龍", "30", "35", "抹茶鮮奶", "65", "75"], ["Light", "", "", "Matcha", "", ""],
+            ["焙烏龍", "30", "35", "芒果綠茶", "55", "65"], ["Dark", "", "", "Mango", "", ""],
+            ["檸檬綠茶", "45", "55"], ["Lemon", "", ""]]
+    found = tables_of(*table(0, 100, rows, xs=xs, pitch=14))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted([
+        ("紅茶", "25"), ("綠茶", "25"), ("春烏龍", "30"), ("輕烏龍", "30"), ("焙烏龍", "30"), ("檸檬綠茶", "45"),
+        ("奶茶", "40"), ("珍珠奶茶", "50"), ("紅茶鮮奶", "50"), ("抹茶鮮奶", "65"), ("芒果綠茶", "55")])
+
+
+def test_names_beside_rising_numbers_are_no_menu():
+    xs = (60, 300)
+    rows = [["概述", "3"], ["安装", "7"], ["接线", "12"], ["调试", "18"], ["维护", "25"], ["附录", "30"]]
+    assert tables_of(*table(0, 100, rows, xs=xs)) == []  # a contents page: its numbers run up

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise
 from typing import Literal
 
 from skuflow_catalog.units import UNITS
@@ -204,4 +205,22 @@ def decimal_mark(cells: Iterable[str]) -> DecimalMark | None:
         return None
     (best, count), *rest = votes.most_common()
     return best if not rest or count > rest[0][1] else None  # type: ignore[return-value]
+
+
+MENU_MIN = 5  # bare amounts that make a menu's price column or list
+MENU_ROUND = 0.8  # ... this share of them round (ending in 0 or 5)
+MENU_RISING = 0.6  # ... and no more than this share of them higher than the one before
+BARE_AMOUNT = re.compile(r"[1-9]\d{1,4}")
+
+
+def menu_prices(cells: list[str]) -> bool:
+    """Do these cells, top to bottom, read as a menu's prices ('120', '150', '150', '180')? Nearly all
+    bare whole numbers (a size letter repeated between sections may sit among them), many, round,
+    and not running up line by line as page numbers, sizes or ratings do."""
+    values = [int(c) for c in cells if BARE_AMOUNT.fullmatch(c)]
+    if len(values) < MENU_MIN or len(values) < MENU_ROUND * len(cells):
+        return False
+    rising = sum(1 for a, b in pairwise(values) if b > a)
+    return sum(1 for v in values if v % 5 == 0) >= MENU_ROUND * len(values) and rising <= MENU_RISING * (
+        len(values) - 1)
 

@@ -9,11 +9,10 @@ Labels this build does not know ('功率：20W') become custom attributes, which
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
 from skuflow_catalog.headers import labelled_value
-from skuflow_catalog.prices import find_prices, parse_price, price_of_cell
+from skuflow_catalog.prices import find_prices, menu_prices, parse_price, price_of_cell
 from skuflow_catalog.values import is_size
 
 from skuflow_extractor.domain.drafts import SkuDraft
@@ -38,9 +37,6 @@ BULLET = re.compile(r"^\s*(?:[-–—•·*]\s+|[★☆●○■□◆◇♦❖�
 CENTS = re.compile(r"[.,]\d{2}$")
 BARE_PRICED = re.compile(r"(?P<what>.*?[^\d\s.,:/x×*#-])\s*(?P<amount>[1-9]\d{1,4})")
 CJK = re.compile(r"[\u3400-\u9fff]")
-MENU_MIN = 5  # lines of a stack ending in a bare amount that make it a menu's price list
-MENU_ROUND = 0.8  # ... this share of them round (ending in 0 or 5)
-MENU_RISING = 0.6  # ... and no more than this share of them higher than the line before
 SENTENCE = re.compile(r"[。！？]\s*\S|[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and another goes on: prose
 
 
@@ -175,16 +171,10 @@ def _bare_priced(text: str) -> tuple[str, str] | None:
 
 
 def _menu_prices(stack: list[Line]) -> dict[int, tuple[str, str]]:
-    """A menu or order sheet prints its prices bare ('麻婆豆腐120', '炒牛肉 150'): a stack where many
-    lines end so, in round amounts (ending in 0 or 5) that do not run up line by line (a table of
-    contents' page numbers do). Its lines by index."""
+    """A menu or order sheet prints its prices bare ('麻婆豆腐120', '炒牛肉 150'): a stack of lines
+    ending so, in amounts that read as a menu's prices. Its lines by index."""
     found = {line.index: bare for line in stack if (bare := _bare_priced(line.text))}
-    amounts = [int(amount) for _, amount in found.values()]
-    rising = sum(1 for a, b in pairwise(amounts) if b > a)
-    round_share = sum(1 for a in amounts if a % 5 == 0) / len(amounts) if amounts else 0.0
-    if len(found) < MENU_MIN or round_share < MENU_ROUND or rising > MENU_RISING * (len(amounts) - 1):
-        return {}
-    return found
+    return found if menu_prices([amount for _, amount in found.values()]) else {}
 
 
 def _price_list(stack: list[Line]) -> list[SkuDraft]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
@@ -9,6 +10,9 @@ from typing import Literal
 from skuflow_catalog.prices import DecimalMark, parse_price, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
+
+TRAILING_MARKS = "#*※"
+CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 Origin = Literal["table_row", "card", "line"]
 
@@ -58,9 +62,13 @@ class SkuDraft:
 
 
 def _unmarked(name: str) -> str:
-    """A name without the marks printed before it: '★ 山崎シングルモルト' (recommended), '● Tee'."""
+    """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee') or
+    after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*')."""
     while name and unicodedata.category(name[0]) == "So":
         name = name[1:].lstrip()
+    while len(name) >= 2 and (name[-1] in TRAILING_MARKS or unicodedata.category(name[-1]) == "So") \
+            and CJK_CHAR.match(name[-2]):
+        name = name[:-1]
     return name
 
 

@@ -22,7 +22,7 @@ from itertools import pairwise, takewhile
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
 from skuflow_catalog.headers import is_currency, labelled_value, named_role
-from skuflow_catalog.prices import price_of_cell
+from skuflow_catalog.prices import menu_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
@@ -71,6 +71,10 @@ DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number prin
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
+MENU_NAMES = 0.8  # share of a column's cells holding letters that make it a menu's names
+LETTER = re.compile(r"[^\W\d_]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+LATIN = re.compile(r"[A-Za-z]")
 GROUP_ROWS = 3  # … as do this many lines between two rules that each fill every column
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
@@ -395,8 +399,8 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
     """Visual rows joined into table rows. A row printing most of the table's cells is a product row;
     the lines between two of them that print only in columns the product rows fill (wrapped or
     vertically centred cells of several lines) join the nearer one, unless a rule parts them (a
-    section heading ruled off from the rows around it). Lines printing elsewhere (a section heading,
-    a note) stay rows of their own."""
+    section heading ruled off from the rows around it) or they translate it. Lines printing elsewhere
+    (a section heading, a note) stay rows of their own."""
     fills = [_filled(grid, row, columns) for row in body]
     widest = max((len(f) for f in fills), default=0)
     main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
@@ -408,7 +412,8 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
         if n in groups or not fill or not fill <= usual:
             continue
         centre = (body[n].top + body[n].bottom) / 2
-        joinable = [m for m in main if not _parted(body[m], body[n], rules)]
+        joinable = [m for m in main if not _parted(body[m], body[n], rules)
+                    and not _translation(" ".join(grid.texts(body[m])), " ".join(grid.texts(body[n])))]
         if not joinable:
             continue
         nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
@@ -525,11 +530,18 @@ def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: R
 
 
 def _wrap(draft: SkuDraft, texts: list[str], columns: range, roles: list[ColumnRole]) -> None:
-    """A wrapped line of the row above: its text continues that row's cells."""
+    """A wrapped line of the row above: its text continues that row's cells. A Latin line under a
+    Chinese name is its translation ('紅茶' over 'Black Tea'), not more of it."""
     for j, role in zip(columns, roles, strict=True):
         if texts[j] and role.role in ("product_name", "size", "color", "material"):
             current = draft.attributes.get(role.role)
+            if current and _translation(current, texts[j]):
+                continue
             draft.attributes[role.role] = f"{current} {texts[j]}" if current else texts[j]
+
+
+def _translation(name: str, line: str) -> bool:
+    return bool(CJK.search(name)) and not LATIN.search(name) and bool(LATIN.search(line)) and not CJK.search(line)
 
 
 def _part(text: str) -> bool:
@@ -652,13 +664,21 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     if not any(headers) and (above := inherit()) is not None and (laid := above.headers_for(grid)):
         headers, inherited = laid, True
     hints = [named_role(h.split("\n")[-1]) if h else None for h in headers]
-    body = ruled_rows(grid, body, rules) or table_rows(grid, body, range(len(grid.columns)), rules)
+    visual, ruled = body, ruled_rows(grid, body, rules)
+    body = ruled or table_rows(grid, visual, range(len(grid.columns)), rules)
     texts = [grid.texts(row) for row in body]
     cells = _product_rows(texts)
     tables = []
     labels = next((texts for row in header_rows if _header_like(texts := grid.texts(row))), [""] * len(headers))
-    for columns in _segments(hints, labels):
+    menus = None if any(headers) else _repeating(_menu_hints([[row[j] for row in cells] for j in range(len(headers))]))
+    for columns in menus or _segments(hints, labels):
+        if menus and not ruled:  # side-by-side menus: each part's rows, where the other part has ended
+            body = table_rows(grid, visual, columns, rules)
+            texts = [grid.texts(row) for row in body]
+            cells = _product_rows(texts, columns)
         roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
+        if not any(headers[j] for j in columns):
+            roles = _menu_columns(roles, [[row[j] for row in cells] for j in columns])
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
@@ -680,10 +700,39 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     return tables
 
 
+def _menu_hints(columns: list[list[str]]) -> list[str | None]:
+    """Roles a headerless block's cells suggest for side-by-side menus ('紅茶 | 25 | 30 | 奶茶 | 40 |
+    45'): a column of words names products, the first column of menu prices after it prices them."""
+    hints: list[str | None] = []
+    for column in columns:
+        filled = [cell.strip() for cell in column if cell.strip()]
+        if menu_prices(filled):
+            hints.append("price" if hints and hints[-1] == "product_name" else None)
+        elif filled and sum(1 for cell in filled if LETTER.search(cell)) >= MENU_NAMES * len(filled):
+            hints.append("product_name")
+        else:
+            hints.append(None)
+    return hints
+
+
+def _menu_columns(roles: list[ColumnRole], columns: list[list[str]]) -> list[ColumnRole]:
+    """A menu prints names beside bare amounts ('紅茶 | 25 | 30' under M and L): in a block of names
+    without codes, prices or a header, the free columns whose amounts read as a menu's prices are
+    its prices, the leftmost first."""
+    chosen = [r.role for r in roles]
+    if "product_name" not in chosen or {"model", "price"} & set(chosen):
+        return roles
+    menu = [j for j, column in enumerate(columns)
+            if chosen[j] is None and menu_prices([cell.strip() for cell in column if cell.strip()])]
+    return [replace(role, role="price" if menu and j == menu[0] else "price_extra") if j in menu else role
+            for j, role in enumerate(roles)]
+
+
 def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> bool:
     """Cells that say a block without a header lists products: a column of codes, or names each beside
-    an amount with its currency (in the cell, or in a cell of its own next to it: '€ | 36,25'). Bare
-    decimals do not: a table of specifications prints them too."""
+    an amount with its currency (in the cell, or in a cell of its own next to it: '€ | 36,25'), or
+    beside amounts that read as a menu's prices. Other bare numbers do not: a table of specifications
+    prints them too."""
     chosen = [r.role for r in roles]
     if "model" in chosen:
         return len(rows) >= 2
@@ -693,6 +742,8 @@ def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> 
     if roles[name].scores.get("model", 0.0) >= CODE_MIN:
         return False  # codes with a word after them ('GT-0223-GN 绿色'): a card's variants, not a price list
     named = [row for row in rows if row[name]]
+    if menu_prices([row[price].strip() for row in named if row[price].strip()]):
+        return True
 
     def priced(row: list[str]) -> bool:
         found = price_of_cell(row[price], roles[price].decimal_mark)
@@ -721,11 +772,14 @@ def _price_labels(grid: Grid, body: list[Row], columns: range,
             for j, role in zip(columns, roles, strict=True)], labels
 
 
-def _product_rows(texts: list[list[str]]) -> list[list[str]]:
-    """The rows a column's role is judged on: those printing most of the table's cells, not the
-    section headings, group labels and notes between them."""
-    widest = max((sum(1 for t in row if t) for row in texts), default=0)
-    return [row for row in texts if sum(1 for t in row if t) >= FULL_ROW_SHARE * widest] or texts
+def _product_rows(texts: list[list[str]], columns: range | None = None) -> list[list[str]]:
+    """The rows a column's role is judged on: those printing most of the table's cells (of
+    ``columns``), not the section headings, group labels and notes between them."""
+    def filled(row: list[str]) -> int:
+        return sum(1 for j, t in enumerate(row) if t and (columns is None or j in columns))
+
+    widest = max((filled(row) for row in texts), default=0)
+    return [row for row in texts if filled(row) >= FULL_ROW_SHARE * widest] or texts
 
 
 def _inside(row: Row, left: float, right: float) -> bool:
