@@ -349,7 +349,7 @@ CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
 _PARENS = re.compile(r"[(（\[【]([^)）\]】]{0,16})[)）\]】]")
 _SEPARATORS = re.compile(r"[^\w#№$€£¥￥₽₺₩₫₹/]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")  # kana, ideographs, Hangul
 
 
 @dataclass(frozen=True)
@@ -365,7 +365,7 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
-_SPACED_CJK = re.compile(rf"(?<={_CJK.pattern})\s+(?={_CJK.pattern})")
+_SPACED_CJK = re.compile(rf"(?<={CJK.pattern})\s+(?={CJK.pattern})")
 
 
 def _tokens(text: str) -> tuple[str, ...]:
@@ -414,11 +414,11 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
             if part in index:
                 return index[part], part
     for token in tokens:
-        if not _CJK.search(token):
+        if not CJK.search(token):
             continue
         for term, role in index.items():
             text = "".join(term)
-            if len(text) >= 2 and _CJK.search(text) and (token.startswith(text) or token.endswith(text)) and (
+            if len(text) >= 2 and CJK.search(text) and (token.startswith(text) or token.endswith(text)) and (
                     found is None or len(text) > len("".join(found[1]))):
                 found = (role, term)
     if found is None:

@@ -99,6 +99,7 @@ def _kopecks(printed: str, upper: Decimal, amount: Decimal, currency: str | None
     return (bool(KOPECKS.fullmatch(printed)) and upper < amount and amount == amount.to_integral_value()
             and (currency is not None or upper == 0))
 
+
 CENTS_AFTER_GROUPS = re.compile(r"\d{1,3}(?:[.,]\d{3})+[.,]\d{2}")
 
 

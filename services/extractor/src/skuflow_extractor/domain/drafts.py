@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
+from skuflow_catalog.headers import CJK
 from skuflow_catalog.prices import DecimalMark, parse_price, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
 
 TRAILING_MARKS = "#*※"
-CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 Origin = Literal["table_row", "card", "line"]
 
@@ -67,7 +66,7 @@ def _unmarked(name: str) -> str:
     while name and unicodedata.category(name[0]) == "So":
         name = name[1:].lstrip()
     while len(name) >= 2 and (name[-1] in TRAILING_MARKS or unicodedata.category(name[-1]) == "So") \
-            and CJK_CHAR.match(name[-2]):
+            and CJK.match(name[-2]):
         name = name[:-1]
     return name
 

@@ -188,8 +188,8 @@ def _unmarked_prices(roles: list[str | None], columns: list[list[str]]) -> None:
     prices = [j for j, role in enumerate(roles) if role == "price"]
     marks = {j: _marked_beside(columns, j) for j in prices}
     if any(share >= CURRENCY_ROWS for share in marks.values()):
-        for j, share in marks.items():
-            roles[j] = None if share == 0 else roles[j]
+        for j in (j for j, share in marks.items() if share == 0):
+            roles[j] = None
 
 
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:

@@ -21,7 +21,7 @@ from functools import cache, partial
 from itertools import pairwise, takewhile
 
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
-from skuflow_catalog.headers import is_currency, labelled_value, named_role
+from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import menu_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
@@ -73,7 +73,6 @@ RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
 MENU_NAMES = 0.8  # share of a column's cells holding letters that make it a menu's names
 LETTER = re.compile(r"[^\W\d_]")
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 LATIN = re.compile(r"[A-Za-z]")
 GROUP_ROWS = 3  # … as do this many lines between two rules that each fill every column
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
@@ -407,13 +406,14 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
     if not main:
         return body
     usual = {j for j in columns if sum(j in fills[n] for n in main) * 2 >= len(main)}
+    printed = [" ".join(grid.texts(row)) for row in body]
     groups: dict[int, list[int]] = {n: [n] for n in main}
     for n, fill in enumerate(fills):
         if n in groups or not fill or not fill <= usual:
             continue
         centre = (body[n].top + body[n].bottom) / 2
-        joinable = [m for m in main if not _parted(body[m], body[n], rules)
-                    and not _translation(" ".join(grid.texts(body[m])), " ".join(grid.texts(body[n])))]
+        joinable = [m for m in main
+                    if not _parted(body[m], body[n], rules) and not _translation(printed[m], printed[n])]
         if not joinable:
             continue
         nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
@@ -541,6 +541,7 @@ def _wrap(draft: SkuDraft, texts: list[str], columns: range, roles: list[ColumnR
 
 
 def _translation(name: str, line: str) -> bool:
+    """A Latin line under a Chinese (Japanese, Korean) one: its translation."""
     return bool(CJK.search(name)) and not LATIN.search(name) and bool(LATIN.search(line)) and not CJK.search(line)
 
 
@@ -676,9 +677,10 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
             body = table_rows(grid, visual, columns, rules)
             texts = [grid.texts(row) for row in body]
             cells = _product_rows(texts, columns)
-        roles = assign_roles([headers[j] for j in columns], [[row[j] for row in cells] for j in columns])
+        column_cells = [[row[j] for row in cells] for j in columns]
+        roles = assign_roles([headers[j] for j in columns], column_cells)
         if not any(headers[j] for j in columns):
-            roles = _menu_columns(roles, [[row[j] for row in cells] for j in columns])
+            roles = _menu_columns(roles, column_cells)
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue

@@ -26,10 +26,15 @@ def _over(a: BBox, b: BBox) -> bool:
     return narrower > 0 and overlap >= OVER_LETTER * narrower
 
 
-def _accented(accent: str, letter: str) -> str | None:
-    """The letter with the accent as one character, or None where no such character exists."""
-    composed = unicodedata.normalize("NFC", letter + SPACING_ACCENTS[accent])
-    return composed if len(composed) == 1 else None
+def _accented(a: tuple[str, BBox], b: tuple[str, BBox]) -> tuple[str, BBox] | None:
+    """Two neighbouring characters as one where one is a spacing accent set over the other, a letter
+    (in either order: an acute comes before its letter, a cedilla may follow it), and the accented
+    letter exists as one character; it keeps the letter's box."""
+    (accent, _), letter = (a, b) if a[0] in SPACING_ACCENTS else (b, a)
+    if accent not in SPACING_ACCENTS or not letter[0].isalpha() or not _over(a[1], b[1]):
+        return None
+    composed = unicodedata.normalize("NFC", letter[0] + SPACING_ACCENTS[accent])
+    return (composed, letter[1]) if len(composed) == 1 else None
 
 
 def printed_glyphs(chars: list[tuple[str, BBox]], font: str) -> list[tuple[str, BBox]]:
@@ -40,18 +45,7 @@ def printed_glyphs(chars: list[tuple[str, BBox]], font: str) -> list[tuple[str, 
     out: list[tuple[str, BBox]] = []
     i = 0
     while i < len(chars):
-        c, box = chars[i]
-        after = chars[i + 1] if i + 1 < len(chars) else None
-        if c in SPACING_ACCENTS and after and after[0].isalpha() and _over(box, after[1]) \
-                and (composed := _accented(c, after[0])):
-            out.append((composed, after[1]))
-            i += 2
-            continue
-        if c.isalpha() and after and after[0] in SPACING_ACCENTS and _over(box, after[1]) \
-                and (composed := _accented(after[0], c)):
-            out.append((composed, box))
-            i += 2
-            continue
-        out.append((c, box))
-        i += 1
+        joined = _accented(chars[i], chars[i + 1]) if i + 1 < len(chars) else None
+        out.append(joined or chars[i])
+        i += 2 if joined else 1
     return out
