@@ -77,6 +77,7 @@ async def test_update_rollback_and_the_version_a_job_is_frozen_to(gateway):
     assert rolled.status_code == 200 and rolled.json()["active_version"] == "v1"
     assert await frozen(ctx, running) == f"{merchant}:furniture:v2"  # the running job keeps its version
     after = (await upload(client, merchant, category="furniture")).json()["job_id"]
+    assert (await upload(client, merchant, category="furni\x00ture")).status_code == 422  # Postgres refuses NUL
     assert await frozen(ctx, after) == f"{merchant}:furniture:v1"
     again = await client.post("/api/v1/config/profiles/furniture/rollback", headers=admin)
     assert again.status_code == 409 and again.json()["detail"]["code"] == "NO_ROLLBACK_TARGET"

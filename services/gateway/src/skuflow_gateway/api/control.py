@@ -28,7 +28,7 @@ from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.api.pages import PageNo
 from skuflow_gateway.api.profiles import frozen_version
-from skuflow_gateway.domain.profiles import PROFILE_ID
+from skuflow_gateway.domain.profiles import CATEGORY, PROFILE_ID
 from skuflow_gateway.lifecycle import move_job
 from skuflow_gateway.page_progress import reprocess_pages
 from skuflow_gateway.tables import job_pages, jobs
@@ -49,7 +49,7 @@ class Reprocess(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"profile": "furniture"}, {"category": "lighting"}, {}]})
 
     profile: str | None = Field(None, pattern=PROFILE_ID, description="one of your profiles (its active version)")
-    category: str | None = Field(None, min_length=1, max_length=64,
+    category: str | None = Field(None, min_length=1, max_length=64, pattern=CATEGORY,
                                  description="else your profile of this category; else your default")
 
 

@@ -26,7 +26,7 @@ from skuflow_gateway.domain.jobs import (
     user_status,
 )
 from skuflow_gateway.domain.page_states import IN_FLIGHT
-from skuflow_gateway.domain.profiles import PROFILE_ID
+from skuflow_gateway.domain.profiles import CATEGORY, PROFILE_ID
 from skuflow_gateway.domain.retention import FULL
 from skuflow_gateway.retention import RetentionSettings, disk_state_now
 from skuflow_gateway.tables import job_pages, jobs
@@ -84,7 +84,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def create_job(request: Request, caller: Caller,
                          profile: Annotated[str | None, Query(pattern=PROFILE_ID, description=(
                              "the threshold profile to judge it by; default: your default profile"))] = None,
-                         category: Annotated[str | None, Query(max_length=64, description=(
+                         category: Annotated[str | None, Query(max_length=64, pattern=CATEGORY, description=(
                              "pick your profile of this category instead of naming one"))] = None) -> dict:
         """Auth (dependency), declared size, rate and profile are checked before one byte of the body
         is read. The job is frozen to the profile version active now (INV-09)."""

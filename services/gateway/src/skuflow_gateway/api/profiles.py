@@ -17,6 +17,7 @@ from skuflow_contracts.events import ProfilePublished
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.domain.profiles import (
+    CATEGORY,
     FIRST_VERSION,
     PROFILE_ID,
     ProfileConflict,
@@ -63,7 +64,7 @@ class ProfileUpdate(BaseModel):
     change_reason: Annotated[str | None, Field(max_length=500)] = None
 
 
-CategoryName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[^/\x00]+$", examples=["furniture"])]
+CategoryName = Annotated[str, Path(min_length=1, max_length=64, pattern=CATEGORY, examples=["furniture"])]
 
 
 class CategorySchemaUpdate(BaseModel):

@@ -16,6 +16,7 @@ from skuflow_contracts.profile import ThresholdProfile
 
 FIRST_VERSION = "v1"
 PROFILE_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+CATEGORY = r"^[^/\x00]+$"  # a category name: any text but a slash (it is a path segment) or a NUL (Postgres refuses it)
 
 
 class ProfileConflict(Exception):
