@@ -1,7 +1,7 @@
 """Product codes, and what only looks like one."""
 
 import pytest
-from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
+from skuflow_catalog.codes import article_tails, code_score, find_codes, is_package, leading_code, trailing_code
 from skuflow_catalog.values import is_color, is_size
 
 
@@ -58,3 +58,16 @@ def test_codes_in_running_text_must_be_one_strong_token():
 def test_sizes_and_colours_in_several_languages():
     assert is_size("300ml") and is_size("120×80×40 mm") and is_size("XL") and not is_size("SF-300")
     assert is_color("黑色") and is_color("Weiß") and is_color("красный") and not is_color("Glass")
+
+
+def test_a_brand_abbreviation_after_many_article_numbers_starts_the_description():
+    cells = ["413616 AB BASE SENZA/GLUTINE 20x25cm", "415313 AB SCROC.CLASS. 28x18 250g", "413615 AB SCROC.CLASS.31cm",
+             "650298 b PRET.BLANCA 12f", "650351 b PRET.CARROT CAKE", "651812 b PRET.CIOCC/PERE 12f*"]
+    tails = article_tails(cells)
+    assert tails == {"AB", "b"}
+    assert [leading_code(c, tails) for c in cells[:4]] == ["413616", "415313", "413615", "650298"]
+    assert leading_code("AFE 80/50 L KN fenékelem", tails) == "AFE 80/50 L KN"  # a code's own letters stay
+
+
+def test_letters_after_only_a_few_article_numbers_are_no_description_start():
+    assert article_tails(["4711 AB Shirt", "4712 AB Shirt", "CB-1 AB Pink", "4713 XY Blouse"]) == frozenset()

@@ -125,3 +125,31 @@ def test_beside_prices_printing_their_currency_a_column_of_bare_amounts_is_no_pr
     assert roles(headers, codes, masses, prices) == ["model", "custom", "price"]
     both = ["7 100,00р.", "8 200,00р.", "9 000,00р."]  # two prices in currency: both stay prices
     assert roles(headers, codes, both, prices) == ["model", "price", "price_extra"]
+
+
+def test_a_line_total_right_of_the_unit_price_is_no_price_even_where_only_it_prints_the_currency():
+    """A quotation: unit price, then quantity × unit price with 'EUR' before it. The total is not a
+    second price (and does not make the unit prices read as a measurement)."""
+    roles = assign_roles(["Artikel", "Menge", "E-Preis", "Preis"],
+                         [["RMPS2000", "RSMW", "KLNRELA0101"], ["2,000", "1,000", "3,000"],
+                          ["3971,20", "1250,00", "99,90"], ["EUR 7942,40", "EUR 1250,00", "EUR 299,70"]])
+    assert [r.role for r in roles] == ["model", "custom", "price", "custom"]
+
+
+def test_a_cartons_price_left_of_its_piece_price_stays_the_price():
+    roles = assign_roles(["Codice", "Prezzo", "Pezzi", "Prezzo pezzo"],
+                         [["413616", "415313", "413615"], ["33,00 €", "63,84 €", "25,20 €"], ["10", "24", "7"],
+                          ["3,30 €", "2,66 €", "3,60 €"]])
+    assert [r.role for r in roles][:2] == ["model", "price"] and roles[3].role == "price_extra"
+
+
+def test_a_names_column_whose_cells_each_start_with_their_own_article_number_holds_the_codes():
+    """'Cd_AR' and 'Descrizione' set so close they read as one column: the numbers are the codes."""
+    roles = assign_roles(["Cd_AR Descrizione", "Prezzo"],
+                         [["413616 AB BASE SENZA/GLUTINE", "415313 AB SCROC.CLASS. 28x18",
+                           "413615 AB SCROC.CLASS.31cm"],
+                          ["33,00 €", "63,85 €", "25,22 €"]])
+    assert [r.role for r in roles] == ["model", "price"]
+    same_number = assign_roles(["Descrizione", "Prezzo"], [["2 kg Mehl Typ 405", "2 kg Mehl Typ 550", "2 kg Zucker"],
+                                                          ["3,00 €", "3,50 €", "2,20 €"]])
+    assert [r.role for r in same_number] == ["product_name", "price"]

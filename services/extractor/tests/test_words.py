@@ -5,6 +5,7 @@ import math
 from extractor_pages import CHAR, block, lines_of, page, spanned, stacked
 
 from skuflow_contracts.ir import TextLine, TextSpan, union
+from skuflow_extractor.domain.grid import cell_rows
 from skuflow_extractor.domain.words import page_lines, rows_of, split_words, straighten, turn
 
 
@@ -15,9 +16,26 @@ def test_words_take_the_union_of_their_character_boxes():
     assert words[1].bbox[0] == 100 + 13 * CHAR and {w.line for w in words} == {7}
 
 
-def test_ocr_lines_without_character_boxes_spread_the_line_box_evenly():
-    words = split_words(TextLine(bbox=(0, 0, 100, 10), text="ab cd"), index=0)
-    assert [(w.text, w.bbox[0], w.bbox[2]) for w in words] == [("ab", 0, 40), ("cd", 60, 100)]
+def test_ocr_lines_without_character_boxes_spread_the_line_box_by_character_widths():
+    words = split_words(TextLine(bbox=(0, 0, 54, 10), text="ab cd"), index=0)
+    assert [(w.text, round(w.bbox[0]), round(w.bbox[2])) for w in words] == [("ab", 0, 24), ("cd", 30, 54)]
+    mixed = split_words(TextLine(bbox=(0, 0, 35, 10), text="奶茶 55"), index=0)
+    assert [(w.text, round(w.bbox[0]), round(w.bbox[2])) for w in mixed] == [("奶茶", 0, 20), ("55", 23, 35)]
+
+
+def test_the_words_of_one_ocr_line_in_capitals_stay_one_cell():
+    """Spread evenly, each space of 'LAVANDERIA (LAVADO Y PLANCHADO)' was a gap of 0.5 line heights,
+    wider than the gap that parts two codes, and the heading stood over three columns."""
+    line = TextLine(bbox=(71, 519, 273, 534), text="LAVANDERIA (LAVADO Y PLANCHADO)")
+    [row] = cell_rows(page_lines(page(block(0, [line])), set()), tolerance=3)
+    assert [cell.text for cell in row.cells] == ["LAVANDERIA (LAVADO Y PLANCHADO)"]
+
+
+def test_two_amounts_of_one_ocr_line_stay_two_cells():
+    """A menu's M and L prices, read by OCR as one line '30 35', are two cells."""
+    line = TextLine(bbox=(75, 61, 93, 68), text="30 35")
+    [row] = cell_rows(page_lines(page(block(0, [line])), set()), tolerance=3)
+    assert [cell.text for cell in row.cells] == ["30", "35"]
 
 
 def test_page_lines_skip_margin_blocks_and_blank_lines_and_read_top_to_bottom():

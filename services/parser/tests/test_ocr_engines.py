@@ -6,6 +6,7 @@ import sys
 import types
 
 import numpy as np
+import pymupdf
 import pytest
 
 from skuflow_parser.backends.ocr_engines import MAX_SIDE_PX, OcrTuning, PaddleOcr, RapidOcr, engine
@@ -42,9 +43,25 @@ def fake_paddleocr(monkeypatch):
 def test_rapidocr_is_the_default_and_gets_batched_recognition_and_bounded_detection():
     reader = engine(OcrTuning(rec_batch_size=12, det_max_side=1024))
     assert isinstance(reader, RapidOcr) and reader.name == "rapidocr"
-    ocr = reader._ocr
-    assert ocr.text_rec.rec_batch_num == 12 and ocr.max_side_len == MAX_SIDE_PX
-    assert (ocr.text_det.limit_type, ocr.text_det.limit_side_len) == ("max", 1024)
+    config = reader._ocr.cfg
+    assert config.Rec.rec_batch_num == 12 and config.Global.max_side_len == MAX_SIDE_PX
+    assert (config.Det.limit_type, config.Det.limit_side_len) == ("max", 1024)
+
+
+def test_rapidocr_reads_a_line_of_traditional_chinese_and_a_blank_image_as_nothing():
+    """The bundled PP-OCRv6 models read Traditional Chinese menu names (v4 mobile dropped or misread
+    most of them); a blank image gives no lines rather than failing."""
+    document = pymupdf.open()
+    page = document.new_page(width=260, height=50)
+    page.insert_text((12, 32), "鐵觀音拿鐵65", fontname="china-t", fontsize=20)
+    pix = page.get_pixmap(dpi=200)
+    reader = engine(OcrTuning())
+    lines = reader.read(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3))
+    assert "".join(line.text for line in lines).replace(" ", "") == "鐵觀音拿鐵65"
+    assert all(line.confidence > 0.8 and len(line.corners) == 4 for line in lines)
+    words = [word for line in lines for word, _ in line.words]
+    assert "".join(words) == "鐵觀音拿鐵65" and "鐵" in words  # each Chinese character placed on its own
+    assert reader.read(np.full((80, 200, 3), 255, dtype=np.uint8)) == []
 
 
 def test_paddleocr_selected_but_not_installed_falls_back_to_rapidocr_with_an_error(monkeypatch, caplog):
@@ -59,8 +76,9 @@ def test_paddleocr_is_used_when_selected_and_installed(fake_paddleocr):
     reader = engine(OcrTuning(engine="paddleocr", rec_batch_size=16, det_max_side=1280))
     assert isinstance(reader, PaddleOcr)
     assert fake_paddleocr["text_recognition_batch_size"] == 16 and fake_paddleocr["text_det_limit_side_len"] == 1280
-    [(corners, text, score)] = reader.read(np.zeros((60, 200, 3), dtype=np.uint8))
-    assert corners[0] == [10, 20] and text == "型号：A-1" and score == pytest.approx(0.97)
+    [line] = reader.read(np.zeros((60, 200, 3), dtype=np.uint8))
+    assert line.corners[0] == [10, 20] and line.text == "型号：A-1" and line.confidence == pytest.approx(0.97)
+    assert line.words == ()
 
 
 def test_the_engine_and_its_tuning_come_from_settings(monkeypatch):

@@ -52,6 +52,8 @@ PACKAGE = re.compile(
 _CODE_CHARS = re.compile(r"^[\w\-_./+#()]+(?:,[\w\-_./+#()]+)*$")  # a comma only between digits or letters
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
 MAX_TOKENS = 5
+ARTICLE_DIGITS = 4  # an all-digit article number has at least this many
+TAIL_ROWS = 3  # cells a token must follow the article number in to start the description
 
 
 def _letters(text: str) -> list[str]:
@@ -122,12 +124,15 @@ def _is_word(token: str) -> bool:
     return len(_letters(token)) > 5 and not any(ch.isdigit() for ch in token)
 
 
-def leading_code(text: str) -> str | None:
+def leading_code(text: str, tails: frozenset[str] = frozenset()) -> str | None:
     """The code a cell starts with, before its description: 'AFE 80/50 L KN fenékelem…' → 'AFE 80/50 L KN',
-    '1690158 ABECEDARIO…' → '1690158'. Tokens up to the first word; they must hold a digit."""
+    '1690158 ABECEDARIO…' → '1690158'. Tokens up to the first word; they must hold a digit. A token of
+    ``tails`` after an article number ends the code before it ('413616 AB BASE…' → '413616')."""
     taken: list[str] = []
     for token in text.split():
         if _is_word(token) or _CJK.search(token) or (taken and token[:1].islower() and len(token) > 2):
+            break
+        if token in tails and len(taken) == 1 and taken[0].isdigit():
             break
         taken.append(token)
         if len(taken) > MAX_TOKENS:
@@ -136,6 +141,18 @@ def leading_code(text: str) -> str | None:
         return None
     code = " ".join(taken).rstrip(",;:-–")
     return code if code_score(code) >= 0.5 else None
+
+
+def article_tails(cells: list[str]) -> frozenset[str]:
+    """Letters printed after the article number in many cells of a column ('413616 AB BASE…',
+    '415313 AB SCROC…', '650298 b PRET…'): a brand or range abbreviation that starts the description. An article
+    number's own suffix would differ from row to row."""
+    counts: dict[str, int] = {}
+    for cell in cells:
+        tokens = cell.split()
+        if len(tokens) >= 3 and tokens[0].isdigit() and len(tokens[0]) >= ARTICLE_DIGITS and tokens[1].isalpha():
+            counts[tokens[1]] = counts.get(tokens[1], 0) + 1
+    return frozenset(token for token, count in counts.items() if count >= TAIL_ROWS)
 
 
 def trailing_code(text: str) -> str | None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from itertools import pairwise
 
-from skuflow_catalog.codes import code_score, is_measurement, is_package, leading_code
+from skuflow_catalog.codes import article_tails, code_score, is_measurement, is_package, leading_code
 from skuflow_catalog.headers import header_role, is_currency
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
@@ -35,6 +36,8 @@ STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a he
 ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article numbers
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
 WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
+TOTAL_ROWS = 2  # rows of unit price and line total that show a column is the total
+CENT = Decimal("0.011")  # a line total may differ from unit price × quantity by its rounding
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
 
 
@@ -192,6 +195,40 @@ def _unmarked_prices(roles: list[str | None], columns: list[list[str]]) -> None:
             roles[j] = None
 
 
+def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[str | None]) -> None:
+    """A quotation prints each position's unit price and its line total, the unit price times the
+    quantity ('E-Preis 2349,40 | Preis 4698,80'; '单价 | 总价'). A price column whose amounts are whole
+    multiples of those of a price column left of it in every row, more than once in some, is the
+    total: not a price. (A carton's price left of its piece price is a price: the list's first.)"""
+    prices = [j for j, role in enumerate(roles) if role == "price"]
+    amounts = {j: [(p.amount if (p := price_of_cell(cell, marks[j])) else None) for cell in columns[j]] for j in prices}
+    for total in prices:
+        for unit in (j for j in prices if j < total):
+            pairs = [(u, t) for u, t in zip(amounts[unit], amounts[total], strict=True) if u and t]
+            if len(pairs) < TOTAL_ROWS:
+                continue
+            times = [t / u for u, t in pairs]
+            if all(abs(t - u * round(k)) <= CENT and round(k) >= 1 for (u, t), k in zip(pairs, times, strict=True)) \
+                    and any(round(k) > 1 for k in times):
+                roles[total] = None
+                break
+
+
+def _codes_lead_names(roles: list[str | None], columns: list[list[str]]) -> None:
+    """Code and description set so close that they read as one column ('413616 AB BASE SENZA
+    GLUTINE…' under 'Cd_AR Descrizione'): where no column holds codes and the names column's cells
+    each start with an article number of their own, that column is the codes (its cells' rest is
+    the name)."""
+    if "model" in roles or "product_name" not in roles:
+        return
+    j = roles.index("product_name")
+    filled = [c for c in columns[j] if c.strip()]
+    tails = article_tails(filled)
+    leads = [leading_code(c, tails) for c in filled]
+    if len(filled) >= ARTICLE_ROWS and all(leads) and len(set(leads)) == len(leads):
+        roles[j] = "model"
+
+
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
     """The cells flatly deny the header: 'PRICE' over a column without one amount (a title spread over
     the table), 'Style' over brewery names (a code column holds codes; plain numbers may pass)."""
@@ -264,6 +301,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         j = -negative
         if roles[j] is None and (role == "price" or role not in roles):
             roles[j] = role
+    _line_totals(roles, columns, [mark for _, mark in scored])
     _unmarked_prices(roles, columns)
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:
@@ -272,6 +310,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         if "model" not in roles else None
     named = [_header_evidence(header)[0] for header in headers]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
+    _codes_lead_names(roles, columns)
     if _numbers_as_codes(roles, headers, columns):
         named[0] = "model"
     for j, header in enumerate(headers):

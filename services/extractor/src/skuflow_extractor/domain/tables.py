@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from itertools import pairwise, takewhile
 
-from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code, trailing_code
+from skuflow_catalog.codes import article_tails, code_score, find_codes, is_package, leading_code, trailing_code
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import menu_prices, price_of_cell
 
@@ -275,7 +275,7 @@ def _spaced_codes(text: str) -> bool:
     return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words)
 
 
-def _model_of(text: str, column: ColumnRole) -> tuple[list[str], float] | None:
+def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()) -> tuple[list[str], float] | None:
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
     short cell with a digit ('12', '0457'), or digits in groups ('618 009 227 221', however like a
@@ -287,7 +287,7 @@ def _model_of(text: str, column: ColumnRole) -> tuple[list[str], float] | None:
         return listed, LIST_EVIDENCE
     if (score := code_score(text)) >= CODE_MIN:
         return [text], score
-    if (lead := leading_code(text)) is not None:
+    if (lead := leading_code(text, tails)) is not None:
         return [lead], LEADING_EVIDENCE
     if named and any(ch.isdigit() for ch in text) and (len(text) <= NAMED_CODE_MAX or DIGIT_GROUPS.fullmatch(text)):
         return [text], NAMED_EVIDENCE
@@ -457,7 +457,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
     used: set[int] = set()
     family: str | None = None
     last_row: Row | None = None
-    tags = recurring_tags([grid.texts(row)[model] for row in body]) if model is not None else frozenset()
+    model_cells = [grid.texts(row)[model] for row in body] if model is not None else []
+    tags, tails = recurring_tags(model_cells), article_tails(model_cells)
     for row in body:
         texts = grid.texts(row)
         own = [texts[j] for j in columns]
@@ -472,7 +473,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
             continue
-        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start]) if model is not None else None
+        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start], tails) if model is not None \
+            else None
         key = model
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
             found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name

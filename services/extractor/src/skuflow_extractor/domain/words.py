@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import unicodedata
 from dataclasses import dataclass, replace
 from itertools import groupby, pairwise
 
@@ -21,6 +22,7 @@ WORD_SPACE_RATIO = 2.5  # a letter-spaced run's spaces between words are this mu
 SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
 BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this close in height
 BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
+LETTER_EM, SPACE_EM = 0.6, 0.3  # usual widths of a Latin letter or digit and of a word space, in ems
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,29 @@ def _char_boxes(line: TextLine) -> list[tuple[str, BBox]] | None:
     return chars or None
 
 
+def _advance(text: str, i: int) -> float:
+    """The width of ``text[i]`` in ems, roughly: CJK full width, a space between words narrow, anything
+    else a letter's width. A space between two digits keeps a letter's width: OCR prints one space
+    for the gutter between two amounts ('30 35', a menu's M and L prices), which parts two cells."""
+    ch = text[i]
+    if ch.isspace():
+        between_digits = 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+        return LETTER_EM if between_digits else SPACE_EM
+    return 1.0 if unicodedata.east_asian_width(ch) in "WF" else LETTER_EM
+
+
 def _spread(line: TextLine) -> list[tuple[str, BBox]]:
-    """Character boxes estimated by spreading the line's box evenly (OCR lines)."""
+    """Character boxes estimated by spreading the line's box over its characters by their usual
+    widths (OCR lines). Spread evenly, every space took a letter's width, so the words of one OCR
+    line ('PRODUCTOS MINIBAR') stood as far apart as two cells and were read as two."""
     x0, y0, x1, y1 = line.bbox
-    step = (x1 - x0) / max(len(line.text), 1)
-    return [(ch, (x0 + i * step, y0, x0 + (i + 1) * step, y1)) for i, ch in enumerate(line.text)]
+    advances = [_advance(line.text, i) for i in range(len(line.text))]
+    scale = (x1 - x0) / max(sum(advances), 1e-9)
+    boxes, left = [], x0
+    for ch, advance in zip(line.text, advances, strict=True):
+        boxes.append((ch, (left, y0, left + advance * scale, y1)))
+        left += advance * scale
+    return boxes
 
 
 def _word(chars: list[tuple[str, BBox]], index: int) -> Word:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import pymupdf
 
-from skuflow_contracts.ir import TextBlock, TextLine
+from skuflow_contracts.ir import TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
 from skuflow_parser.backends.pymupdf_backend import render
+from skuflow_parser.domain.ocr_text import placed, repaired
 from skuflow_parser.domain.scripts import in_one_script
 
 DEFAULT_DPI = 200
@@ -59,6 +60,16 @@ def ocr_resolution(dpi: int, scanned_at: float | None) -> int:
     return min(dpi, max(LOW_RES_DPI, round(UPSCALE * scanned_at)))
 
 
+def _normal(text: str) -> str:
+    """PP-OCR answers full-width colons, dashes and digits at random: NFKC makes them one."""
+    return unicodedata.normalize("NFKC", text).strip()
+
+
+def _box(corners: list[list[float]], zoom: float) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return round(min(xs) / zoom, 2), round(min(ys) / zoom, 2), round(max(xs) / zoom, 2), round(max(ys) / zoom, 2)
+
+
 def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,
              tuning: OcrTuning = DEFAULT_TUNING) -> OcrPage:
     pix, zoom = render(page, ocr_resolution(dpi, scan_resolution(page)), max_side)
@@ -67,13 +78,19 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         found = engine(tuning).read(image)
     blocks: list[TextBlock] = []
     confidences = []
-    texts = in_one_script([unicodedata.normalize("NFKC", text).strip() for _, text, _ in found])
-    for (corners, _, score), text in zip(found, texts, strict=True):
+    laid = [placed(_normal(line.text), [(_normal(word), _box(corners, 1.0)) for word, corners in line.words])
+            for line in found]
+    texts = repaired(in_one_script([words[0] if words else _normal(line.text)
+                                    for line, words in zip(found, laid, strict=True)]))
+    for line, words, text in zip(found, laid, texts, strict=True):
         if not text:
             continue
-        xs, ys = [x for x, _ in corners], [y for _, y in corners]
-        box = (round(min(xs) / zoom, 2), round(min(ys) / zoom, 2), round(max(xs) / zoom, 2), round(max(ys) / zoom, 2))
-        blocks.append(TextBlock(block_id=len(blocks), bbox=box, text=text, lines=[TextLine(bbox=box, text=text)],
-                                font_size=round(box[3] - box[1], 1), confidence=round(float(score), 4)))
-        confidences.append(float(score))
+        box = _box(line.corners, zoom)
+        kept = words is not None and len(words[0]) == len(text)  # else the boxes no longer match: spread
+        chars = [tuple(round(v / zoom, 2) for v in char) for char in words[1]] if kept else []
+        spans = [TextSpan(bbox=box, text=text, char_boxes=chars)] if chars else []
+        blocks.append(TextBlock(block_id=len(blocks), bbox=box, text=text,
+                                lines=[TextLine(bbox=box, text=text, spans=spans)],
+                                font_size=round(box[3] - box[1], 1), confidence=round(line.confidence, 4)))
+        confidences.append(line.confidence)
     return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None)

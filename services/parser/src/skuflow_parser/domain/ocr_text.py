@@ -1,0 +1,65 @@
+"""What OCR predictably misreads on a price page, set right from the page's other lines.
+
+- A currency sign read as the letter it resembles ('P2,300' among '₱2,050', '₱1,950'): where several
+  lines of the page are an amount behind one sign, a lone amount behind a look-alike of that sign is
+  the same sign.
+- Two prices read as one number ('2530' for '25 30'): the recognizer placed them apart, so the
+  line's words are placed where it saw them (``placed``) and a gutter between them parts them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+LOOK_ALIKES = {"₱": "P", "$": "Ss", "¥": "Y半羊", "€": "ECe", "£": "Ef", "₩": "W", "₹": "R"}
+SIGNED = re.compile(r"(?P<sign>\S)(?P<amount>\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?)")
+MIN_LINES = 3  # lines of a page printing an amount behind a sign before its look-alikes are read as it
+GUTTER = 0.5  # line heights: a wider gap between two words OCR read without a space parts two cells
+
+
+def repaired(texts: list[str]) -> list[str]:
+    """The page's OCR line texts with look-alike currency signs set right."""
+    signed = [m.group("sign") for t in texts if (m := SIGNED.fullmatch(t)) and m.group("sign") in LOOK_ALIKES]
+    if not signed:
+        return texts
+    sign = max(set(signed), key=signed.count)
+    if signed.count(sign) < MIN_LINES:
+        return texts
+    out = []
+    for text in texts:
+        match = SIGNED.fullmatch(text)
+        misread = match is not None and match.group("sign") in LOOK_ALIKES[sign]
+        out.append(sign + match.group("amount") if misread else text)
+    return out
+
+
+Box = tuple[float, float, float, float]
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def placed(text: str, words: list[tuple[str, Box]]) -> tuple[str, list[Box]] | None:
+    """The line's text and one box per character, from where the recognizer placed each word: a
+    word's characters share its box evenly, a space spans the gap between two words. Words the
+    recognizer set apart by a gutter without a space between them ('2530' read as '25' and '30', more
+    than half a line height apart) get one; letter-spaced digits ('1 2 0') and Chinese characters
+    (each placed on its own) stay together. None where the words do not spell the text."""
+    if not words or "".join(word for word, _ in words) != "".join(text.split()):
+        return None
+    chars: list[str] = []
+    boxes: list[Box] = []
+    at = 0
+    for word, (x0, y0, x1, y1) in words:
+        spaced = at < len(text) and text[at].isspace()
+        at = len(text) - len(text[at:].lstrip()) + len(word)
+        gutter = bool(boxes) and x0 - boxes[-1][2] >= GUTTER * (y1 - y0)
+        if chars and (spaced or (gutter and not (_wide(chars[-1]) or _wide(word[0])))):
+            chars.append(" ")
+            boxes.append((boxes[-1][2], y0, max(x0, boxes[-1][2]), y1))
+        step = (x1 - x0) / len(word)
+        chars += word
+        boxes += [(x0 + k * step, y0, x0 + (k + 1) * step, y1) for k in range(len(word))]
+    return "".join(chars), boxes
