@@ -8,6 +8,7 @@ A text line from PyMuPDF may hold several table cells when they sit close togeth
 from __future__ import annotations
 
 import math
+import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ WORD_SPACE_RATIO = 2.5  # a letter-spaced run's spaces between words are this mu
 SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
 BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this close in height
 BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
+LABEL = re.compile(r"[^\s:：]{2,}[:：]")  # 'Model:', '名称/Description：' starting a word
 LETTER_EM, SPACE_EM = 0.6, 0.3  # usual widths of a Latin letter or digit and of a word space, in ems
 
 
@@ -148,6 +150,22 @@ def runs(words: list[Word] | tuple[Word, ...], height: float, atom_gap: float | 
     return found
 
 
+def _at_repeated_labels(words: list[Word]) -> list[list[Word]]:
+    """A line printing one label twice ('名称/Description:显示器支架 名称/Description:迷你蓝牙音箱')
+    holds two cells, two cards side by side read as one line: it is cut before the label's repeat."""
+    parts: list[list[Word]] = [[]]
+    seen: set[str] = set()
+    for word in words:
+        label = LABEL.match(word.text)
+        if label and label.group(0) in seen and parts[-1]:
+            parts.append([])
+            seen = set()
+        if label:
+            seen.add(label.group(0))
+        parts[-1].append(word)
+    return parts
+
+
 def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
     """Every line outside the skipped blocks (page headers and footers), in reading order; a text line
     holding cells or captions far apart becomes one line per cell."""
@@ -164,6 +182,7 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             heading = block.block_type == "heading"
             words = split_words(line, len(lines))
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
+            cells = [part for run in cells for part in _at_repeated_labels(run)]
             if len(cells) == 1:
                 joined = len(words) < len(line.text.split())  # letter-spaced text read as words
                 text = " ".join(w.text for w in words) if joined else line.text.strip()

@@ -21,6 +21,7 @@ import numpy as np
 MAX_SIDE_PX = 2600  # the largest page image OCR is given (pages are rendered at most this large)
 REC_BATCH_SIZE = 6  # RapidOCR's own default; larger batches were no faster here on 2 cores
 DET_MAX_SIDE = 1536
+BOX_TRIM = 0.89  # of a detected box's height kept (see ``_trimmed``)
 log = logging.getLogger(__name__)
 
 EngineName = Literal["rapidocr", "paddleocr"]
@@ -67,9 +68,17 @@ class RapidOcr:
         if found.boxes is None:
             return []
         words = found.word_results or [()] * len(found.boxes)
-        return [Line(np.asarray(corners).tolist(), text, float(score),
-                     tuple((word, np.asarray(box).tolist()) for word, _, box in placed))
+        return [Line(_trimmed(corners), text, float(score), tuple((word, _trimmed(box)) for word, _, box in placed))
                 for corners, text, score, placed in zip(found.boxes, found.txts, found.scores, words, strict=True)]
+
+
+def _trimmed(corners) -> Corners:
+    """PP-OCRv6's boxes stand ~12 % taller around their text than PP-OCRv4's (measured on the real
+    set); trimmed back, so the lines of a dense list or a card no longer overlap the next one."""
+    box = np.asarray(corners, dtype=float)
+    middle = box[:, 1].mean()
+    box[:, 1] = middle + (box[:, 1] - middle) * BOX_TRIM
+    return box.tolist()
 
 
 class PaddleOcr:
