@@ -153,3 +153,14 @@ def test_a_names_column_whose_cells_each_start_with_their_own_article_number_hol
     same_number = assign_roles(["Descrizione", "Prezzo"], [["2 kg Mehl Typ 405", "2 kg Mehl Typ 550", "2 kg Zucker"],
                                                           ["3,00 €", "3,50 €", "2,20 €"]])
     assert [r.role for r in same_number] == ["product_name", "price"]
+
+
+def test_an_order_number_column_is_the_model_beside_a_designation_column():
+    """'Type SUN2000-3KTL-M1 | Art-Num 05855': the list orders by the article number."""
+    roles = assign_roles(["Type", "Art-Num", "€/Stk."],
+                         [["SUN2000-3KTL-M1", "SUN2000-4KTL-M1", "SUN2000-5KTL-M1"], ["05855", "05854", "05853"],
+                          ["621,00", "650,00", "661,00"]])
+    assert [r.role for r in roles] == ["custom", "model", "price"]
+    alone = assign_roles(["Type", "€/Stk."], [["SUN2000-3KTL-M1", "SUN2000-4KTL-M1", "SUN2000-5KTL-M1"],
+                                               ["621,00", "650,00", "661,00"]])
+    assert [r.role for r in alone] == ["model", "price"]

@@ -123,3 +123,18 @@ def test_letter_spaced_text_is_read_as_its_words():
 def test_single_characters_set_with_ordinary_spaces_stay_words():
     words = split_words(letter_spaced(["A", "1", "B", "2"], letter_gap=2.5, word_gap=2.5), index=0)
     assert [w.text for w in words] == ["A", "1", "B", "2"]
+
+
+def test_a_cell_border_parts_a_price_from_the_note_beside_it_however_close():
+    """'¥3,300' right-aligned against a border and '個室' just after it: two cells, not '¥3,300 個室'."""
+    ruled = page(block(0, [spanned(100, 50, "¥3,300")]), block(1, [spanned(138.5, 50, "個室")]))
+    [row] = cell_rows(page_lines(ruled.model_copy(update={"column_rules": [(137.0, 40.0, 137.0, 70.0)]}), set()), 3)
+    assert [cell.text for cell in row.cells] == ["¥3,300", "個室"]
+    [joined] = cell_rows(page_lines(ruled, set()), 3)
+    assert [cell.text for cell in joined.cells] == ["¥3,300 個室"]
+
+
+def test_two_cards_read_as_one_line_are_two_cells_at_the_repeated_label():
+    line = TextLine(bbox=(30, 165, 201, 182), text="名称/Description:显示器支架 名称/Description:迷你蓝牙音箱")
+    assert [ln.text for ln in page_lines(page(block(0, [line])), set())] == [
+        "名称/Description:显示器支架", "名称/Description:迷你蓝牙音箱"]

@@ -89,3 +89,11 @@ def test_the_engine_and_its_tuning_come_from_settings(monkeypatch):
     config = ParserSettings().parser_config()
     assert config.ocr == OcrTuning(engine="paddleocr", rec_batch_size=12)
     assert (config.screenshots, config.decoration_floor) == ("always", 6.0)
+
+
+def test_detected_boxes_are_trimmed_around_their_middle_to_the_height_of_the_text():
+    from skuflow_parser.backends.ocr_engines import BOX_TRIM, _trimmed
+
+    corners = _trimmed([[10, 100], [90, 100], [90, 150], [10, 150]])
+    assert [x for x, _ in corners] == [10, 90, 90, 10]
+    assert corners[0][1] == pytest.approx(125 - 25 * BOX_TRIM) and corners[2][1] == pytest.approx(125 + 25 * BOX_TRIM)

@@ -25,6 +25,12 @@ Role = Literal["model", "product_name", "size", "material", "color", "price", "p
                "unit", "index", "barcode", "brand", "remark", "stock", "weight", "category", "measure"]
 ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material", "color", "price")
 
+# Model terms that name a product's designation rather than the number it is ordered by: where a list
+# prints both ('Type | Art-Num', '型号 | 订货号'), the order number is the model.
+DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models", "model name", "type", "typ", "style", "modelo",
+                          "modèle", "modell", "modello", "модель", "тип", "típus", "typenbezeichnung", "型式", "形式",
+                          "모델", "모델명"})
+
 # Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi).
 VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
@@ -42,7 +48,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("código", "referência", "modelo", "artigo", "cód", "código do produto", "ref"),
         ("référence", "réf", "code", "code article", "modèle", "n° article", "référence article"),
         ("art nr", "art-nr", "artikelnummer", "artikel-nr", "artikelnr", "bestellnummer", "best-nr", "best nr", "typ",
-         "modell", "teilenummer", "sachnummer", "artikel nr", "bestell-nr", "typenbezeichnung", "artikel", "art"),
+         "modell", "teilenummer", "sachnummer", "artikel nr", "bestell-nr", "typenbezeichnung", "artikel", "art",
+         "art num"),
         ("codice", "cod", "articolo", "modello", "riferimento", "rif", "codice articolo", "cod art", "codice prodotto"),
         ("артикул", "код", "модель", "код товара", "каталожный номер", "арт", "обозначение", "тип", "марка",
          "код продукции", "номер по каталогу"),

@@ -108,6 +108,8 @@ class ParsedPage(Contract):
     tables: list[TableBlock] = Field(default_factory=list)
     rules: list[BBox] = Field(default_factory=list, description="horizontal rules drawn across the page (table row "
                               "borders, cell edges), of text-layer pages that are upright")
+    column_rules: list[BBox] = Field(default_factory=list, description="vertical rules drawn on the page (cell "
+                                     "borders between columns), of text-layer pages that are upright")
     reading_order: list[int] = Field(default_factory=list, description="block_ids in reading order")
     text_coverage: float = 0.0
     ocr_confidence: float | None = None

@@ -24,7 +24,7 @@ from skuflow_parser.domain.features import page_features
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE, picture_share
 from skuflow_parser.domain.layout import reading_order, with_block_types
 from skuflow_parser.domain.screenshots import ScreenshotPolicy, wants_screenshot
-from skuflow_parser.domain.tables import horizontal_rules, looks_tabular, reading_rotation
+from skuflow_parser.domain.tables import column_rules, horizontal_rules, looks_tabular, reading_rotation
 from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
@@ -134,12 +134,13 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)
     found_tables = _tables(page, blocks) if backend == "pymupdf" else []
-    rules = horizontal_rules(drawings) if backend == "pymupdf" and not page.rotation else []
+    ruled = backend == "pymupdf" and not page.rotation
+    rules = horizontal_rules(drawings) if ruled else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
         text_blocks=blocks, images=[placed.region for placed in images], decorations=found.decorations,
-        tables=found_tables, rules=rules,
+        tables=found_tables, rules=rules, column_rules=column_rules(drawings) if ruled else [],
         reading_order=reading_order(blocks, width),
         text_coverage=coverage, ocr_confidence=confidence,
         features={**features, "table_count": float(len(found_tables))},

@@ -16,7 +16,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from skuflow_catalog.codes import article_tails, code_score, is_measurement, is_package, leading_code
-from skuflow_catalog.headers import header_role, is_currency
+from skuflow_catalog.headers import DESIGNATIONS, header_role, is_currency
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
@@ -36,6 +36,7 @@ STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a he
 ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article numbers
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
 WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
+ORDER_CODES = 0.35  # code evidence of a column of order numbers that outranks a designation column
 TOTAL_ROWS = 2  # rows of unit price and line total that show a column is the total
 CENT = Decimal("0.011")  # a line total may differ from unit price × quantity by its rounding
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
@@ -229,6 +230,22 @@ def _codes_lead_names(roles: list[str | None], columns: list[list[str]]) -> None
         roles[j] = "model"
 
 
+def _order_numbers_first(roles: list[str | None], headers: list[str], codes: list[float]) -> None:
+    """A list printing a designation and an order number ('Type SUN2000-3KTL-M1 | Art-Num 05855',
+    '型号 | 订货号') is ordered by the number: where the model column's header names a designation
+    and a free column's header names an order number over codes, that column is the model."""
+    if "model" not in roles:
+        return
+    crowned = roles.index("model")
+    if (match := header_role(headers[crowned].split("\n")[-1].strip())) is None or match.term not in DESIGNATIONS:
+        return
+    for j, header in enumerate(headers):
+        rival = header_role(header.split("\n")[-1].strip()) if roles[j] is None and header.strip() else None
+        if rival and rival.role == "model" and rival.term not in DESIGNATIONS and codes[j] >= ORDER_CODES:
+            roles[j], roles[crowned] = "model", None
+            return
+
+
 def _contradicted(named: str | None, data: dict[str, float], cells: list[str]) -> bool:
     """The cells flatly deny the header: 'PRICE' over a column without one amount (a title spread over
     the table), 'Style' over brewery names (a code column holds codes; plain numbers may pass)."""
@@ -311,6 +328,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     named = [_header_evidence(header)[0] for header in headers]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
     _codes_lead_names(roles, columns)
+    _order_numbers_first(roles, headers, codes)
     if _numbers_as_codes(roles, headers, columns):
         named[0] = "model"
     for j, header in enumerate(headers):

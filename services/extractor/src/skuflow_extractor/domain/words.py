@@ -23,6 +23,7 @@ WORD_SPACE_RATIO = 2.5  # a letter-spaced run's spaces between words are this mu
 SLANTED = 2.0  # font sizes: a line box this tall and this wide holds text set at an angle
 BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this close in height
 BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
+RULE_SLACK = 0.5  # points a cell border may overlap the words it stands between
 LABEL = re.compile(r"[^\s:：]{2,}[:：]")  # 'Model:', '名称/Description：' starting a word
 LETTER_EM, SPACE_EM = 0.6, 0.3  # usual widths of a Latin letter or digit and of a word space, in ems
 
@@ -50,6 +51,22 @@ class Word:
     text: str
     bbox: BBox
     line: int
+    walls: tuple[float | None, float | None] = (None, None)  # x of the cell borders drawn left and right of it
+
+
+def walled(word: Word, rules: list[BBox]) -> Word:
+    """The word with the vertical rules (cell borders) nearest it on either side, across its middle."""
+    middle = (word.bbox[1] + word.bbox[3]) / 2
+    across = [x for x, y0, _, y1 in rules if y0 <= middle <= y1]
+    left = max((x for x in across if x <= word.bbox[0] + RULE_SLACK), default=None)
+    right = min((x for x in across if x >= word.bbox[2] - RULE_SLACK), default=None)
+    return replace(word, walls=(left, right)) if left is not None or right is not None else word
+
+
+def _walled_off(left: Word, right: Word) -> bool:
+    """A cell border stands between the two words: a price and the note in the cell beside it
+    ('¥3,300 | 個室') are two cells, however close."""
+    return left.walls[1] is not None and left.walls[1] <= right.bbox[0] + RULE_SLACK
 
 
 def _char_boxes(line: TextLine) -> list[tuple[str, BBox]] | None:
@@ -143,7 +160,7 @@ def runs(words: list[Word] | tuple[Word, ...], height: float, atom_gap: float | 
     for word in sorted(words, key=lambda w: w.bbox[0]):
         gap = word.bbox[0] - found[-1][-1].bbox[2] if found else math.inf
         atoms = atom_gap is not None and found and _atomic(word) and _atomic(found[-1][-1])
-        if gap <= (atom_gap if atoms else CELL_GAP) * height:
+        if gap <= (atom_gap if atoms else CELL_GAP) * height and not _walled_off(found[-1][-1], word):
             found[-1].append(word)
         else:
             found.append([word])
@@ -181,6 +198,8 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
                 continue
             heading = block.block_type == "heading"
             words = split_words(line, len(lines))
+            if page.column_rules:
+                words = tuple(walled(word, page.column_rules) for word in words)
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
             cells = [part for run in cells for part in _at_repeated_labels(run)]
             if len(cells) == 1:

@@ -13,6 +13,7 @@ ROW_TOLERANCE = 4.0
 MIN_CELLS, MIN_ROWS = 3, 3
 MIN_RULE = 20.0  # points: a shorter line is a tick, an underline or a glyph part
 THIN = 2.0  # points: a line or rectangle this thin is a rule
+MIN_COLUMN_RULE = 6.0  # points: a vertical rule at least this tall borders a cell
 MAX_ROW_BOX = 60.0  # points: a box up to this tall is a cell or a shaded row, whose edges are rules
 MAX_PATHS = 5000
 CROSS_PAGE_MARGIN = 0.1  # a table ending in the bottom 10% of the page may continue overleaf
@@ -100,6 +101,30 @@ def merge_headless_columns(rows: list[list[str]]) -> tuple[list[list[str]], list
             groups[-1].append(col)
     merged = [[" ".join(row[c] for c in group if c < len(row) and row[c]) for group in groups] for row in rows]
     return merged, groups
+
+
+def column_rules(drawings: list[dict]) -> list[BBox]:
+    """Vertical rules a page draws (cell borders between columns): thin lines and rectangles at least
+    a short cell tall, and the side edges of stroked boxes; each once. Excel and Word tables print
+    a price and the note beside it closer than any gap between words would tell apart."""
+    if len(drawings) > MAX_PATHS:
+        return []
+    found: set[tuple[float, float, float]] = set()
+    for path in drawings:
+        for item in path.get("items", ()):
+            if item[0] == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+                if abs(x1 - x0) <= THIN and abs(y1 - y0) >= MIN_COLUMN_RULE:
+                    found.add((round((x0 + x1) / 2, 1), round(min(y0, y1), 1), round(max(y0, y1), 1)))
+            elif item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if y1 - y0 < MIN_COLUMN_RULE:
+                    continue
+                if x1 - x0 <= THIN:
+                    found.add((round((x0 + x1) / 2, 1), round(y0, 1), round(y1, 1)))
+                elif "s" in (path.get("type") or ""):
+                    found |= {(round(x, 1), round(y0, 1), round(y1, 1)) for x in (x0, x1)}
+    return [(x, y0, x, y1) for x, y0, y1 in sorted(found)]
 
 
 def horizontal_rules(drawings: list[dict]) -> list[BBox]:
