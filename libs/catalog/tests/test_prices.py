@@ -100,3 +100,12 @@ def test_a_range_still_runs_up_and_a_month_is_no_kopecks():
     assert (price_of_cell("10-15").amount, price_of_cell("10-15").upper) == (Decimal("10"), Decimal("15"))
     assert price_of_cell("2019-12").upper == Decimal("12")  # '-12' without a currency is no kopecks
     assert price_of_cell("06-") is None  # a model year on, not a price closed by a dash
+
+
+def test_a_menus_price_column_is_judged_from_its_first_to_its_last_amount():
+    """A title above the prices and a legend below them are not the column."""
+    from skuflow_catalog.prices import menu_prices
+
+    column = ["好茶陪伴你的日常", "Daily.", "30", "30", "35", "35", "40", "40", "50", "少糖", "70% SUGAR"]
+    assert menu_prices(column)
+    assert not menu_prices(["30", "Daily.", "30", "少糖", "35", "70%", "40", "Tea", "50"])  # words among them

@@ -419,3 +419,16 @@ def test_names_beside_rising_numbers_are_no_menu():
     xs = (60, 300)
     rows = [["概述", "3"], ["安装", "7"], ["接线", "12"], ["调试", "18"], ["维护", "25"], ["附录", "30"]]
     assert tables_of(*table(0, 100, rows, xs=xs)) == []  # a contents page: its numbers run up
+
+
+def test_side_by_side_menus_keep_their_parts_over_a_legend_printed_under_them():
+    """A legend under the menus ('少糖 | 全糖 | 去冰 | 微冰') fills the price columns' last rows and a
+    column of its own: the menus are still two, each priced by its first price column."""
+    xs = (60, 180, 205, 240, 285, 400, 425)
+    rows = [["紅茶", "30", "35", "", "奶茶", "40", "55"], ["綠茶", "30", "35", "", "奶綠", "40", "55"],
+            ["春烏龍", "35", "45", "", "珍珠奶茶", "45", "60"], ["輕烏龍", "35", "45", "", "波霸奶茶", "45", "60"],
+            ["焙烏龍", "40", "55", "", "布丁奶茶", "50", "65"], ["冬瓜茶", "40", "55", "", "可可", "50", "65"],
+            ["", "少糖", "全糖", "去冰", "", "微冰", "少冰"], ["", "70%", "100%", "0%", "", "40%", "70%"]]
+    found = tables_of(*table(0, 100, rows, xs=xs, pitch=14))
+    priced = sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus)
+    assert priced == sorted([(row[0], row[1]) for row in rows[:6]] + [(row[4], row[5]) for row in rows[:6]])

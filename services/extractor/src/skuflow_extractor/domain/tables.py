@@ -78,6 +78,7 @@ GROUP_ROWS = 3  # … as do this many lines between two rules that each fill eve
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
 CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
+SPARSE = 0.3  # share of rows a menu column prints in at least; a sparser one is a legend or a note
 PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
 PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
 
@@ -673,7 +674,7 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     cells = _product_rows(texts)
     tables = []
     labels = next((texts for row in header_rows if _header_like(texts := grid.texts(row))), [""] * len(headers))
-    menus = None if any(headers) else _repeating(_menu_hints([[row[j] for row in cells] for j in range(len(headers))]))
+    menus = None if any(headers) else _menu_parts([[row[j] for row in cells] for j in range(len(headers))])
     for columns in menus or _segments(hints, labels):
         if menus and not ruled:  # side-by-side menus: each part's rows, where the other part has ended
             body = table_rows(grid, visual, columns, rules)
@@ -717,6 +718,18 @@ def _menu_hints(columns: list[list[str]]) -> list[str | None]:
         else:
             hints.append(None)
     return hints
+
+
+def _menu_parts(columns: list[list[str]]) -> list[range] | None:
+    """Side-by-side menus (``_repeating`` on the roles their cells suggest). A column that prints in
+    only a few rows (a legend under the menus, '去冰 / 0%ICE') belongs to the part on its left and
+    does not count when the parts are matched."""
+    kept = [j for j, column in enumerate(columns) if sum(1 for c in column if c.strip()) >= SPARSE * len(column)]
+    parts = _repeating(_menu_hints([columns[j] for j in kept])) if len(kept) < len(columns) else None
+    if parts is None:
+        return _repeating(_menu_hints(columns))
+    starts = [kept[part.start] for part in parts] + [len(columns)]
+    return [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise(starts))]
 
 
 def _menu_columns(roles: list[ColumnRole], columns: list[list[str]]) -> list[ColumnRole]:
