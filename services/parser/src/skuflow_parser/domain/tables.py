@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 
 from skuflow_catalog.headers import attribute_for_label
 
@@ -103,27 +104,32 @@ def merge_headless_columns(rows: list[list[str]]) -> tuple[list[list[str]], list
     return merged, groups
 
 
+def _drawn(drawings: list[dict]) -> Iterator[tuple[str, dict, BBox]]:
+    """Each line ('l', as drawn from one end to the other) and rectangle ('re') a page's paths draw;
+    nothing on pages drawn with more than ``MAX_PATHS`` paths, which are artwork, not tables."""
+    if len(drawings) > MAX_PATHS:
+        return
+    for path in drawings:
+        for item in path.get("items", ()):
+            if item[0] == "l":
+                yield "l", path, (*item[1], *item[2])
+            elif item[0] == "re":
+                yield "re", path, tuple(item[1])
+
+
 def column_rules(drawings: list[dict]) -> list[BBox]:
     """Vertical rules a page draws (cell borders between columns): thin lines and rectangles at least
     a short cell tall, and the side edges of stroked boxes; each once. Excel and Word tables print
     a price and the note beside it closer than any gap between words would tell apart."""
-    if len(drawings) > MAX_PATHS:
-        return []
     found: set[tuple[float, float, float]] = set()
-    for path in drawings:
-        for item in path.get("items", ()):
-            if item[0] == "l":
-                (x0, y0), (x1, y1) = item[1], item[2]
-                if abs(x1 - x0) <= THIN and abs(y1 - y0) >= MIN_COLUMN_RULE:
-                    found.add((round((x0 + x1) / 2, 1), round(min(y0, y1), 1), round(max(y0, y1), 1)))
-            elif item[0] == "re":
-                x0, y0, x1, y1 = item[1]
-                if y1 - y0 < MIN_COLUMN_RULE:
-                    continue
-                if x1 - x0 <= THIN:
-                    found.add((round((x0 + x1) / 2, 1), round(y0, 1), round(y1, 1)))
-                elif "s" in (path.get("type") or ""):
-                    found |= {(round(x, 1), round(y0, 1), round(y1, 1)) for x in (x0, x1)}
+    for kind, path, (x0, y0, x1, y1) in _drawn(drawings):
+        if kind == "l" and abs(x1 - x0) <= THIN and abs(y1 - y0) >= MIN_COLUMN_RULE:
+            found.add((round((x0 + x1) / 2, 1), round(min(y0, y1), 1), round(max(y0, y1), 1)))
+        elif kind == "re" and y1 - y0 >= MIN_COLUMN_RULE:
+            if x1 - x0 <= THIN:
+                found.add((round((x0 + x1) / 2, 1), round(y0, 1), round(y1, 1)))
+            elif "s" in (path.get("type") or ""):
+                found |= {(round(x, 1), round(y0, 1), round(y1, 1)) for x in (x0, x1)}
     return [(x, y0, x, y1) for x, y0, y1 in sorted(found)]
 
 
@@ -131,25 +137,16 @@ def horizontal_rules(drawings: list[dict]) -> list[BBox]:
     """Horizontal rules a page draws: thin lines and rectangles, and the top and bottom edges of
     row-sized boxes (cell borders, row shading), at least ``MIN_RULE`` points long; each once.
     A shading box's edge inside a box shaded the same colour is no rule: nothing shows there (Word
-    shades each line of a cell's text again in the cell's colour). Pages drawn with more than
-    ``MAX_PATHS`` paths are artwork, not tables."""
-    if len(drawings) > MAX_PATHS:
-        return []
-    shades = _shading(drawings)
+    shades each line of a cell's text again in the cell's colour)."""
+    shades = _shading(drawings) if len(drawings) <= MAX_PATHS else {}
     found: set[tuple[float, float, float]] = set()
-    for path in drawings:
-        for item in path.get("items", ()):
-            if item[0] == "l":
-                (x0, y0), (x1, y1) = item[1], item[2]
-                if abs(y1 - y0) <= THIN and abs(x1 - x0) >= MIN_RULE:
-                    found.add((round(min(x0, x1)), round((y0 + y1) / 2, 1), round(max(x0, x1))))
-            elif item[0] == "re":
-                x0, y0, x1, y1 = item[1]
-                if x1 - x0 < MIN_RULE:
-                    continue
-                if y1 - y0 <= THIN:
-                    found.add((round(x0), round((y0 + y1) / 2, 1), round(x1)))
-                elif y1 - y0 <= MAX_ROW_BOX:
-                    same = shades.get(_fill(path), {}) if path.get("type") == "f" else {}
-                    found |= {(round(x0), round(y, 1), round(x1)) for y in (y0, y1) if not _inside(y, x0, x1, same)}
+    for kind, path, (x0, y0, x1, y1) in _drawn(drawings):
+        if kind == "l":
+            if abs(y1 - y0) <= THIN and abs(x1 - x0) >= MIN_RULE:
+                found.add((round(min(x0, x1)), round((y0 + y1) / 2, 1), round(max(x0, x1))))
+        elif x1 - x0 >= MIN_RULE and y1 - y0 <= THIN:
+            found.add((round(x0), round((y0 + y1) / 2, 1), round(x1)))
+        elif x1 - x0 >= MIN_RULE and y1 - y0 <= MAX_ROW_BOX:
+            same = shades.get(_fill(path), {}) if path.get("type") == "f" else {}
+            found |= {(round(x0), round(y, 1), round(x1)) for y in (y0, y1) if not _inside(y, x0, x1, same)}
     return [(x0, y, x1, y) for x0, y, x1 in sorted(found, key=lambda r: (r[1], r[0]))]
