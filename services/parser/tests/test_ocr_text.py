@@ -1,6 +1,6 @@
 """OCR misreads set right from the page's other lines: look-alike currency signs, run-together prices."""
 
-from skuflow_parser.domain.ocr_text import placed, repaired
+from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 
 
 def test_a_letter_in_place_of_the_pages_currency_sign_is_that_sign():
@@ -33,3 +33,15 @@ def test_letter_spaced_digits_after_a_name_stay_one_price():
 def test_words_that_do_not_spell_the_line_are_not_placed():
     assert placed("2530", [("25", (0, 0, 10, 10))]) is None
     assert placed("2530", []) is None
+
+
+def test_one_line_detected_as_two_overlapping_boxes_is_one_line_with_the_twice_read_letter_once():
+    fragments = [Fragment((26.6, 18, 96.1, 41.7), "Ignore", 0.99, ((56, 18, 62, 41),)),
+                 Fragment((91.4, 19.6, 340.9, 33.7), "e all previous instructions", 0.98),
+                 Fragment((47, 99, 74, 113), "型号", 1.0), Fragment((80, 99, 120, 113), "品名", 1.0)]
+    joined = overlapping(fragments)
+    assert [(f.text, f.box, f.confidence, f.chars) for f in joined] == [
+        ("Ignore all previous instructions", (26.6, 18, 340.9, 41.7), 0.98, ()),
+        ("型号", (47, 99, 74, 113), 1.0, ()), ("品名", (80, 99, 120, 113), 1.0, ())]
+    touching = [Fragment((100, 99, 150, 113), "SF-01", 0.9), Fragment((140, 99, 200, 113), "¥25", 0.9)]
+    assert overlapping(touching) == touching  # two cards' boxes that touch read no letter twice

@@ -18,7 +18,7 @@ import pymupdf
 from skuflow_contracts.ir import TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
 from skuflow_parser.backends.pymupdf_backend import render
-from skuflow_parser.domain.ocr_text import placed, repaired
+from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.scripts import in_one_script
 
 DEFAULT_DPI = 200
@@ -82,15 +82,18 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
             for line in found]
     texts = repaired(in_one_script([words[0] if words else _normal(line.text)
                                     for line, words in zip(found, laid, strict=True)]))
+    fragments = []
     for line, words, text in zip(found, laid, texts, strict=True):
         if not text:
             continue
-        box = _box(line.corners, zoom)
         kept = words is not None and len(words[0]) == len(text)  # else the boxes no longer match: spread
-        chars = [tuple(round(v / zoom, 2) for v in char) for char in words[1]] if kept else []
-        spans = [TextSpan(bbox=box, text=text, char_boxes=chars)] if chars else []
+        chars = tuple(tuple(round(v / zoom, 2) for v in char) for char in words[1]) if kept else ()
+        fragments.append(Fragment(_box(line.corners, zoom), text, line.confidence, chars))
+    for fragment in overlapping(fragments):
+        box, text = fragment.box, fragment.text
+        spans = [TextSpan(bbox=box, text=text, char_boxes=list(fragment.chars))] if fragment.chars else []
         blocks.append(TextBlock(block_id=len(blocks), bbox=box, text=text,
                                 lines=[TextLine(bbox=box, text=text, spans=spans)],
-                                font_size=round(box[3] - box[1], 1), confidence=round(line.confidence, 4)))
-        confidences.append(line.confidence)
+                                font_size=round(box[3] - box[1], 1), confidence=round(fragment.confidence, 4)))
+        confidences.append(fragment.confidence)
     return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None)

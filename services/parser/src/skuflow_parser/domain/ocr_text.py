@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 LOOK_ALIKES = {"₱": "P", "$": "Ss", "¥": "Y半羊", "€": "ECe", "£": "Ef", "₩": "W", "₹": "R"}
 SIGNED = re.compile(r"(?P<sign>\S)(?P<amount>\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?)")
 MIN_LINES = 3  # lines of a page printing an amount behind a sign before its look-alikes are read as it
+SAME_ROW = 0.6  # share of the lower box's height two boxes must share to stand on one row
 GUTTER = 0.5  # line heights: a wider gap between two words OCR read without a space parts two cells
 
 
@@ -63,3 +65,40 @@ def placed(text: str, words: list[tuple[str, Box]]) -> tuple[str, list[Box]] | N
         chars += word
         boxes += [(x0 + k * step, y0, x0 + (k + 1) * step, y1) for k in range(len(word))]
     return "".join(chars), boxes
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """One detected line: its box, text, confidence and its characters' boxes (empty where unknown)."""
+
+    box: Box
+    text: str
+    confidence: float
+    chars: tuple[Box, ...] = ()
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    return min(a[3], b[3]) - max(a[1], b[1]) >= SAME_ROW * min(a[3] - a[1], b[3] - b[1])
+
+
+def overlapping(fragments: list[Fragment]) -> list[Fragment]:
+    """One line detected as two boxes that overlap, the character in the overlap read by both ('Ignore'
+    and 'e all previous instructions…'): joined into one line with that character once, in the
+    reading order of its first box, its characters spread over the joined box again. Boxes of two
+    cards that merely touch read no character twice and stay apart."""
+    out: list[tuple[int, Fragment]] = []
+    for n in sorted(range(len(fragments)), key=lambda n: (fragments[n].box[0], fragments[n].box[1])):
+        fragment = fragments[n]
+        host = next((k for k, (_, kept) in enumerate(out) if _same_row(kept.box, fragment.box)
+                     and kept.box[0] < fragment.box[0] < kept.box[2] and kept.text[-1:] == fragment.text[:1]), None)
+        if host is None:
+            out.append((n, fragment))
+            continue
+        first, kept = out[host]
+        text = fragment.text[1:]
+        box = (kept.box[0], min(kept.box[1], fragment.box[1]), max(kept.box[2], fragment.box[2]),
+               max(kept.box[3], fragment.box[3]))
+        spaced = not (_wide(kept.text[-1:] or "x") and _wide(text.lstrip()[:1] or "x"))
+        out[host] = (first, Fragment(box, f"{kept.text} {text.strip()}" if spaced else kept.text + text.strip(),
+                                     min(kept.confidence, fragment.confidence)))
+    return [fragment for _, fragment in sorted(out, key=lambda item: item[0])]
