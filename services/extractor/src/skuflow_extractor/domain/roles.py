@@ -16,7 +16,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from skuflow_catalog.codes import article_tails, code_score, is_measurement, is_package, leading_code
-from skuflow_catalog.headers import DESIGNATIONS, header_role, is_currency
+from skuflow_catalog.headers import DESIGNATIONS, HeaderMatch, header_role, is_currency
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
@@ -74,14 +74,20 @@ def _is_name(text: str) -> bool:
                                and price_of_cell(text) is None)
 
 
-def _header_evidence(header: str) -> tuple[str | None, float]:
-    """The role the header names (from the whole header or its last line) and how surely."""
-    best: tuple[str | None, float] = (None, 0.0)
+def _header_match(header: str) -> HeaderMatch | None:
+    """What the header names, read from the whole header or one of its lines, the surest first."""
+    best: HeaderMatch | None = None
     for candidate in (header, *header.split("\n")):
         match = header_role(candidate.strip()) if candidate.strip() else None
-        if match and match.score > best[1]:
-            best = (match.role, match.score)
+        if match and (best is None or match.score > best.score):
+            best = match
     return best
+
+
+def _header_evidence(header: str) -> tuple[str | None, float]:
+    """The role the header names and how surely."""
+    match = _header_match(header)
+    return (match.role, match.score) if match else (None, 0.0)
 
 
 def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str, float], str | None]:
@@ -230,18 +236,18 @@ def _codes_lead_names(roles: list[str | None], columns: list[list[str]]) -> None
         roles[j] = "model"
 
 
-def _order_numbers_first(roles: list[str | None], headers: list[str], codes: list[float]) -> None:
+def _order_numbers_first(roles: list[str | None], headers: list[HeaderMatch | None], codes: list[float]) -> None:
     """A list printing a designation and an order number ('Type SUN2000-3KTL-M1 | Art-Num 05855',
     '型号 | 订货号') is ordered by the number: where the model column's header names a designation
     and a free column's header names an order number over codes, that column is the model."""
     if "model" not in roles:
         return
     crowned = roles.index("model")
-    if (match := header_role(headers[crowned].split("\n")[-1].strip())) is None or match.term not in DESIGNATIONS:
+    if (match := headers[crowned]) is None or match.term not in DESIGNATIONS:
         return
-    for j, header in enumerate(headers):
-        rival = header_role(header.split("\n")[-1].strip()) if roles[j] is None and header.strip() else None
-        if rival and rival.role == "model" and rival.term not in DESIGNATIONS and codes[j] >= ORDER_CODES:
+    for j, rival in enumerate(headers):
+        if roles[j] is None and rival and rival.role == "model" and rival.term not in DESIGNATIONS \
+                and codes[j] >= ORDER_CODES:
             roles[j], roles[crowned] = "model", None
             return
 
@@ -325,10 +331,11 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         roles[j] = "price_extra"
     designation = _most_distinct_name(roles, columns, [scores for scores, _ in scored]) \
         if "model" not in roles else None
-    named = [_header_evidence(header)[0] for header in headers]
+    matches = [_header_match(header) for header in headers]
+    named = [match.role if match else None for match in matches]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
     _codes_lead_names(roles, columns)
-    _order_numbers_first(roles, headers, codes)
+    _order_numbers_first(roles, matches, codes)
     if _numbers_as_codes(roles, headers, columns):
         named[0] = "model"
     for j, header in enumerate(headers):

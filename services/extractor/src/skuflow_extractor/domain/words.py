@@ -55,7 +55,8 @@ class Word:
 
 
 def walled(word: Word, rules: list[BBox]) -> Word:
-    """The word with the vertical rules (cell borders) nearest it on either side, across its middle."""
+    """The word with the vertical rules (cell borders) nearest it on either side, across its middle
+    (``rules``: those reaching the word's line, found once per line)."""
     middle = (word.bbox[1] + word.bbox[3]) / 2
     across = [x for x, y0, _, y1 in rules if y0 <= middle <= y1]
     left = max((x for x in across if x <= word.bbox[0] + RULE_SLACK), default=None)
@@ -199,7 +200,9 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             heading = block.block_type == "heading"
             words = split_words(line, len(lines))
             if page.column_rules:
-                words = tuple(walled(word, page.column_rules) for word in words)
+                y0, y1 = line.bbox[1], line.bbox[3]
+                beside = [rule for rule in page.column_rules if rule[1] <= y1 and rule[3] >= y0]
+                words = tuple(walled(word, beside) for word in words) if beside else words
             cells = runs(words, line.bbox[3] - line.bbox[1]) if len(words) > 1 else [list(words)]
             cells = [part for run in cells for part in _at_repeated_labels(run)]
             if len(cells) == 1:

@@ -5,6 +5,8 @@
   the same sign.
 - Two prices read as one number ('2530' for '25 30'): the recognizer placed them apart, so the
   line's words are placed where it saw them (``placed``) and a gutter between them parts them.
+- One line detected as two overlapping boxes, the letter in the overlap read by both
+  (``overlapping``).
 """
 
 from __future__ import annotations
