@@ -1,7 +1,16 @@
 """Product codes, and what only looks like one."""
 
 import pytest
-from skuflow_catalog.codes import article_tails, code_score, find_codes, is_package, leading_code, trailing_code
+from skuflow_catalog.codes import (
+    article_tails,
+    code_score,
+    find_codes,
+    is_package,
+    item_number,
+    item_numbered,
+    leading_code,
+    trailing_code,
+)
 from skuflow_catalog.values import is_color, is_size
 
 
@@ -71,3 +80,11 @@ def test_a_brand_abbreviation_after_many_article_numbers_starts_the_description(
 
 def test_letters_after_only_a_few_article_numbers_are_no_description_start():
     assert article_tails(["4711 AB Shirt", "4712 AB Shirt", "CB-1 AB Pink", "4713 XY Blouse"]) == frozenset()
+
+
+def test_dishes_numbered_to_be_ordered_by_have_item_numbers_a_counted_list_has_none():
+    assert [item_number(t) for t in ["80a. Mit Erdnusssoße", "01.酸辣汤", "1.5M", "3.5 M", "Tofu"]] == [
+        "80a", "01", None, None, None]
+    assert item_numbered(["80. Mit süß-saurer Soße", "80a. Mit Erdnusssoße", "81. In rotem Curry", "83. Tofu"])
+    assert not item_numbered(["1.香茅檸檬鍋", "2.川味麻辣鍋", "4.韓式泡菜鍋", "5.時蔬什錦鍋"])  # a count, from 1
+    assert not item_numbered(["80. Tofu", "80. Ente", "81. Huhn", "82. Rind"])  # one number twice

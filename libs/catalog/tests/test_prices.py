@@ -3,7 +3,7 @@
 from decimal import Decimal
 
 import pytest
-from skuflow_catalog.prices import decimal_mark, find_prices, parse_price, price_of_cell
+from skuflow_catalog.prices import decimal_mark, find_prices, leadered_prices, leaders, parse_price, price_of_cell
 
 
 @pytest.mark.parametrize("text, amount, currency", [
@@ -109,3 +109,13 @@ def test_a_menus_price_column_is_judged_from_its_first_to_its_last_amount():
     column = ["好茶陪伴你的日常", "Daily.", "30", "30", "35", "35", "40", "40", "50", "少糖", "70% SUGAR"]
     assert menu_prices(column)
     assert not menu_prices(["30", "Daily.", "30", "少糖", "35", "70%", "40", "Tea", "50"])  # words among them
+
+
+def test_a_dot_leader_ends_in_the_price_a_menu_prints_without_currency_a_contents_line_in_a_page_number():
+    menu = ["In rotem Curry (scharf) ........ 14,90", "韓式烤雞肉飯……210", "Tofu .... 9,50", "Kapitel .... Seite"]
+    assert leadered_prices(menu) == 2  # one whole amount alone is no menu's price
+    assert leadered_prices([f"{dish}……{price}" for dish, price in zip("甲乙丙丁戊", (210, 180, 220, 180, 200),
+                                                                     strict=True)]) == 5
+    assert leadered_prices(["Einleitung ...... 3", "Vorspeisen ...... 7", "Suppen ...... 12", "Nudeln ...... 19",
+                            "Reis ...... 25", "Desserts ...... 31"]) == 0
+    assert leaders("Softs (Coca-Cola, Fanta,...)") == [] and leaders("Ltd.. Co") == []

@@ -172,3 +172,12 @@ def test_a_grid_of_captioned_pictures_without_codes_or_prices_lists_products_nev
     assert (result.page_type, result.detail["features"]["captioned_pictures"]) == ("C", 6)
     lone = classify_page(page(captions[:1], pictures[:1]), PROFILE)
     assert lone.page_type == "D"  # one photo with a caption is a figure
+
+
+def test_a_menu_pricing_its_dishes_after_dot_leaders_is_a_product_page():
+    menu = page([stacked(1, 50, 100, "Mit süß-saurer Soße ........ 16,90", "Mit Erdnusssoße ........ 16,90",
+                         "In rotem Curry (scharf) ........ 16,90", width=400)])
+    result = classify_page(menu, PROFILE)
+    assert result.page_type != "D" and result.detail["features"]["leadered_prices"] == 3
+    contents = page([stacked(1, 50, 100, "Einleitung", "Vorspeisen", "Hauptgerichte", width=400)])
+    assert classify_page(contents, PROFILE).page_type == "D"

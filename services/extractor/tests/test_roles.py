@@ -164,3 +164,15 @@ def test_an_order_number_column_is_the_model_beside_a_designation_column():
     alone = assign_roles(["Type", "€/Stk."], [["SUN2000-3KTL-M1", "SUN2000-4KTL-M1", "SUN2000-5KTL-M1"],
                                                ["621,00", "650,00", "661,00"]])
     assert [r.role for r in alone] == ["model", "price"]
+
+
+def test_a_names_column_whose_cells_start_with_item_numbers_is_the_model_column():
+    dishes = ["80. Mit süß-saurer Soße", "80a. Mit Erdnusssoße", "81. In rotem Curry", "83. Mit dunkler Soße"]
+    assert roles(["", ""], dishes, ["16,90", "16,90", "16,90", "16,90"]) == ["model", "price"]
+
+
+def test_a_second_column_of_amounts_filling_only_the_rows_the_price_leaves_empty_is_a_price_too():
+    names = ["Soße", "Erdnusssoße", "rotem Curry", "gelbem Curry", "dunkler Soße", "Bohnen", "Pilzen", "Ente"]
+    near = ["16,90"] * 6 + ["", ""]
+    assert roles(["", "", ""], names, near, [""] * 6 + ["14,90", "14,90"]) == ["product_name", "price", "price_extra"]
+    assert roles(["", "", ""], names, near, ["15,90"] + [""] * 5 + ["14,90", "14,90"])[2] is None  # both in a row

@@ -432,3 +432,13 @@ def test_side_by_side_menus_keep_their_parts_over_a_legend_printed_under_them():
     found = tables_of(*table(0, 100, rows, xs=xs, pitch=14))
     priced = sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus)
     assert priced == sorted([(row[0], row[1]) for row in rows[:6]] + [(row[4], row[5]) for row in rows[:6]])
+
+
+def test_footnote_marks_after_a_code_are_not_part_of_it_and_an_empty_price_takes_the_next_printed():
+    rows = [["Item", "Description", "Frame", "Cushion A"],
+            ["GV52*", "52 Rd. Dining Table", "$2,580", ""],
+            ["AZ15*†", "Dining Armchair", "$1,121", "$1,258"],
+            ["AM25", "Club Chair", "", "$1,833"]]
+    [found] = tables_of(*table(0, 100, rows))
+    assert [(s.attributes["model"], s.attributes.get("price")) for s in found.skus] == [
+        ("GV52", "2580"), ("AZ15", "1121"), ("AM25", "1833")]

@@ -138,3 +138,14 @@ def test_two_cards_read_as_one_line_are_two_cells_at_the_repeated_label():
     line = TextLine(bbox=(30, 165, 201, 182), text="名称/Description:显示器支架 名称/Description:迷你蓝牙音箱")
     assert [ln.text for ln in page_lines(page(block(0, [line])), set())] == [
         "名称/Description:显示器支架", "名称/Description:迷你蓝牙音箱"]
+
+
+def test_a_dot_leader_parts_a_dish_from_its_price_and_is_dropped():
+    lines = page_lines(page(block(0, [spanned(20, 100, "80a. Mit Erdnusssoße ...... 16,90")])), set())
+    assert [ln.text for ln in lines] == ["80a. Mit Erdnusssoße", "16,90"]
+    assert lines[0].words[-1].walls[1] is not None  # the leader stands as the name's right border
+
+
+def test_an_ellipsis_ending_a_list_is_no_leader():
+    lines = page_lines(page(block(0, [spanned(20, 100, "Softs en canette (Coca-Cola, Fanta,...)")])), set())
+    assert [ln.text for ln in lines] == ["Softs en canette (Coca-Cola, Fanta,...)"]

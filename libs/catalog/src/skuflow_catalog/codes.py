@@ -143,6 +143,27 @@ def leading_code(text: str, tails: frozenset[str] = frozenset()) -> str | None:
     return code if code_score(code) >= 0.5 else None
 
 
+ITEM_SHARE = 0.8  # cells of a column that must start with an item number (a heading may have joined the rest)
+ITEM_NUMBER = re.compile(r"(\d{1,4}[A-Za-z]?)[.．、](?!\d)(?=\s*\S)")  # '80. ', '80a.', '01.酸辣汤'; not '1.5M'
+
+
+def item_number(text: str) -> str | None:
+    """The number an item is printed with before its name ('80a. Mit Erdnusssoße' → '80a')."""
+    found = ITEM_NUMBER.match(text.strip())
+    return found.group(1) if found else None
+
+
+def item_numbered(cells: list[str]) -> bool:
+    """Do these cells each start with a number of their own, the numbers a menu's dishes are ordered
+    by ('80.', '80a.', '01.')? Nearly all (``ITEM_SHARE``), none twice; plain numbering that starts at
+    1 counts a list's lines (and restarts in the next list) and names nothing."""
+    numbers = [n for n in map(item_number, cells) if n]
+    if len(numbers) < ITEM_SHARE * len(cells) or len(set(numbers)) < len(numbers):
+        return False
+    padded = any(n[0] == "0" for n in numbers)  # '01.', '02.': numbers of one width, issued as codes are
+    return padded or min((int(n) for n in numbers if n.isdigit()), default=0) != 1
+
+
 def article_tails(cells: list[str]) -> frozenset[str]:
     """Letters printed after the article number in many cells of a column ('413616 AB BASE…',
     '415313 AB SCROC…', '650298 b PRET…'): a brand or range abbreviation that starts the description. An article

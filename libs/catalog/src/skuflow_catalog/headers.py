@@ -36,23 +36,23 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
         ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
          "料号", "规格型号", "品号", "订货号", "订购型号", "订货型号", "代码", "产品代码", "零件号", "件号", "货品编号",
-         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号"),
+         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号", "图号", "圖號", "零件图号"),
         ("model", "model no", "model number", "models", "item", "item no", "item number", "item code", "item #",
          "sku", "art no", "article no", "article number", "code", "product code", "part no", "part number", "part #",
          "p/n", "pn", "cat no", "catalog no", "catalogue no", "catalog number", "ref", "ref no", "reference",
          "order no", "order code", "ordering code", "order number", "style no", "style", "type", "product no",
          "product number", "mfr part", "stock no", "stock code", "us item no", "item id", "product id", "model name",
-         "part", "catalog #", "cat #", "no de ref"),
+         "part", "catalog #", "cat #", "no de ref", "drawing no", "drawing number", "dwg no"),
         ("código", "cód", "referencia", "ref", "modelo", "código de producto", "número de parte", "clave",
          "código artículo", "cod", "cod art", "código producto", "n° de parte", "artículo", "art"),
         ("código", "referência", "modelo", "artigo", "cód", "código do produto", "ref"),
         ("référence", "réf", "code", "code article", "modèle", "n° article", "référence article"),
         ("art nr", "art-nr", "artikelnummer", "artikel-nr", "artikelnr", "bestellnummer", "best-nr", "best nr", "typ",
          "modell", "teilenummer", "sachnummer", "artikel nr", "bestell-nr", "typenbezeichnung", "artikel", "art",
-         "art num"),
+         "art num", "zeichnungsnummer", "zeichnungs-nr", "zeichnung nr"),
         ("codice", "cod", "articolo", "modello", "riferimento", "rif", "codice articolo", "cod art", "codice prodotto"),
         ("артикул", "код", "модель", "код товара", "каталожный номер", "арт", "обозначение", "тип", "марка",
-         "код продукции", "номер по каталогу"),
+         "код продукции", "номер по каталогу", "no чертежа", "номер чертежа", "чертеж", "чертёж"),
         ("cikkszám", "termékkód", "kód", "típus", "modell", "cikkszam", "cikk szám", "azonosító", "rendelési szám"),
         ("kod", "indeks", "symbol", "nr katalogowy", "numer katalogowy", "model", "kod produktu", "nr art", "typ",
          "kod towaru"),
@@ -451,11 +451,11 @@ def header_role(text: str) -> HeaderMatch | None:
     return match
 
 
-_PER_UNIT_HEADER = re.compile(r"(?:^|\s)(?P<currency>[^\s/]{1,6})\s*/\s*(?P<unit>[^\W\d_]{1,8})\.?$")
+_PER_UNIT_HEADER = re.compile(r"(?:^|\s)(?P<currency>[^\s/\\]{1,6})\s*[/\\]\s*(?P<unit>[^\W\d_]{1,8})\.?(?=\s|$)")
 
 
 def _per_unit_currency(text: str) -> bool:
-    """A currency per unit heads the amounts below it: '€/Stk.', '元/个', 'USD/pc', 'Preis €/Stk.'."""
+    """A currency per unit heads the amounts below it: '€/Stk.', '元/个', 'USD/pc', 'Preis €/Stk.', 'руб\\шт'."""
     found = _PER_UNIT_HEADER.search(text.strip())
     return found is not None and _is_currency(_tokens(found["currency"]))
 

@@ -228,3 +228,26 @@ def menu_prices(cells: list[str]) -> bool:
     return sum(1 for v in values if v % 5 == 0) >= MENU_ROUND * len(values) and rising <= MENU_RISING * (
         len(values) - 1)
 
+
+
+# A dot leader, run from a menu item's name to its price; not the 'etc.' of a list ('Fanta,...)').
+LEADER = re.compile(r"(?<![,，、])[.·．_…⋯](?:\s*[.·．_…⋯])+(?![)）\]])")
+LEADER_DOTS = 3  # dots (an ellipsis counts three) that make a leader, not the end of an abbreviation
+
+
+def leaders(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` prints dot leaders ('Mit Erdnusssoße ........ 16,90'): (start, end) of each run
+    of at least ``LEADER_DOTS`` dots."""
+    return [m.span() for m in LEADER.finditer(text)
+            if sum(3 if ch in "…⋯" else 1 for ch in m.group() if not ch.isspace()) >= LEADER_DOTS]
+
+
+def leadered_prices(texts: list[str]) -> int:
+    """How many lines end in a price after a dot leader ('Mit Erdnusssoße ........ 16,90'): amounts
+    with decimals or a currency, or whole amounts that read as a menu's (``menu_prices``). A table of
+    contents ends its leaders in page numbers, running up line by line: none of them count."""
+    tails = [text[runs[-1][1]:].strip() for text in texts if (runs := leaders(text))]
+    amounts = [(tail, found) for tail in tails if (found := price_of_cell(tail)) is not None]
+    marked = [tail for tail, found in amounts if found.currency or not tail.isdigit()]
+    bare = [tail for tail, found in amounts if tail.isdigit()]
+    return len(marked) + (len(bare) if menu_prices(bare) else 0)

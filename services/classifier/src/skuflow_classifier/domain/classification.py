@@ -13,7 +13,7 @@ from itertools import pairwise
 from skuflow_catalog.captions import THUMBNAIL, captioned
 from skuflow_catalog.codes import code_score, find_codes
 from skuflow_catalog.headers import attribute_for_label, is_price_list_title, labelled_value
-from skuflow_catalog.prices import find_price, find_prices, price_of_cell
+from skuflow_catalog.prices import find_price, find_prices, leadered_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
 from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
@@ -54,13 +54,15 @@ class PageFeatures:
     price_list_title: bool = False  # 'PRICE LIST', '价目表', 'Lista de precios'
     amount_cells: int = 0  # lines that are an amount and nothing else, plain whole numbers included
     captioned_pictures: int = 0  # like-sized product pictures, each with a short line right below it
+    leadered_prices: int = 0  # lines ending in an amount after a dot leader ('Tofu ...... 16,90')
 
     @property
     def product_signal(self) -> bool:
-        """Repeated codes, prices or a table header; or a price-list title over amounts (a cover saying
-        'Dealer Price List' has none); or a grid of captioned pictures: this page lists products."""
+        """Repeated codes, prices (a menu's after dot leaders) or a table header; or a price-list
+        title over amounts (a cover saying 'Dealer Price List' has none); or a grid of captioned
+        pictures: this page lists products."""
         return (max(self.model_mentions, self.code_cells) >= SIGNAL_MIN or self.header_rows > 0
-                or self.price_mentions + self.price_cells >= SIGNAL_MIN
+                or self.price_mentions + self.price_cells >= SIGNAL_MIN or self.leadered_prices >= SIGNAL_MIN
                 or (self.price_list_title and self.amount_cells >= SIGNAL_MIN)
                 or self.captioned_pictures >= SIGNAL_MIN)
 
@@ -231,6 +233,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         ocr_confidence=page.ocr_confidence,
         price_list_title=any(is_price_list_title(text) for text in texts),
         amount_cells=sum(1 for text in texts if any(ch.isdigit() for ch in text) and price_of_cell(text)),
+        leadered_prices=leadered_prices(texts),
         captioned_pictures=len(captioned([img.bbox for img in products],
                                          [(ln.bbox, ln.text) for block in page.text_blocks for ln in block.lines])),
     )

@@ -12,6 +12,7 @@ from skuflow_catalog.prices import DecimalMark, parse_price, price_of_cell
 from skuflow_contracts.ir import BBox, union
 
 TRAILING_MARKS = "#*※"
+FOOTNOTE_MARKS = "*†‡§※"  # printed after a code to point at a footnote ('GV52*', 'AZ15*†'): not the code
 
 Origin = Literal["table_row", "card", "line"]
 
@@ -38,6 +39,8 @@ class SkuDraft:
             value = parse_price(value) or ""
         elif attribute == "product_name":
             value = _unmarked(value)
+        elif attribute == "model":
+            value = value.rstrip(FOOTNOTE_MARKS).rstrip() or value
         if not value or attribute in self.attributes:
             return
         self.attributes[attribute] = value

@@ -21,7 +21,8 @@ from skuflow_contracts.results import ExtractionMethod, PageClassification, SkuR
 from skuflow_extractor.domain.captions import named_pictures
 from skuflow_extractor.domain.cards import extract_cards, extract_lines
 from skuflow_extractor.domain.drafts import SkuDraft
-from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
+from skuflow_extractor.domain.menus import Dish, numbered_dishes
+from skuflow_extractor.domain.tables import Table, TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.validity import records
 from skuflow_extractor.domain.words import Line, page_lines, straighten, turn
 
@@ -63,6 +64,16 @@ def _invalid_ratio(drafts: list[SkuDraft]) -> float:
     return sum(1 for d in drafts if not d.has_identity) / len(drafts)
 
 
+def _menu_rows(tables: list[Table], dishes: list[Dish]) -> tuple[list[Table], list[Dish]]:
+    """A menu numbering its dishes is read row by row: a grid over its rows that found no codes
+    (names read with headings and numbers run together) gives way, a grid that read the numbers
+    as codes keeps its rows."""
+    read = {n for dish in dishes for n in dish.lines}
+    kept = [table for table in tables if table.keyed_by_code or not table.lines & read]
+    taken = {n for table in kept for n in table.lines}
+    return kept, [dish for dish in dishes if not dish.lines & taken]
+
+
 def extract_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
                  previous_table: TableHeader | None = None) -> Extraction:
     """Extract one page. ``previous_table`` is the header the previous page's last table used."""
@@ -75,7 +86,8 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
     if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
         lines, skew = straighten(lines)
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table, page.rules)
-    table_lines = {index for table in tables for index in table.lines}
+    tables, dishes = _menu_rows(tables, numbered_dishes(lines, profile.extraction.row_tolerance))
+    table_lines = {index for table in tables for index in table.lines} | {n for d in dishes for n in d.lines}
     margins = margin_blocks(classification)
     lines = [line for line in lines if line.block not in margins or line.index in table_lines]
     last_table = max(tables, key=lambda t: t.bottom).header if tables else None
@@ -89,7 +101,7 @@ def extract_page(page: ParsedPage, classification: PageClassification, file_hash
         return Extraction(method, skus, reason, last_table, merged_from,
                           doubts(skus, lines, profile.extraction.sku_min_confidence))
 
-    table_skus = [sku for table in tables for sku in table.skus]
+    table_skus = [sku for table in tables for sku in table.skus] + [dish.draft for dish in dishes]
     if classification.page_type == "A" and table_skus:
         return finish("table_rule", table_skus, None)
     reason = "table_rule_empty" if classification.page_type == "A" else None

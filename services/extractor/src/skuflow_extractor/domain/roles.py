@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import pairwise
 
-from skuflow_catalog.codes import article_tails, code_score, is_measurement, is_package, leading_code
+from skuflow_catalog.codes import (
+    article_tails,
+    code_score,
+    is_measurement,
+    is_package,
+    item_numbered,
+    leading_code,
+)
 from skuflow_catalog.headers import DESIGNATIONS, HeaderMatch, header_role, is_currency
 from skuflow_catalog.prices import decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
@@ -25,6 +32,7 @@ IDENTITY = ("model", "product_name")
 IDENTITY_FILL = 0.5  # a code or name column prints in at least half of the rows; a sparser one is a group
 PLAIN_NUMBER = 0.45  # price evidence of a whole number without currency, decimals or grouping
 LEADING_CODE = 0.7  # code evidence of a cell that starts with a code and goes on with a description
+COMPLEMENT_ROWS = 2  # amounts a column must print to price the rows another price column leaves empty
 MAIN_PRICE_SHARE = 0.75  # price columns scoring at least this share of the best one are all prices
 OTHER_DAMPING = 0.2  # a header naming a non-attribute role leaves this much of the data evidence
 MINIMUM = {"model": 0.5, "product_name": 0.45, "price": 0.5, "size": 0.6, "color": 0.6, "material": 0.6}
@@ -202,6 +210,20 @@ def _unmarked_prices(roles: list[str | None], columns: list[list[str]]) -> None:
             roles[j] = None
 
 
+def _complementary_prices(roles: list[str | None], columns: list[list[str]]) -> None:
+    """A menu whose blocks set their prices at different places ('Soße …… 16,90' above 'Gebraten in
+    rotem Curry …………… 14,90') prints them in two columns, never both in one row: a free column
+    of amounts, however few, that fills only rows the price column leaves empty prices those rows."""
+    if "price" not in roles:
+        return
+    price = roles.index("price")
+    for j, role in enumerate(roles):
+        filled = [cell for cell in columns[j] if cell.strip()]
+        if role is None and len(filled) >= COMPLEMENT_ROWS and all(price_of_cell(cell) for cell in filled) \
+                and not any(a.strip() and b.strip() for a, b in zip(columns[price], columns[j], strict=True)):
+            roles[j] = "price"
+
+
 def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[str | None]) -> None:
     """A quotation prints each position's unit price and its line total, the unit price times the
     quantity ('E-Preis 2349,40 | Preis 4698,80'; '单价 | 总价'). A price column whose amounts are whole
@@ -221,19 +243,24 @@ def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[
                 break
 
 
-def _codes_lead_names(roles: list[str | None], columns: list[list[str]]) -> None:
+def _codes_lead_names(roles: list[str | None], columns: list[list[str]], named: list[str | None]) -> None:
     """Code and description set so close that they read as one column ('413616 AB BASE SENZA
     GLUTINE…' under 'Cd_AR Descrizione'): where no column holds codes and the names column's cells
     each start with an article number of their own, that column is the codes (its cells' rest is
-    the name)."""
+    the name). So it is when each starts with an item number of its own ('80a. Mit Erdnusssoße'),
+    which then vouches for the column (``named``) as a header would."""
     if "model" in roles or "product_name" not in roles:
         return
     j = roles.index("product_name")
     filled = [c for c in columns[j] if c.strip()]
     tails = article_tails(filled)
     leads = [leading_code(c, tails) for c in filled]
-    if len(filled) >= ARTICLE_ROWS and all(leads) and len(set(leads)) == len(leads):
+    if len(filled) < ARTICLE_ROWS:
+        return
+    if all(leads) and len(set(leads)) == len(leads):
         roles[j] = "model"
+    elif item_numbered(filled):
+        roles[j], named[j] = "model", "model"
 
 
 def _order_numbers_first(roles: list[str | None], headers: list[HeaderMatch | None], codes: list[float]) -> None:
@@ -325,6 +352,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         if roles[j] is None and (role == "price" or role not in roles):
             roles[j] = role
     _line_totals(roles, columns, [mark for _, mark in scored])
+    _complementary_prices(roles, columns)
     _unmarked_prices(roles, columns)
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:
@@ -334,7 +362,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     matches = [_header_match(header) for header in headers]
     named = [match.role if match else None for match in matches]
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
-    _codes_lead_names(roles, columns)
+    _codes_lead_names(roles, columns, named)
     _order_numbers_first(roles, matches, codes)
     if _numbers_as_codes(roles, headers, columns):
         named[0] = "model"

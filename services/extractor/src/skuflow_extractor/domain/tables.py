@@ -20,7 +20,15 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from itertools import pairwise, takewhile
 
-from skuflow_catalog.codes import article_tails, code_score, find_codes, is_package, leading_code, trailing_code
+from skuflow_catalog.codes import (
+    article_tails,
+    code_score,
+    find_codes,
+    is_package,
+    item_number,
+    leading_code,
+    trailing_code,
+)
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import menu_prices, price_of_cell
 
@@ -119,6 +127,10 @@ class Table:
     roles: list[ColumnRole] = field(default_factory=list)
 
     @property
+    def keyed_by_code(self) -> bool:
+        return any(role.role == "model" for role in self.roles)
+
+    @property
     def inferred(self) -> bool:
         """Read without a header of its own or inherited: its columns come from its cells alone."""
         return not self.inherited and not any(text for *_, text in self.header.columns)
@@ -196,15 +208,31 @@ def _column_headers(grid: Grid, rows: list[Row]) -> list[str]:
     """Each column's header text: a line per header row, the cells one row sets over a column joined
     by a space (a letter-spaced '型   号' is two cells of one line)."""
     parts: list[list[str]] = [[] for _ in grid.columns]
-    for row in rows:
+    for n, row in enumerate(rows):
         line: list[list[str]] = [[] for _ in grid.columns]
         for cell in row.cells:
-            for j in grid.spans(cell):
-                line[j].append(cell.text)
+            for j, text in _over_columns(grid, cell, last=n == len(rows) - 1):
+                line[j].append(text)
         for j, texts in enumerate(line):
             if texts:
                 parts[j].append(" ".join(texts))
     return ["\n".join(p) for p in parts]
+
+
+def _over_columns(grid: Grid, cell: Cell, last: bool) -> list[tuple[int, str]]:
+    """The text a header cell sets over each column it spans. A cell of the header's last line that
+    spans several columns with words over each of them is their headers run together (narrow
+    spreadsheet cells whose text overflows: 'кол-во' 'вес ш' 'Цена руб\\шт' read as one line), so each
+    column takes its own words; any other spanning cell (a group header above its columns) heads
+    them all."""
+    spans = grid.spans(cell)
+    if last and len(spans) > 1:
+        words: dict[int, list[str]] = {}
+        for word in cell.words:
+            words.setdefault(grid.column_of(word), []).append(word.text)
+        if set(words) == set(spans):
+            return [(j, " ".join(words[j])) for j in spans]
+    return [(j, cell.text) for j in spans]
 
 
 def _segments(roles_hint: list[str | None], labels: list[str]) -> list[range]:
@@ -290,6 +318,8 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
         return [text], score
     if (lead := leading_code(text, tails)) is not None:
         return [lead], LEADING_EVIDENCE
+    if named and (number := item_number(text)) is not None:
+        return [number], NAMED_EVIDENCE
     if named and any(ch.isdigit() for ch in text) and (len(text) <= NAMED_CODE_MAX or DIGIT_GROUPS.fullmatch(text)):
         return [text], NAMED_EVIDENCE
     found = find_codes(text)
@@ -491,7 +521,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
                 draft.evidence = evidence
                 if listed:
                     draft.set("model", listed)
-                    rest = texts[key].strip()[len(listed):].strip(" ,-–")
+                    rest = texts[key].strip()[len(listed):].lstrip(".．、").strip(" ,-–")
                     if rest and key == model and texts[key].strip().startswith(listed) and len(codes) == 1:
                         draft.set("product_name", rest)
                 if family and "product_name" not in draft.attributes:
@@ -529,6 +559,9 @@ def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: R
             draft.custom.setdefault(custom_label(role.header) or f"column_{j + 1}", text)
         else:
             draft.set(role.role, text)
+    for j, role in zip(columns, roles, strict=True):  # the price column left empty: the first price printed
+        if role.role == "price_extra" and texts[j]:
+            draft.set_price(texts[j], role.decimal_mark)
     return draft
 
 

@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass, replace
 from itertools import groupby, pairwise
 
+from skuflow_catalog.prices import leaders
+
 from skuflow_contracts.ir import BBox, ParsedPage, TextLine
 
 MIN_SKEW = 0.003  # radians (~0.2°): below this a page is read as it is
@@ -59,9 +61,10 @@ def walled(word: Word, rules: list[BBox]) -> Word:
     (``rules``: those reaching the word's line, found once per line)."""
     middle = (word.bbox[1] + word.bbox[3]) / 2
     across = [x for x, y0, _, y1 in rules if y0 <= middle <= y1]
-    left = max((x for x in across if x <= word.bbox[0] + RULE_SLACK), default=None)
-    right = min((x for x in across if x >= word.bbox[2] - RULE_SLACK), default=None)
-    return replace(word, walls=(left, right)) if left is not None or right is not None else word
+    own = [x for x in word.walls if x is not None]  # a dot leader's ends stand as borders too
+    left = max((x for x in across + own if x <= word.bbox[0] + RULE_SLACK), default=None)
+    right = min((x for x in across + own if x >= word.bbox[2] - RULE_SLACK), default=None)
+    return replace(word, walls=(left, right))
 
 
 def _walled_off(left: Word, right: Word) -> bool:
@@ -104,23 +107,32 @@ def _spread(line: TextLine) -> list[tuple[str, BBox]]:
     return boxes
 
 
-def _word(chars: list[tuple[str, BBox]], index: int) -> Word:
+def _word(chars: list[tuple[str, BBox]], index: int,
+          walls: tuple[float | None, float | None] = (None, None)) -> Word:
     return Word("".join(c for c, _ in chars), (chars[0][1][0], min(b[1] for _, b in chars), chars[-1][1][2],
-                                               max(b[3] for _, b in chars)), index)
+                                               max(b[3] for _, b in chars)), index, walls)
 
 
 def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
     """Words, each with the union box of its characters: split at whitespace, and where the text
     layer jumps a wide gap without printing a space (two table cells set on one line); letters set
-    apart one by one are joined back (``_letter_spaced``)."""
+    apart one by one are joined back (``_letter_spaced``). A dot leader is dropped and stands as a
+    cell border between the words it joins ('Mit Erdnusssoße ........ 16,90': a dish and its price)."""
+    chars = _char_boxes(line) or _spread(line)
+    dots = {i for start, end in leaders("".join(ch for ch, _ in chars)) for i in range(start, end)}
     words: list[Word] = []
     current: list[tuple[str, BBox]] = []
+    wall: float | None = None  # where the leader before the current word ends
     jump = CELL_GAP * (line.bbox[3] - line.bbox[1])
-    for ch, box in (_char_boxes(line) or _spread(line)) + [(" ", line.bbox)]:
-        if current and (ch.isspace() or box[0] - current[-1][1][2] > jump):
-            words.append(_word(current, index))
-            current = []
-        if not ch.isspace():
+    for i, (ch, box) in enumerate([*chars, (" ", line.bbox)]):
+        if current and (ch.isspace() or i in dots or box[0] - current[-1][1][2] > jump):
+            words.append(_word(current, index, (wall, None)))
+            current, wall = [], None
+        if i in dots:
+            if words and wall is None and words[-1].walls[1] is None:  # the leader's start borders the word before
+                words[-1] = replace(words[-1], walls=(words[-1].walls[0], box[0]))
+            wall = box[2]
+        elif not ch.isspace():
             current.append((ch, box))
     return _letter_spaced(words, index)
 
