@@ -181,3 +181,11 @@ def test_a_menu_pricing_its_dishes_after_dot_leaders_is_a_product_page():
     assert result.page_type != "D" and result.detail["features"]["leadered_prices"] == 3
     contents = page([stacked(1, 50, 100, "Einleitung", "Vorspeisen", "Hauptgerichte", width=400)])
     assert classify_page(contents, PROFILE).page_type == "D"
+
+
+def test_a_lone_table_row_without_header_codes_or_prices_is_not_skipped_unseen():
+    """The last row of a price list, run onto a page of its own ('14 | Поддерживающие ролики | 9 | 10000')."""
+    carried = page([row(1, 100, ["14", "Поддерживающие ролики стрелы", "9", "10000"])])
+    result = classify_page(carried, PROFILE)
+    assert (result.page_type, result.needs_review) == ("D", True)
+    assert result.detail["features"]["amount_rows"] == 1

@@ -24,6 +24,7 @@ SIGNAL_MIN = 3  # this many codes or prices on a page make it a product page
 MARGIN_BLOCKS = 6  # more blocks than this in a margin band are content, not a running header or footer
 SHORT_TEXTS = 10  # a scan with this many short texts (not a cover's few lines) may name products without codes
 POOR_OCR = 0.8  # a scan read with less mean confidence than this may hide products
+NAME_WIDTH = 10  # a cell this wide (a CJK character counts 2) names something
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
 PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page (a scan, a backdrop)
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
@@ -55,6 +56,7 @@ class PageFeatures:
     amount_cells: int = 0  # lines that are an amount and nothing else, plain whole numbers included
     captioned_pictures: int = 0  # like-sized product pictures, each with a short line right below it
     leadered_prices: int = 0  # lines ending in an amount after a dot leader ('Tofu ...... 16,90')
+    amount_rows: int = 0  # rows of three cells or more, one of them a name, ending in an amount
 
     @property
     def product_signal(self) -> bool:
@@ -154,7 +156,7 @@ def _rows(page: ParsedPage) -> list[list[str]]:
             rows[-1].append(line)
         else:
             rows.append([line])
-    return [[line.text for line in row] for row in rows]
+    return [[line.text for line in sorted(row, key=lambda ln: ln.bbox[0])] for row in rows]
 
 
 def _picture_columns(boxes: list[BBox], tolerance: float = 20.0) -> list[list[BBox]]:
@@ -206,6 +208,13 @@ def _price_cell(text: str) -> bool:
     return bool(found and (found.currency or not found.text.isdigit() or len(text.strip()) > len(found.text)))
 
 
+def _amount_row(cells: list[str]) -> bool:
+    """A table row: three cells or more, one of them words, the last an amount ('14 | Поддерживающие
+    ролики стрелы | 9 | 10000')."""
+    return len(cells) >= 3 and price_of_cell(cells[-1]) is not None and any(
+        _width(cell) >= NAME_WIDTH and not price_of_cell(cell) for cell in cells[:-1])
+
+
 def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeatures:
     rows = _rows(page)
     texts = [line.text for block in page.text_blocks for line in block.lines]
@@ -234,6 +243,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         price_list_title=any(is_price_list_title(text) for text in texts),
         amount_cells=sum(1 for text in texts if any(ch.isdigit() for ch in text) and price_of_cell(text)),
         leadered_prices=leadered_prices(texts),
+        amount_rows=sum(1 for row in rows if _amount_row(row)),
         captioned_pictures=len(captioned([img.bbox for img in products],
                                          [(ln.bbox, ln.text) for block in page.text_blocks for ln in block.lines])),
     )
@@ -250,6 +260,8 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
         return "D", 0.5, "scan of short texts without codes or prices"  # products named without them?
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
+    if f.model_mentions == 0 and f.price_mentions == 0 and f.amount_rows:
+        return "D", 0.5, "table rows without a header, codes or prices: perhaps the previous page's table"
     if f.model_mentions == 0 and f.price_mentions == 0:
         return "D", 0.8 if f.text_blocks else 0.6, "no model codes or prices"
     if f.labelled_lines == 0 and f.table_rows == 0 and f.model_mentions <= 2:
