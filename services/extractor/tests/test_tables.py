@@ -442,3 +442,10 @@ def test_footnote_marks_after_a_code_are_not_part_of_it_and_an_empty_price_takes
     [found] = tables_of(*table(0, 100, rows))
     assert [(s.attributes["model"], s.attributes.get("price")) for s in found.skus] == [
         ("GV52", "2580"), ("AZ15", "1121"), ("AM25", "1833")]
+
+
+def test_a_family_name_before_the_first_code_of_its_group_is_not_part_of_the_code():
+    column = ColumnRole("model", "Item")
+    assert [_model_of(t, column)[0] for t in ("Amalfi AM15", "Adirondack - AK25VT", "AM50")] == [
+        ["AM15"], ["AK25VT"], ["AM50"]]
+    assert _model_of("SMA STP 10000TL-20", column)[0] == ["SMA STP 10000TL-20"]  # a designation in capitals

@@ -314,6 +314,8 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
         return [" ".join(text.split())], NAMED_EVIDENCE
     if listed := _listed_codes(text):
         return listed, LIST_EVIDENCE
+    if (named_code := _behind_a_name(text)) is not None:
+        return [named_code], code_score(named_code)
     if (score := code_score(text)) >= CODE_MIN:
         return [text], score
     if (lead := leading_code(text, tails)) is not None:
@@ -324,6 +326,22 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
         return [text], NAMED_EVIDENCE
     found = find_codes(text)
     return ([found[0]], code_score(found[0])) if len(found) == 1 else None
+
+
+def _behind_a_name(text: str) -> str | None:
+    """The one code of a model cell that a family's name stands before ('Amalfi AM15', 'Adirondack -
+    AK25VT', 'Café CF14': the name of the group its first row opens); a designation in capitals
+    ('SMA STP 10000TL-20') is one code."""
+    found = find_codes(text)
+    if len(found) != 1 or code_score(found[0]) <= code_score(text):
+        return None
+    rest = text.replace(found[0], " ").split()
+    return found[0] if rest and all(_family_word(w) or w in "-–—:" for w in rest) else None
+
+
+def _family_word(word: str) -> bool:
+    """A name's word ('Amalfi'), not letters of a designation in capitals ('SMA STP 10000TL-20')."""
+    return len(word) >= 3 and word.isalpha() and not word.isupper()
 
 
 def _evidence(code: float, role: float, read: float) -> float:
