@@ -92,3 +92,13 @@ def test_a_currency_per_unit_heads_a_price_column(header):
 def test_units_alone_are_no_price(header, role):
     found = header_role(header)
     assert (found.role if found else None) == role
+
+
+@pytest.mark.parametrize("header", ["图号", "圖號", "№ чертежа", "Drawing No.", "Zeichnungs-Nr."])
+def test_a_drawing_number_names_the_model(header):
+    assert header_role(header).role == "model"
+
+
+def test_a_currency_per_unit_with_a_backslash_and_a_tax_note_heads_a_price():
+    assert header_role("руб\\шт с НДС").role == "price"
+    assert header_role("шт/уп") is None  # a count per pack: no currency

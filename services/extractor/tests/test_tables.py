@@ -449,3 +449,18 @@ def test_a_family_name_before_the_first_code_of_its_group_is_not_part_of_the_cod
     assert [_model_of(t, column)[0] for t in ("Amalfi AM15", "Adirondack - AK25VT", "AM50")] == [
         ["AM15"], ["AK25VT"], ["AM50"]]
     assert _model_of("SMA STP 10000TL-20", column)[0] == ["SMA STP 10000TL-20"]  # a designation in capitals
+
+
+def test_header_cells_run_together_on_one_line_are_split_over_their_columns():
+    """Narrow spreadsheet cells whose text overflows: 'кол-во', 'вес ш' and 'Цена руб\\шт' read as one line."""
+    header = block(0, [spanned(50, 100, "Наименование"), spanned(200, 100, "кол-вовес шЦена руб\\шт")])
+    rows = [cells(n + 1, 120 + 20 * n, [name, qty, weight, price], xs=(50, 200, 240, 300))
+            for n, (name, qty, weight, price) in enumerate([("Палец звена", "224", "0.184", "130"),
+                                                            ("Втулка звена", "224", "0.085", "110"),
+                                                            ("Зуб ковша", "100", "0.388", "130")])]
+    [found] = tables_of(header, *rows)
+    assert [r.header for r in found.roles] == ["Наименование", "кол-вовес", "шЦена", "руб\\шт"]
+    group = block(0, [spanned(200, 86, "Данные о товаре"), spanned(50, 100, "Наименование"),
+                      spanned(200, 100, "Кол"), spanned(240, 100, "Вес"), spanned(300, 100, "Цена")])
+    [grouped] = tables_of(group, *rows)  # a group header above its columns heads each of them
+    assert [r.header for r in grouped.roles[1:3]] == ["Данные о товаре\nКол", "Данные о товаре\nВес"]

@@ -260,9 +260,9 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
         return "D", 0.5, "scan of short texts without codes or prices"  # products named without them?
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
-    if f.model_mentions == 0 and f.price_mentions == 0 and f.amount_rows:
-        return "D", 0.5, "table rows without a header, codes or prices: perhaps the previous page's table"
     if f.model_mentions == 0 and f.price_mentions == 0:
+        if f.amount_rows:
+            return "D", 0.5, "table rows without a header, codes or prices: perhaps the previous page's table"
         return "D", 0.8 if f.text_blocks else 0.6, "no model codes or prices"
     if f.labelled_lines == 0 and f.table_rows == 0 and f.model_mentions <= 2:
         return "D", 0.7, "products mentioned in prose only"

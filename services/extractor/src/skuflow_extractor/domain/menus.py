@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skuflow_catalog.codes import item_number, item_numbered
-from skuflow_catalog.prices import find_prices, price_of_cell
+from skuflow_catalog.prices import parse_price, price_of_cell
 
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line, rows_of
@@ -30,26 +30,20 @@ def numbered_dishes(lines: list[Line], tolerance: float) -> list[Dish]:
     enough of them and their numbers are the menu's own (``item_numbered``); each with its row's lines."""
     priced = []
     for row in rows_of(lines, tolerance):
-        if len(row) >= 2 and item_number(row[0].text) and (price := price_of_cell(row[-1].text)) is not None \
-                and not any(_priced(line.text) or item_number(line.text) for line in row[1:-1]) \
-                and not _priced(row[0].text):
-            priced.append((row, price))
+        if len(row) >= 2 and (number := item_number(row[0].text)) and price_of_cell(row[-1].text) is not None \
+                and not any(parse_price(line.text) or item_number(line.text) for line in row[1:-1]) \
+                and not parse_price(row[0].text):  # a price before the last cell: dishes side by side
+            priced.append((row, number))
     if len(priced) < MENU_ROWS or not item_numbered([row[0].text for row, _ in priced]):
         return []
     drafts = []
-    for row, price in priced:
-        number = item_number(row[0].text) or ""
+    for row, number in priced:
         name = " ".join([row[0].text.strip()[len(number):].lstrip(".．、 "), *(ln.text for ln in row[1:-1])]).strip()
         draft = SkuDraft(origin="line", boxes=[ln.bbox for ln in row], evidence=ITEM_EVIDENCE)
         draft.set("model", number)
         if name:
             draft.set("product_name", name)
-        draft.set("price", price.text)
-        draft.raw["price"] = price.raw
+        draft.set_price(row[-1].text)
         drafts.append(Dish(draft, frozenset(line.index for line in row)))
     return drafts
 
-
-def _priced(text: str) -> bool:
-    """A row printing a price before its last cell holds more than one dish (side-by-side menus)."""
-    return price_of_cell(text) is not None or bool(find_prices(text))

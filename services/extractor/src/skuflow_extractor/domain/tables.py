@@ -575,11 +575,10 @@ def _row_draft(texts: list[str], columns: range, roles: list[ColumnRole], row: R
             draft.set_price(text, role.decimal_mark)
         elif role.role in ("price_extra", "custom"):
             draft.custom.setdefault(custom_label(role.header) or f"column_{j + 1}", text)
+            if role.role == "price_extra":  # the price column (the leftmost) left empty: the next price printed
+                draft.set_price(text, role.decimal_mark)
         else:
             draft.set(role.role, text)
-    for j, role in zip(columns, roles, strict=True):  # the price column left empty: the first price printed
-        if role.role == "price_extra" and texts[j]:
-            draft.set_price(texts[j], role.decimal_mark)
     return draft
 
 

@@ -64,7 +64,7 @@ def walled(word: Word, rules: list[BBox]) -> Word:
     own = [x for x in word.walls if x is not None]  # a dot leader's ends stand as borders too
     left = max((x for x in across + own if x <= word.bbox[0] + RULE_SLACK), default=None)
     right = min((x for x in across + own if x >= word.bbox[2] - RULE_SLACK), default=None)
-    return replace(word, walls=(left, right))
+    return replace(word, walls=(left, right)) if (left, right) != word.walls else word
 
 
 def _walled_off(left: Word, right: Word) -> bool:
