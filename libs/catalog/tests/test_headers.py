@@ -27,7 +27,7 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     ("规格", "size"), ("Size/尺寸", "size"), ("颜色 / Colour", "color"), ("材质", "material"), ("图片", "picture"),
     # columns that are not the product's identity
     ("封装", "package"), ("Package", "package"), ("Qty", "quantity"), ("序号", "index"), ("EAN", "barcode"),
-    ("Hersteller", "brand"), ("备注", "remark"),
+    ("Hersteller", "brand"), ("备注", "remark"), ("현황", "stock"), ("구분", "category"),
 ])
 def test_header_words_name_their_role_in_many_languages(label, role):
     assert header_role(label).role == role

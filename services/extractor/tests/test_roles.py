@@ -176,3 +176,15 @@ def test_a_second_column_of_amounts_filling_only_the_rows_the_price_leaves_empty
     near = ["16,90"] * 6 + ["", ""]
     assert roles(["", "", ""], names, near, [""] * 6 + ["14,90", "14,90"]) == ["product_name", "price", "price_extra"]
     assert roles(["", "", ""], names, near, ["15,90"] + [""] * 5 + ["14,90", "14,90"])[2] is None  # both in a row
+
+
+def test_plain_amounts_beside_a_price_column_and_close_to_its_amounts_are_price_tiers():
+    """'20Kg | 5Kg | 1Kg' green-coffee prices: the first tiers print '13500' plainly, the last '13,600'.
+    A quantity beside the price is no tier: its numbers stray far from the price's."""
+    names = ["Cerrado Natural", "Cerrado Pulped", "Mogiana", "Yellow Bourbon", "Epoca"]
+    tiers = roles(["품명", "20Kg", "5Kg", "1Kg"], names, ["13500", "14500", "14500", "17800", "17800"],
+                  ["", "14500", "14500", "18100", "18100"], ["13,600", "14,500", "14,500", "18,300", "18,300"])
+    assert tiers == ["product_name", "price", "price_extra", "price_extra"]
+    counted = roles(["품명", "", "1Kg"], names, ["100", "250", "250", "12", "12"],
+                    ["13,600", "14,500", "14,500", "18,300", "18,300"])
+    assert counted == ["product_name", None, "price"]

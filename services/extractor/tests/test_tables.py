@@ -185,6 +185,14 @@ def test_a_header_repeating_whole_makes_side_by_side_price_lists_even_with_one_n
                      ("藍襪", "35")]
 
 
+def test_a_header_naming_a_code_first_and_a_price_last_is_one_table_not_two_halves():
+    rows = [["Modell", "", "", "Preis"], ["1", "iPad 128GB", "Pflichtauswahl", "369,00"],
+            ["2", "iPad 256GB", "Pflichtauswahl", "489,00"], ["3", "iPad Air 11", "Pflichtauswahl", "610,00"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 120, 300, 410)))
+    assert len(found) == 1
+    assert [sku.attributes.get("price") for sku in found[0].skus] == ["369.00", "489.00", "610.00"]
+
+
 def test_a_flag_ending_many_code_cells_is_not_part_of_the_code():
     assert recurring_tags(["SG 5.0RT -SALE%", "SG 6.0RT -SALE%", "SH 8.0RT -SALE%", "SG 33CX-V112"]) == {"-SALE%"}
     rows = [["TYP", "PREIS / STÜCK"], ["SG 5.0RT -SALE%", "285 €"], ["SG 6.0RT -SALE%", "289 €"],
@@ -464,3 +472,17 @@ def test_header_cells_run_together_on_one_line_are_split_over_their_columns():
                       spanned(200, 100, "Кол"), spanned(240, 100, "Вес"), spanned(300, 100, "Цена")])
     [grouped] = tables_of(group, *rows)  # a group header above its columns heads each of them
     assert [r.header for r in grouped.roles[1:3]] == ["Данные о товаре\nКол", "Данные о товаре\nВес"]
+
+
+def test_a_row_priced_only_in_a_later_price_column_is_a_product_and_a_section_title_under_the_header_is_not_its_name():
+    """Green-coffee tiers: some lots sell by the kilo only. The country bar under the header row
+    heads no column."""
+    rows = [["품명", "현황", "20Kg", "5Kg", "1Kg"], ["Brazil 브라질", "", "", "", ""],
+            ["세하도★20KG세일★", "SALE", "13500", "", "13,600"],
+            ["모지아나", "BEST", "14900", "14900", "14,900"], ["레드버번", "BEST", "14900", "14900", "14,900"],
+            ["옐로우버번", "BEST", "17500", "17800", "18,000"],
+            ["아구이아", "NEW", "", "", "27,500"]]
+    [found] = tables_of(*table(0, 100, rows, xs=(50, 200, 260, 320, 380)))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
+        ("세하도★20KG세일★", "13500"), ("모지아나", "14900"), ("레드버번", "14900"), ("옐로우버번", "17500"),
+        ("아구이아", "27500")]

@@ -307,7 +307,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("stan", "dostępność"),
         ("stok", "stok durumu"),
         ("在庫", "納期"),
-        ("재고",),
+        ("재고", "현황", "재고현황"),
         ("tồn kho",),
     ),
     "weight": (
@@ -339,7 +339,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("kategoria", "seria", "grupa"),
         ("kategori", "seri", "grup"),
         ("カテゴリ", "シリーズ", "分類"),
-        ("카테고리", "시리즈", "분류"),
+        ("카테고리", "시리즈", "분류", "구분", "종류"),
         ("danh mục", "loại", "nhóm", "dòng"),
     ),
 }

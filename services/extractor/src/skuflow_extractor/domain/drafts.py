@@ -65,11 +65,12 @@ class SkuDraft:
 
 def _unmarked(name: str) -> str:
     """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee') or
-    after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*')."""
+    after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*'). A mark that closes a tag it opened
+    ('세하도★20KG세일★') is the tag's."""
     while name and unicodedata.category(name[0]) == "So":
         name = name[1:].lstrip()
     while len(name) >= 2 and (name[-1] in TRAILING_MARKS or unicodedata.category(name[-1]) == "So") \
-            and CJK.match(name[-2]):
+            and CJK.match(name[-2]) and name[-1] not in name[:-1]:
         name = name[:-1]
     return name
 

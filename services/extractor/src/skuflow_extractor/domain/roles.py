@@ -45,6 +45,8 @@ ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article n
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
 WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
 ORDER_CODES = 0.35  # code evidence of a column of order numbers that outranks a designation column
+TIER_ROWS = 3  # rows where a column of amounts sits close to its neighbouring price column's
+TIER_SPREAD = Decimal("1.5")  # how far a price tier's amount may stray from its neighbour's
 TOTAL_ROWS = 2  # rows of unit price and line total that show a column is the total
 CENT = Decimal("0.011")  # a line total may differ from unit price × quantity by its rounding
 IDENTITY_BLOCKERS = ("package", "quantity", "unit", "index", "barcode", "weight", "stock", "price", "size", "brand")
@@ -224,6 +226,30 @@ def _complementary_prices(roles: list[str | None], columns: list[list[str]]) -> 
             roles[j] = "price"
 
 
+def _price_tiers(roles: list[str | None], columns: list[list[str]], marks: list[str | None]) -> None:
+    """Prices by quantity or pack ('20Kg | 5Kg | 1Kg', 'list | net') stand side by side and differ by
+    a little: a free column of amounts next to a price column, printing in every row where both print
+    an amount within ``TIER_SPREAD`` of its neighbour's, is a price too, however plainly it is set
+    ('13500' beside '13,600'). A quantity or a line total strays further."""
+    def amounts(j: int) -> list[Decimal | None]:
+        return [(p.amount if (p := price_of_cell(cell, marks[j])) else None) for cell in columns[j]]
+
+    grown = True
+    while grown:
+        grown = False
+        for j, role in enumerate(roles):
+            priced = [k for k in (j - 1, j + 1) if 0 <= k < len(roles) and roles[k] == "price"]
+            filled = [cell for cell in columns[j] if cell.strip()]
+            if role is not None or not priced or not all(price_of_cell(cell, marks[j]) for cell in filled):
+                continue
+            mine = amounts(j)
+            for k in priced:
+                pairs = [(a, b) for a, b in zip(mine, amounts(k), strict=True) if a and b]
+                if len(pairs) >= TIER_ROWS and all(a <= b * TIER_SPREAD and b <= a * TIER_SPREAD for a, b in pairs):
+                    roles[j], grown = "price", True
+                    break
+
+
 def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[str | None]) -> None:
     """A quotation prints each position's unit price and its line total, the unit price times the
     quantity ('E-Preis 2349,40 | Preis 4698,80'; '单价 | 总价'). A price column whose amounts are whole
@@ -353,6 +379,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
             roles[j] = role
     _line_totals(roles, columns, [mark for _, mark in scored])
     _complementary_prices(roles, columns)
+    _price_tiers(roles, columns, [mark for _, mark in scored])
     _unmarked_prices(roles, columns)
     prices = [j for j, role in enumerate(roles) if role == "price"]
     for j in prices[1:]:

@@ -258,7 +258,8 @@ def _segments(roles_hint: list[str | None], labels: list[str]) -> list[range]:
 def _repeating(roles_hint: list[str | None]) -> list[range] | None:
     """Parts of one width whose named roles agree column by column, each naming a key (a name or a
     code) and a price, where one part does not name a role twice. A column a part leaves unnamed (a
-    header OCR misread) agrees with anything."""
+    header OCR misread) agrees with anything, but some column is named in two parts: 'Modell | … |
+    Preis' halves into parts naming nothing alike, which is one table, not two."""
     width = len(roles_hint)
     for size in range(2, width // 2 + 1):
         if width % size:
@@ -266,8 +267,9 @@ def _repeating(roles_hint: list[str | None]) -> list[range] | None:
         parts = [roles_hint[start:start + size] for start in range(0, width, size)]
         columns = [{role for role in column if role} for column in zip(*parts, strict=True)]
         named = [role for column in columns for role in column]
-        if all(len(column) <= 1 for column in columns) and len(named) == len(set(named)) and "price" in named \
-                and {"model", "product_name"} & set(named):
+        repeated = any(sum(1 for role in column if role) >= 2 for column in zip(*parts, strict=True))
+        if repeated and all(len(column) <= 1 for column in columns) and len(named) == len(set(named)) \
+                and "price" in named and {"model", "product_name"} & set(named):
             return [range(start, start + size) for start in range(0, width, size)]
     return None
 
@@ -501,7 +503,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
     """Body rows → SKUs; codeless rows name the rows below them, wrap the row above (unless a rule
     parts them), or are skipped."""
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
-    model, name, price = by_role.get("model"), by_role.get("product_name"), by_role.get("price")
+    model, name = by_role.get("model"), by_role.get("product_name")
     skus: list[SkuDraft] = []
     used: set[int] = set()
     family: str | None = None
@@ -517,7 +519,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         if _repeated_header(own):
             used |= row.lines
             continue
-        priced = price is not None and price_of_cell(texts[price], roles[price - columns.start].decimal_mark)
+        priced = any(price_of_cell(texts[j], role.decimal_mark) for j, role in zip(columns, roles, strict=True)
+                     if role.role in ("price", "price_extra"))
         if len(filled) == 1 and len(columns) >= HEADING_COLUMNS and not priced:
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
@@ -604,6 +607,10 @@ def _part(text: str) -> bool:
         code_score(text) >= 0.5 or (text.replace("/", "").isalnum() and len(text) <= 8))
 
 
+def _lettered(part: str) -> bool:
+    return any(ch.isalpha() for ch in part)
+
+
 def _whole(part: str) -> bool:
     return code_score(part) >= 0.75 and len(part) >= MIN_PART
 
@@ -639,7 +646,8 @@ def _transposed(grid: Grid) -> Table | None:
             return _column_table(grid, drafts, rows[i:i + 2])
         texts = grid.texts(row)
         heads = {j: [parts] for j, t in enumerate(texts) if j > 0 and (parts := _head(t))}
-        if len(heads) < MIN_PARTS or not _shared_prefix([t[0][0] for t in heads.values()]):
+        firsts = [t[0][0] for t in heads.values() if _lettered(t[0][0])]  # amounts ('14900 | 14,900') head none
+        if len(firsts) < MIN_PARTS or not _shared_prefix(firsts):
             continue
         k = i + 1
         body: list[Row] = []
@@ -717,7 +725,7 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     inherited = False
     if not any(headers) and (above := inherit()) is not None and (laid := above.headers_for(grid)):
         headers, inherited = laid, True
-    hints = [named_role(h.split("\n")[-1]) if h else None for h in headers]
+    hints = [_hint(h) for h in headers]
     visual, ruled = body, ruled_rows(grid, body, rules)
     body = ruled or table_rows(grid, visual, range(len(grid.columns)), rules)
     texts = [grid.texts(row) for row in body]
@@ -753,6 +761,12 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         lines = used | {ln for row in header_rows for ln in row.lines if _inside(row, left, right)}
         tables.append(Table(header, skus, lines, inherited, max(row.bottom for row in body), roles))
     return tables
+
+
+def _hint(header: str) -> str | None:
+    """The role a column's header names: its lowest line naming one, since a group header stands above
+    its columns' own ('价格' over '含税 | 不含税') and a section title may sit under the header row."""
+    return next((role for line in reversed(header.split("\n")) if (role := named_role(line))), None)
 
 
 def _menu_hints(columns: list[list[str]]) -> list[str | None]:
