@@ -55,6 +55,15 @@ def test_duplicate_predictions_match_once_and_count_as_false_positives():
     assert (tally.sku_matched, tally.sku_predicted, tally.sku_truth) == (1, 2, 1)
 
 
+def test_a_key_printed_on_several_rows_matches_the_row_that_agrees_with_it_whatever_the_order():
+    truth = {"page": 1, "page_type": "A", "layout": "L1", "skus": [
+        {"model": None, "product_name": "Жумрак", "price": "13763"},
+        {"model": None, "product_name": "Жумрак", "price": "16648"}]}
+    tally = score_page(truth, page(1, [sku("s1", product_name="Жумрак", price="16648"),
+                                       sku("s2", product_name="Жумрак", price="13763")]))
+    assert tally.sku_matched == 2 and tally.attr_correct["price"] == 2 and tally.error_pages == 0
+
+
 def test_binding_counts_correct_bound_and_ambiguous():
     truth = {"page": 1, "page_type": "C", "layout": "L2", "skus": [
         {"model": "M-1", "image_bbox": [0, 0, 100, 100]},

@@ -28,6 +28,7 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     # columns that are not the product's identity
     ("封装", "package"), ("Package", "package"), ("Qty", "quantity"), ("序号", "index"), ("EAN", "barcode"),
     ("Hersteller", "brand"), ("备注", "remark"), ("현황", "stock"), ("구분", "category"),
+    ("Махсулот номи", "product_name"), ("Нархи", "price"), ("Ўлчовлари", "size"), ("Mahsulot nomi", "product_name"),
 ])
 def test_header_words_name_their_role_in_many_languages(label, role):
     assert header_role(label).role == role

@@ -54,6 +54,19 @@ def test_a_column_decides_its_decimal_mark_together():
     assert decimal_mark(["1,234.50", "9.4"]) == "."
 
 
+def test_more_than_three_digits_before_the_only_mark_make_it_decimal_and_the_column_follows():
+    assert price_of_cell("21000.000").text == "21000.000"  # no thousands group holds five digits
+    assert price_of_cell("$8500.000").text == "8500.000"
+    column = ["21000.000", "$8500.000", "230.000"]
+    assert decimal_mark(column) == "." and price_of_cell("230.000", decimal_mark(column)).text == "230.000"
+    assert price_of_cell("12.500").text == "12500"  # alone, still thousands
+
+
+@pytest.mark.parametrize("text", ["0121", "0900", "$0070"])
+def test_a_number_led_by_a_zero_is_an_identifier_not_an_amount(text):
+    assert price_of_cell(text) is None
+
+
 def test_prices_in_running_text_need_a_currency():
     assert [p.text for p in find_prices("特价 ¥99 起，另有 35元 的款")] == ["99", "35"]
     assert find_prices("共 12 款 300ml") == []

@@ -31,6 +31,17 @@ def test_unheaded_unique_numbers_before_names_and_currency_prices_are_article_nu
     assert roles(["", "", ""], ["1.134", "869", "2", "1.250"], names, bare)[0] != "model"
 
 
+def test_unheaded_zero_padded_numbers_before_names_are_article_numbers_even_with_bare_prices():
+    names = ["ACEITE DE OLIVA POMAN", "ACEITE DE PALTA EXTRA", "ACEITE DE UVA OLIVI", "ACETO BALSAMICO CASALTA",
+             "CHIMICHURRI PAMPAGOURMET", "GLAZE CASALTA REDUCCION", "MANTECA DE COCO QUALICOCO",
+             "SALSA DE OSTRAS HE SHUN", "SALSA DE SOJA AGIBO", "VINAGRE DE ARROZ CHI HOUSE"]
+    prices = ["21000.000", "14000.000", "$8500.000", "3800.000", "14500.000"] * 2
+    codes = ["0121", "0316", "3034", "0900", "0631", "3290", "3289", "0761", "1040", "Rubro 4030"]  # a footer
+    assert roles(["", "", ""], codes, names, prices) == ["model", "product_name", "price"]  # word run into a cell
+    unpadded = [c.lstrip("0") for c in codes]  # numbers of several widths: nothing says identifiers
+    assert roles(["", "", ""], unpadded, names, prices)[0] != "model"
+
+
 def test_grouped_numbers_under_a_header_naming_the_code_are_codes_not_prices():
     assert roles(["Código", "Descripcion", ""], ["1.130", "1.138", "1.249"], ["ACEITE", "SAL", "AZUCAR"],
                  ["40.350", "29.040", "58.030"]) == ["model", "product_name", "price"]

@@ -193,6 +193,15 @@ def test_a_header_naming_a_code_first_and_a_price_last_is_one_table_not_two_halv
     assert [sku.attributes.get("price") for sku in found[0].skus] == ["369.00", "489.00", "610.00"]
 
 
+def test_a_codeless_row_above_the_first_coded_one_is_the_lists_title_not_a_product():
+    rows = [["", "Lista", "de Precios", "4"], ["0121", "ACEITE DE OLIVA POMAN", "7794513100011", "21000.000"],
+            ["0316", "ACEITE DE PALTA EXTRA", "7794513100013", "14000.000"],
+            ["3034", "ACETO BALSAMICO CASALTA", "7798039440142", "$8500.000"]]
+    found = tables_of(*table(0, 100, rows, xs=(30, 80, 370, 460)))
+    assert [(s.attributes.get("model"), s.attributes.get("price")) for t in found for s in t.skus] == [
+        ("0121", "21000.000"), ("0316", "14000.000"), ("3034", "8500.000")]
+
+
 def test_a_flag_ending_many_code_cells_is_not_part_of_the_code():
     assert recurring_tags(["SG 5.0RT -SALE%", "SG 6.0RT -SALE%", "SH 8.0RT -SALE%", "SG 33CX-V112"]) == {"-SALE%"}
     rows = [["TYP", "PREIS / STÜCK"], ["SG 5.0RT -SALE%", "285 €"], ["SG 6.0RT -SALE%", "289 €"],

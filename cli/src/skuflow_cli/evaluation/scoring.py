@@ -118,15 +118,8 @@ def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
     tally.sku_truth = len(truth_page.get("skus", []))
     images = {i["image_id"]: i["bbox"] for i in predicted_page.get("images", [])}
     bound = {b["sku_id"]: b.get("image_id") for b in predicted_page.get("bindings", []) if b.get("image_id")}
-    unmatched = list(candidates)
     wrong_attributes = 0
-    for truth in truth_page.get("skus", []):
-        key_attr = sku_key_attribute(truth)
-        key = normalize(truth.get(key_attr) or "")
-        match = next((p for p in unmatched if normalize(_attributes_of(p).get(key_attr) or "") == key), None)
-        if match is None:
-            continue
-        unmatched.remove(match)
+    for truth, match in _pairs(truth_page.get("skus", []), candidates):
         tally.sku_matched += 1
         wrong_attributes += _score_attributes(tally, truth, _attributes_of(match))
         if truth.get("image_bbox"):
@@ -143,6 +136,34 @@ def score_page(truth_page: dict, predicted_page: dict | None) -> Tally:
     return tally
 
 
+def _pairs(truths: list[dict], candidates: list[dict]) -> list[tuple[dict, dict]]:
+    """Truth SKUs and the predictions they match, each at most once, by key. A key printed on several
+    rows ('Жумрак' at 13763 and at 16648) first pairs the rows that agree on every attribute, so the
+    order rows come out in does not decide which of them is right."""
+    unmatched, pairs, waiting = list(candidates), [], list(truths)
+    for exact in (True, False):
+        for truth in list(waiting):
+            key_attr = sku_key_attribute(truth)
+            key = normalize(truth.get(key_attr) or "")
+            match = next((p for p in unmatched if normalize(_attributes_of(p).get(key_attr) or "") == key
+                          and (not exact or _agrees(truth, _attributes_of(p)))), None)
+            if match is not None:
+                unmatched.remove(match)
+                waiting.remove(truth)
+                pairs.append((truth, match))
+    return pairs
+
+
+def _agrees(truth: dict, predicted: dict) -> bool:
+    return all(_correct(name, predicted.get(name), truth[name]) for name in ATTRIBUTES if truth.get(name) is not None)
+
+
+def _correct(name: str, got: object, expected: object) -> bool:
+    if got is None:
+        return False
+    return same_price(got, expected) if name == "price" else normalize(got) == normalize(expected)
+
+
 def _score_attributes(tally: Tally, truth: dict, predicted: dict) -> int:
     """Count the matched SKU's attributes; return how many were read wrong."""
     wrong = 0
@@ -151,11 +172,7 @@ def _score_attributes(tally: Tally, truth: dict, predicted: dict) -> int:
         if expected is None:
             continue
         tally.attr_total[name] += 1
-        got = predicted.get(name)
-        if name == "price":
-            correct = got is not None and same_price(got, expected)
-        else:
-            correct = got is not None and normalize(got) == normalize(expected)
+        correct = _correct(name, predicted.get(name), expected)
         tally.attr_correct[name] += int(correct)
         wrong += int(not correct)
     return wrong

@@ -31,7 +31,8 @@ DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models",
                           "modèle", "modell", "modello", "модель", "тип", "típus", "typenbezeichnung", "型式", "形式",
                           "모델", "모델명"})
 
-# Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi).
+# Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi, and uz
+# where a role has Uzbek terms: Cyrillic and Latin).
 VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
         ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
@@ -61,6 +62,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "製品コード"),
         ("품번", "모델", "모델명", "제품코드", "상품코드", "품목코드", "코드", "모델번호", "제품번호"),
         ("mã", "mã sản phẩm", "mã hàng", "mã sp", "mã số", "ký hiệu", "mã hh", "model"),
+        ("артикул", "kod", "artikul", "mahsulot kodi", "маҳсулот коди", "махсулот коди"),
     ),
     "product_name": (
         ("品名", "名称", "产品名称", "商品名称", "货品名称", "产品", "商品", "物料名称", "描述", "产品描述", "名稱",
@@ -80,6 +82,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("品名", "商品名", "製品名", "名称", "品目", "商品名称"),
         ("품명", "제품명", "상품명", "품목", "명칭", "제품"),
         ("tên", "tên sản phẩm", "tên hàng", "sản phẩm", "mô tả", "diễn giải", "tên hàng hóa"),
+        ("номи", "номланиши", "маҳсулот номи", "махсулот номи", "товар номи", "nomi", "nomlanishi",
+         "mahsulot nomi", "tovar nomi"),
     ),
     "price": (
         ("价格", "单价", "售价", "零售价", "批发价", "出厂价", "含税价", "含税单价", "市场价", "报价", "价",
@@ -114,6 +118,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "税抜", "税込", "上代", "下代"),
         ("가격", "단가", "판매가", "소비자가", "정가", "공급가", "금액", "소비자가격", "판매가격"),
         ("giá", "đơn giá", "giá bán", "giá lẻ", "giá sỉ", "thành tiền", "giá bán lẻ", "giá niêm yết"),
+        ("нархи", "нарх", "нархи сўм", "narxi", "narx", "narxi so'm", "баҳоси", "bahosi"),
     ),
     "size": (
         ("规格", "尺寸", "尺码", "规格尺寸", "外形尺寸", "容量", "规格参数", "尺寸(mm)", "規格"),
@@ -131,6 +136,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("サイズ", "寸法", "規格", "容量"),
         ("사이즈", "크기", "규격", "치수", "용량"),
         ("kích thước", "quy cách", "kích cỡ", "dung tích", "size"),
+        ("ўлчовлари", "ўлчами", "ўлчам", "ўлчамлари", "o'lchami", "o'lchamlari", "o'lchovlari", "olchami"),
     ),
     "color": (
         ("颜色", "色彩", "花色", "色", "顏色"),
@@ -179,6 +185,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("写真", "画像", "イメージ"),
         ("사진", "이미지"),
         ("hình", "hình ảnh", "ảnh"),
+        ("расм", "rasm", "rasmi", "кўриниши", "маҳсулот кўриниши", "махсулот кўриниши", "ko'rinishi",
+         "mahsulot ko'rinishi"),
     ),
     "package": (
         ("封装", "封装形式", "封裝", "包装形式"),

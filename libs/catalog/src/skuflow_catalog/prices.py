@@ -76,7 +76,8 @@ def _separators(amount: str) -> list[tuple[int, str]]:
 def _mark_of(amount: str) -> DecimalMark | None:
     """The decimal mark one amount shows by itself: the last separator when it occurs once and
     either follows another kind of separator ('1.234,56'), is not followed by exactly three digits
-    ('12,50') or follows a zero ('0.125'); None when the amount shows no decimals or is ambiguous."""
+    ('12,50'), follows a zero ('0.125') or follows more than three digits, which no thousands group
+    does ('21000.000'); None when the amount shows no decimals or is ambiguous."""
     seps = _separators(amount)
     if not seps:
         return None
@@ -85,7 +86,7 @@ def _mark_of(amount: str) -> DecimalMark | None:
         return None
     other_kind = any(ch != last for _, ch in seps)
     tail = len(amount) - position - 1
-    if other_kind or tail != 3 or not amount[:position].strip("0"):
+    if other_kind or tail != 3 or not amount[:position].strip("0") or position > 3:
         return last  # type: ignore[return-value]
     return None
 
@@ -129,9 +130,12 @@ def _wan(amount: Decimal) -> Decimal:
     return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
+ZERO_LED = re.compile(r"0\d")  # '0121', '0900': an identifier; no amount is printed with a leading zero
+
+
 def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price | None:
     amount = to_decimal(match.group("amount"), decimal_mark)
-    if amount is None:
+    if amount is None or ZERO_LED.match(match.group("amount")):
         return None
     upper = to_decimal(match.group("upper"), decimal_mark) if match.group("upper") else None
     currency = match.group("before") or match.group("after")

@@ -24,7 +24,7 @@ from skuflow_catalog.codes import (
     leading_code,
 )
 from skuflow_catalog.headers import DESIGNATIONS, HeaderMatch, header_role, is_currency
-from skuflow_catalog.prices import decimal_mark, price_of_cell
+from skuflow_catalog.prices import ZERO_LED, decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
 HEADER_WEIGHT = 0.6
@@ -41,7 +41,7 @@ WORDS_NOT_CODES = 0.8  # a column this much made of words holds no codes, whatev
 KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column this much more distinct
 DESIGNATION_CODES = 0.4  # code evidence of a column of designations, brand words around codes
 STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a header over half-codes by this
-ARTICLE_ROWS = 3  # rows of unique numbers that make a first column of article numbers
+ARTICLE_ROWS, ARTICLE_SHARE = 3, 0.9  # rows (and share of its cells) of unique numbers in a column of article numbers
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
 WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
 ORDER_CODES = 0.35  # code evidence of a column of order numbers that outranks a designation column
@@ -161,28 +161,37 @@ def _codes_over_header(roles: list[str | None], codes: list[float], named: list[
 
 def _article_numbers(cells: list[str]) -> bool:
     """Unique whole numbers ('1.134', '869', '2') that do not count up row by row (an index does),
-    at least one of three digits or more."""
+    at least one of three digits or more; one cell in ten may hold something else (a footer word
+    run into the column: 'Rubro 4030')."""
     filled = [c.strip() for c in cells if c.strip()]
-    if len(filled) < ARTICLE_ROWS or not all(WHOLE_NUMBER.fullmatch(c) for c in filled):
+    numbers = [c for c in filled if WHOLE_NUMBER.fullmatch(c)]
+    if len(numbers) < ARTICLE_ROWS or len(numbers) < ARTICLE_SHARE * len(filled):
         return False
-    values = [int(re.sub(r"\D", "", c)) for c in filled]
+    values = [int(re.sub(r"\D", "", c)) for c in numbers]
     counting = sum(1 for a, b in pairwise(values) if b == a + 1)
     return len(set(values)) == len(values) and counting * 2 < len(values) and max(values) >= 100
 
 
 def _numbers_as_codes(roles: list[str | None], headers: list[str], columns: list[list[str]]) -> bool:
     """An unheaded first column of article numbers before the names, in a table whose prices print
-    their currency ('1.134 | BIZCOCHUELO … | $/Bulto 25.120,00'): the numbers are the codes, not a
-    price column (their grouping made them look like amounts). The prices left keep their order."""
+    their currency ('1.134 | BIZCOCHUELO … | $/Bulto 25.120,00') or whose numbers are zero-padded to
+    one width ('0121 | 3034'), as no amount is: the numbers are the codes, not a price column (their
+    grouping made them look like amounts). The prices left keep their order."""
     if "model" in roles or not columns or headers[0].strip() or "product_name" not in roles[1:]:
         return False
     marked = any(_marked(column) >= CURRENCY_ROWS for column in columns[1:])
-    if not marked or not _article_numbers(columns[0]):
+    if not (marked or _zero_padded(columns[0])) or not _article_numbers(columns[0]):
         return False
     roles[0] = "model"
     for n, j in enumerate(j for j, role in enumerate(roles) if role in ("price", "price_extra")):
         roles[j] = "price" if n == 0 else "price_extra"
     return True
+
+
+def _zero_padded(cells: list[str]) -> bool:
+    """Numbers of one width, some led by zeros ('0121', '3034'): identifiers."""
+    numbers = [c.strip() for c in cells if c.strip().isdigit()]
+    return len({len(c) for c in numbers}) == 1 and any(ZERO_LED.match(c) for c in numbers)
 
 
 def _marked(cells: list[str]) -> float:

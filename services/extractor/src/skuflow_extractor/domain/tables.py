@@ -531,7 +531,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
             found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name
         code = found[0][0] if found else None
-        if code or (name is not None and texts[name] and priced):
+        if code or (name is not None and texts[name] and priced and (model is None or skus)):
+            # a codeless row above the first coded one is the table's title ('Lista de Precios | 4'), not a product
             key = key if code else name
             keyed = roles[key - columns.start].scores["model" if key == model else "product_name"]
             key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == key}
