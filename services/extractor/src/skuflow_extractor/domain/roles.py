@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 from itertools import pairwise
 
 from skuflow_catalog.codes import (
@@ -240,20 +241,20 @@ def _price_tiers(roles: list[str | None], columns: list[list[str]], marks: list[
     a little: a free column of amounts next to a price column, printing in every row where both print
     an amount within ``TIER_SPREAD`` of its neighbour's, is a price too, however plainly it is set
     ('13500' beside '13,600'). A quantity or a line total strays further."""
-    def amounts(j: int) -> list[Decimal | None]:
-        return [(p.amount if (p := price_of_cell(cell, marks[j])) else None) for cell in columns[j]]
+    @cache
+    def amounts(j: int) -> tuple[Decimal | None, ...]:  # each column is parsed once, whatever the passes
+        return tuple(p.amount if (p := price_of_cell(cell, marks[j])) else None for cell in columns[j])
 
     grown = True
     while grown:
         grown = False
         for j, role in enumerate(roles):
             priced = [k for k in (j - 1, j + 1) if 0 <= k < len(roles) and roles[k] == "price"]
-            filled = [cell for cell in columns[j] if cell.strip()]
-            if role is not None or not priced or not all(price_of_cell(cell, marks[j]) for cell in filled):
+            if role is not None or not priced or any(
+                    a is None for cell, a in zip(columns[j], amounts(j), strict=True) if cell.strip()):
                 continue
-            mine = amounts(j)
             for k in priced:
-                pairs = [(a, b) for a, b in zip(mine, amounts(k), strict=True) if a and b]
+                pairs = [(a, b) for a, b in zip(amounts(j), amounts(k), strict=True) if a and b]
                 if len(pairs) >= TIER_ROWS and all(a <= b * TIER_SPREAD and b <= a * TIER_SPREAD for a, b in pairs):
                     roles[j], grown = "price", True
                     break
