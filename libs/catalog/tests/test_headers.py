@@ -24,6 +24,7 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     ("Rate / Qty", "price"), ("MRP (Rs.)", "price"), ("Rate (₹)", "price"),  # Indian lists: the rate, not the quantity
     ("售價", "price"), ("批發價", "price"), ("金额", "price"), ("Ціна, грн", "price"), ("上代", "price"),
     ("KDV Dahil", "price"), ("FOB Price", "price"),
+    ("HARGA\n(Rp)", "price"), ("Nama Barang", "product_name"), ("Kode", "model"),  # Indonesian and Malay
     ("规格", "size"), ("Size/尺寸", "size"), ("颜色 / Colour", "color"), ("材质", "material"), ("图片", "picture"),
     # columns that are not the product's identity
     ("封装", "package"), ("Package", "package"), ("Qty", "quantity"), ("序号", "index"), ("EAN", "barcode"),
@@ -39,8 +40,8 @@ def test_a_bare_currency_heads_a_price_column_with_less_certainty():
 
 
 def test_a_cell_of_only_a_currency_is_told_from_one_with_an_amount_or_a_word():
-    assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "€ 12", "Euro tax", ""]] == [
-        True, True, True, True, False, False, False]
+    assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "Rp.", "(RM)", "€ 12", "Euro tax", ""]] == [
+        True, True, True, True, True, True, False, False, False]
 
 
 def test_a_unit_of_measure_heads_a_measurement_not_a_price():

@@ -4,6 +4,7 @@ import pytest
 from extractor_pages import block, lines_of, spanned, stacked
 
 from skuflow_extractor.domain.cards import boundaries, extract_cards, extract_lines, read_card, stacks
+from skuflow_extractor.domain.drafts import SkuDraft
 
 
 def texts(groups):
@@ -96,6 +97,19 @@ def test_marks_before_a_name_are_not_part_of_it():
     drafts = extract_cards(lines)
     assert [(d.attributes["product_name"], d.attributes["price"]) for d in drafts] == [
         ("山崎シングルモルト", "30000"), ("白州シングルモルト", "30000"), ("サントリー角", "5500")]
+
+
+def test_a_currency_ending_a_name_is_the_prices():
+    """'Trend IVT Rp.' over '352.140.000': the rupiah sign is printed before the amount, a line down."""
+    draft = SkuDraft(origin="card")
+    draft.set("product_name", "Trend IVT Rp.")
+    assert draft.attributes["product_name"] == "Trend IVT"
+
+
+def test_an_asterisk_before_a_name_marks_it_and_is_no_part_of_it():
+    draft = SkuDraft(origin="table_row")
+    draft.set("product_name", "*冰淇淋奶茶")
+    assert draft.attributes["product_name"] == "冰淇淋奶茶"
 
 
 def test_cards_whose_codes_sit_on_lines_of_their_own_are_not_a_price_list():

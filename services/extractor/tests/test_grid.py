@@ -102,3 +102,22 @@ def test_a_row_of_cards_may_print_an_unreadable_old_code_beside_each_new_one():
                  xs=(30, 120, 210, 300, 390, 480))
     [found] = find_tables(lines_of(*rows), TOLERANCE, None)
     assert [s.attributes["model"] for s in found.skus] == ["HM-2FW-00", "HM-2FW-01", "HM-2FW-02"]
+
+
+def test_amounts_set_close_after_names_in_many_rows_are_a_column_of_their_own():
+    """'櫻花蝦干貝肉包 40': each amount follows its name by less than a cell gap, but in every row, and
+    every name's middle lies left of every amount's."""
+    items = [("香菇蛋黃肉包", "33"), ("咖哩肉包", "33"), ("櫻花蝦干貝肉包", "40"), ("御鮑肉包", "40"),
+             ("招牌肉包", "110")]
+    rows = [block(n, [spanned(50, 100 + 14 * n, name), spanned(110 - 6 * len(amount), 100 + 14 * n, amount)])
+            for n, (name, amount) in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert [grid.texts(row) for row in grid.rows] == [list(item) for item in items]
+
+
+def test_a_number_ending_a_few_descriptions_does_not_cut_their_column():
+    items = ["Cable NYM 100", "Plug type F", "Socket 16A white", "Cable H07 50", "Switch panel"]
+    rows = [block(n, [spanned(50, 100 + 14 * n, item), spanned(250, 100 + 14 * n, f"€{n + 1}.50")])
+            for n, item in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert len(grid.columns) == 2  # two rows of five end in a number: a length, not a price column

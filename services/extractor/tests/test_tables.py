@@ -495,3 +495,40 @@ def test_a_row_priced_only_in_a_later_price_column_is_a_product_and_a_section_ti
     assert [(s.attributes["product_name"], s.attributes["price"]) for s in found.skus] == [
         ("세하도★20KG세일★", "13500"), ("모지아나", "14900"), ("레드버번", "14900"), ("옐로우버번", "17500"),
         ("아구이아", "27500")]
+
+
+def _menu_row(i, y, *items):
+    """A row of side-by-side menus: each (x, name, right, amount) sets the amount right-aligned at
+    ``right``, as close after the longest name as a price board prints it."""
+    return block(i, [line for x, name, right, amount in items
+                     for line in (spanned(x, y, name), spanned(right - 6 * len(amount), y, amount))])
+
+
+def test_side_by_side_menus_priced_to_the_unit_with_amounts_set_close_after_the_names():
+    """A bakery's board: '鮮肉包 19 | 白饅頭 12', under titles naming a category, the amounts set so
+    close after the longest names that no gutter opens. Repeating names and amounts side by side are
+    a menu even though its prices are not round."""
+    left = [("鮮肉包", "19"), ("高麗菜包", "17"), ("紅豆沙包", "17"), ("黑糖包", "22"), ("蛋黃肉包", "27")]
+    right = [("白饅頭", "12"), ("黑糖饅頭", "12"), ("山東饅頭", "110"), ("蔥花捲饅頭", "17"), ("黑糖乳酪饅頭", "13")]
+    titles = block(0, [spanned(50, 100, "包子類"), spanned(200, 100, "饅頭類")])
+    rows = [_menu_row(n + 1, 120 + 14 * n, (50, a, 110, pa), (200, b, 257, pb))
+            for n, ((a, pa), (b, pb)) in enumerate(zip(left, right, strict=True))]
+    found = tables_of(titles, *rows)
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        left + right)
+
+
+def test_names_beside_amounts_not_round_in_one_list_are_no_menu():
+    rows = [["铜", "63"], ["铝", "27"], ["铁", "56"], ["锌", "31"], ["锡", "52"], ["铅", "82"]]
+    assert tables_of(*table(0, 100, rows, xs=(60, 300))) == []  # nothing repeats beside it to say 'menu'
+
+
+def test_names_numbered_as_a_lists_lines_lose_their_numbers():
+    """'1.香茅檸檬鍋 $100' beside '菜盤 $150': the list's numbers are no part of its names; the
+    currency marks the amounts as prices."""
+    rows = [["1.香茅檸檬鍋", "$100", "菜盤", "$150"], ["2.川味麻辣鍋", "$100", "白飯", "$10"],
+            ["3.泡菜部隊鍋", "$140", "冬粉", "$10"], ["4.韓式泡菜鍋", "$90", "韓國拉麵", "$30"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 140, 220, 300), pitch=14))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted([
+        ("香茅檸檬鍋", "100"), ("川味麻辣鍋", "100"), ("泡菜部隊鍋", "140"), ("韓式泡菜鍋", "90"),
+        ("菜盤", "150"), ("白飯", "10"), ("冬粉", "10"), ("韓國拉麵", "30")])

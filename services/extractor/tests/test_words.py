@@ -38,6 +38,25 @@ def test_two_amounts_of_one_ocr_line_stay_two_cells():
     assert [cell.text for cell in row.cells] == ["30", "35"]
 
 
+def _ocr_line(x, y, text, advances):
+    """An OCR line whose characters stand at ``advances`` (x of each, 4 points wide), as RapidOCR places them."""
+    boxes = [(x + a, y, x + a + 4, y + 11) for a in advances]
+    return TextLine(bbox=(x, y, boxes[-1][2], y + 11), text=text,
+                    spans=[TextSpan(bbox=(x, y, boxes[-1][2], y + 11), text=text, size=11, char_boxes=boxes)])
+
+
+def test_characters_of_an_ocr_line_spread_evenly_over_a_column_are_one_name():
+    """A menu justifies '鱈魚肝' over the width of its longest name: 15 points between characters
+    is a cell gap, but every gap is alike. Two cells on one OCR line leave one gap wider than the rest."""
+    justified = _ocr_line(170, 100, "鱈魚肝180", [0, 19, 39, 46, 51, 56])
+    two_cells = _ocr_line(170, 130, "紅茶奶茶", [0, 5, 30, 35])
+    ocr_block = block(0, [justified, two_cells]).model_copy(update={"confidence": 0.9})
+    lines = page_lines(page(ocr_block), set())
+    assert [w.text for ln in lines for w in ln.words] == ["鱈魚肝180", "紅茶", "奶茶"]
+    text_layer = page_lines(page(block(0, [justified])), set())
+    assert [w.text for ln in text_layer for w in ln.words] == ["鱈", "魚", "肝180"]  # a text layer's gaps part cells
+
+
 def test_page_lines_skip_margin_blocks_and_blank_lines_and_read_top_to_bottom():
     blocks = [stacked(0, 50, 300, "lower"), stacked(1, 50, 20, "running header"),
               block(2, [spanned(50, 100, "upper"), TextLine(bbox=(50, 120, 90, 130), text="  ")], "heading")]

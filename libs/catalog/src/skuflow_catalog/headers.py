@@ -31,8 +31,8 @@ DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models",
                           "modèle", "modell", "modello", "модель", "тип", "típus", "typenbezeichnung", "型式", "形式",
                           "모델", "모델명"})
 
-# Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi, and uz
-# where a role has Uzbek terms: Cyrillic and Latin).
+# Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi, then uz
+# (Cyrillic and Latin) and id/ms where a role has Uzbek or Indonesian and Malay terms).
 VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
         ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
@@ -63,6 +63,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("품번", "모델", "모델명", "제품코드", "상품코드", "품목코드", "코드", "모델번호", "제품번호"),
         ("mã", "mã sản phẩm", "mã hàng", "mã sp", "mã số", "ký hiệu", "mã hh", "model"),
         ("артикул", "kod", "artikul", "mahsulot kodi", "маҳсулот коди", "махсулот коди"),
+        ("kode", "kode barang", "kode produk", "no part", "nomor part", "tipe", "kod produk", "kod barang"),
     ),
     "product_name": (
         ("品名", "名称", "产品名称", "商品名称", "货品名称", "产品", "商品", "物料名称", "描述", "产品描述", "名稱",
@@ -84,6 +85,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("tên", "tên sản phẩm", "tên hàng", "sản phẩm", "mô tả", "diễn giải", "tên hàng hóa"),
         ("номи", "номланиши", "маҳсулот номи", "махсулот номи", "товар номи", "nomi", "nomlanishi",
          "mahsulot nomi", "tovar nomi"),
+        ("nama", "nama barang", "nama produk", "deskripsi", "produk", "barang", "nama item"),
     ),
     "price": (
         ("价格", "单价", "售价", "零售价", "批发价", "出厂价", "含税价", "含税单价", "市场价", "报价", "价",
@@ -119,6 +121,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("가격", "단가", "판매가", "소비자가", "정가", "공급가", "금액", "소비자가격", "판매가격"),
         ("giá", "đơn giá", "giá bán", "giá lẻ", "giá sỉ", "thành tiền", "giá bán lẻ", "giá niêm yết"),
         ("нархи", "нарх", "нархи сўм", "narxi", "narx", "narxi so'm", "баҳоси", "bahosi"),
+        ("harga", "harga satuan", "harga jual", "harga ecer", "harga grosir", "harga otr", "harga runcit"),
     ),
     "size": (
         ("规格", "尺寸", "尺码", "规格尺寸", "外形尺寸", "容量", "规格参数", "尺寸(mm)", "規格"),
@@ -358,7 +361,8 @@ ROLE_PRIORITY: tuple[Role, ...] = ("model", "price", "product_name", "size", "co
 CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", "руб", "р", "rub", "грн", "uah", "ft", "huf",
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
-              "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd", "euro")
+              "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd", "euro",
+              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt")
 UNIT = re.compile(rf"(?:{UNITS})")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8

@@ -218,18 +218,19 @@ MENU_RISING = 0.6  # ... and no more than this share of them higher than the one
 BARE_AMOUNT = re.compile(r"[1-9]\d{1,4}")
 
 
-def menu_prices(cells: list[str]) -> bool:
+def menu_prices(cells: list[str], round_share: float = MENU_ROUND) -> bool:
     """Do these cells, top to bottom, read as a menu's prices ('120', '150', '150', '180')? Nearly all
     bare whole numbers from the first to the last (a size letter repeated between sections may sit
-    among them; a title above or a legend below is not the column), many, round, and not running up
-    line by line as page numbers, sizes or ratings do."""
+    among them; a title above or a legend below is not the column), many, round (``round_share`` of
+    them: a caller with other evidence of a menu may ask for none), and not running up line by line
+    as page numbers, sizes or ratings do."""
     amounts = [n for n, c in enumerate(cells) if BARE_AMOUNT.fullmatch(c)]
     run = cells[amounts[0]:amounts[-1] + 1] if amounts else cells
     values = [int(c) for c in run if BARE_AMOUNT.fullmatch(c)]
     if len(values) < MENU_MIN or len(values) < MENU_ROUND * len(run):
         return False
     rising = sum(1 for a, b in pairwise(values) if b > a)
-    return sum(1 for v in values if v % 5 == 0) >= MENU_ROUND * len(values) and rising <= MENU_RISING * (
+    return sum(1 for v in values if v % 5 == 0) >= round_share * len(values) and rising <= MENU_RISING * (
         len(values) - 1)
 
 

@@ -6,12 +6,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
-from skuflow_catalog.headers import CJK
+from skuflow_catalog.headers import CJK, is_currency
 from skuflow_catalog.prices import DecimalMark, parse_price, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
 
 TRAILING_MARKS = "#*※"
+LEADING_MARKS = "*＊※"  # '*冰淇淋奶茶': a menu's mark for a new or recommended item, before its name
 FOOTNOTE_MARKS = "*†‡§※"  # printed after a code to point at a footnote ('GV52*', 'AZ15*†'): not the code
 
 Origin = Literal["table_row", "card", "line"]
@@ -64,10 +65,13 @@ class SkuDraft:
 
 
 def _unmarked(name: str) -> str:
-    """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee') or
+    """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee', '*奶茶') or
     after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*'). A mark that closes a tag it opened
-    ('세하도★20KG세일★') is the tag's."""
-    while name and unicodedata.category(name[0]) == "So":
+    ('세하도★20KG세일★') is the tag's. A currency ending the name ('Trend IVT Rp.') is the price's,
+    printed before its amount on the line below."""
+    if len(words := name.split()) > 1 and is_currency(words[-1]):
+        name = " ".join(words[:-1])
+    while name and (unicodedata.category(name[0]) == "So" or name[0] in LEADING_MARKS):
         name = name[1:].lstrip()
     while len(name) >= 2 and (name[-1] in TRAILING_MARKS or unicodedata.category(name[-1]) == "So") \
             and CJK.match(name[-2]) and name[-1] not in name[:-1]:

@@ -10,6 +10,7 @@ The same holds for text-layer words and OCR words, which is what lets one engine
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from functools import cached_property
 from itertools import pairwise
 
 from skuflow_catalog.headers import header_role, labelled_value
+from skuflow_catalog.prices import BARE_AMOUNT, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.words import Line, Word, rows_of, runs
@@ -33,7 +35,10 @@ ALIGN = 4.0  # points two left edges may differ and still start one column
 FULL_ROW_SHARE = 0.6  # rows with at least this share of the widest row's cells define the columns
 TAIL_GAP = 0.5  # row heights: a line this close under a table's last row may be a wrapped line of it
 MAX_TAIL_LINES = 2  # … and so may the line under it
+LETTER = re.compile(r"[^\W\d_]")
 CROSSING_SHARE = 8  # up to 1 row in 8 may cross a gutter (a spanning title, a long cell)
+TRAILING_ROWS = 3  # rows of a column ending in an amount after its words that make the amounts a column
+TRAILING_SHARE = 0.5  # … of the rows printing in that column
 
 
 @dataclass(frozen=True)
@@ -172,6 +177,34 @@ def columns_of(rows: list[Row]) -> tuple[Column, ...]:
     return tuple(columns)
 
 
+def _amount(word: Word) -> bool:
+    """A word printing an amount alone: with its currency ('$100') or a bare whole number ('19')."""
+    price = price_of_cell(word.text)
+    return price is not None and (price.currency is not None or BARE_AMOUNT.fullmatch(word.text) is not None)
+
+
+def trailing_amounts(rows: list[Row], columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """Columns cut where their cells end in an amount after a name ('櫻花蝦干貝肉包 40', '5.時蔬什錦鍋
+    $60'): a menu sets its prices so close to the names that no gutter opens between them, but when
+    many rows of a column do so, and every name's middle lies left of every amount's, the amounts are
+    a column of their own."""
+    grid = Grid(tuple(rows), columns)
+    cuts: dict[int, float] = {}
+    for j in range(len(columns)):
+        names, amounts, filled = [], [], 0
+        for row in rows:
+            words = sorted((w for cell in row.cells for w in cell.words if grid.column_of(w) == j),
+                           key=lambda w: w.bbox[0])
+            filled += bool(words)
+            if len(words) >= 2 and _amount(words[-1]) and any(LETTER.search(w.text) for w in words[:-1]):
+                names.append(max((w.bbox[0] + w.bbox[2]) / 2 for w in words[:-1]))
+                amounts.append((words[-1].bbox[0] + words[-1].bbox[2]) / 2)
+        if len(amounts) >= TRAILING_ROWS and len(amounts) >= TRAILING_SHARE * filled and max(names) < min(amounts):
+            cuts[j] = (max(names) + min(amounts)) / 2
+    return tuple(part for j, (left, right) in enumerate(columns)
+                 for part in (((left, cuts[j]), (cuts[j], right)) if j in cuts else ((left, right),)))
+
+
 def is_data_row(row: Row) -> bool:
     """Two cells or more, one of them printing a digit: a product row rather than a header or prose."""
     return len(row.cells) >= 2 and any(any(ch.isdigit() for ch in cell.text) for cell in row.cells)
@@ -226,7 +259,7 @@ def grids_of(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ()
     position = {id(row): n for n, row in enumerate(rows)}
     grids = []
     for block in blocks_of(rows):
-        columns = columns_of(block)
+        columns = trailing_amounts(block, columns_of(block))
         if len(columns) >= 2:
             block += _wrapped_tail(rows[position[id(block[-1])] + 1:], block[-1], columns)
             grids.append(Grid(tuple(block), columns, _header_rows(rows, position[id(block[0])], block)))

@@ -21,6 +21,7 @@ from functools import cache, partial
 from itertools import pairwise, takewhile
 
 from skuflow_catalog.codes import (
+    ITEM_SHARE,
     article_tails,
     code_score,
     find_codes,
@@ -30,7 +31,7 @@ from skuflow_catalog.codes import (
     trailing_code,
 )
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
-from skuflow_catalog.prices import menu_prices, price_of_cell
+from skuflow_catalog.prices import MENU_ROUND, menu_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
@@ -89,6 +90,7 @@ CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an 
 SPARSE = 0.3  # share of rows a menu column prints in at least; a sparser one is a legend or a note
 PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
 PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
+LISTED_ROWS = 3  # names numbered as a list's lines that make the numbers no part of the names
 
 
 @dataclass(frozen=True)
@@ -559,7 +561,20 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         elif len(filled) == 1 and not is_data_row(row):
             family = filled[0]
             used |= row.lines
-    return skus, used
+    return _unnumbered(skus), used
+
+
+def _unnumbered(skus: list[SkuDraft]) -> list[SkuDraft]:
+    """Names numbered as a list's lines ('1.金黃細薯', '2.地瓜薯條'): the numbers count the lines and
+    are no part of the names. Most names print one, and no number twice."""
+    names = [sku.attributes.get("product_name", "") for sku in skus]
+    numbers = [n for n in map(item_number, names) if n]
+    if len(numbers) < LISTED_ROWS or len(numbers) < ITEM_SHARE * len(names) or len(set(numbers)) < len(numbers):
+        return skus
+    for sku, name in zip(skus, names, strict=True):
+        if number := item_number(name):
+            sku.attributes["product_name"] = name.strip()[len(number):].lstrip(".．、 ")
+    return skus
 
 
 def _repeated_header(texts: list[str]) -> bool:
@@ -733,7 +748,11 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     cells = _product_rows(texts)
     tables = []
     labels = next((texts for row in header_rows if _header_like(texts := grid.texts(row))), [""] * len(headers))
-    menus = None if any(headers) else _menu_parts([[row[j] for row in cells] for j in range(len(headers))])
+    keyed = {"model", "product_name", "price"} & set(hints)
+    menus, round_share = (None if keyed else _menu_parts([[row[j] for row in cells] for j in range(len(headers))])) \
+        or (None, MENU_ROUND)
+    if menus:  # lines over side-by-side menus that name no key column ('包子類 | 饅頭類') are their titles
+        headers = [""] * len(headers)
     for columns in menus or _segments(hints, labels):
         if menus and not ruled:  # side-by-side menus: each part's rows, where the other part has ended
             body = table_rows(grid, visual, columns, rules)
@@ -742,13 +761,13 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         column_cells = [[row[j] for row in cells] for j in columns]
         roles = assign_roles([headers[j] for j in columns], column_cells)
         if not any(headers[j] for j in columns):
-            roles = _menu_columns(roles, column_cells)
+            roles = _menu_columns(roles, column_cells, round_share)
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
         labels: list[Row] = []
         if not any(headers[j] for j in columns):
-            if not _products_without_header(roles, [[row[j] for j in columns] for row in texts]):
+            if not menus and not _products_without_header(roles, [[row[j] for j in columns] for row in texts]):
                 continue  # no header, and neither codes nor priced names: nothing says these rows are products
             if "model" not in chosen:
                 roles, labels = _price_labels(grid, body, columns, roles)
@@ -770,13 +789,14 @@ def _hint(header: str) -> str | None:
     return next((role for line in reversed(header.split("\n")) if (role := named_role(line))), None)
 
 
-def _menu_hints(columns: list[list[str]]) -> list[str | None]:
+def _menu_hints(columns: list[list[str]], round_share: float) -> list[str | None]:
     """Roles a headerless block's cells suggest for side-by-side menus ('紅茶 | 25 | 30 | 奶茶 | 40 |
-    45'): a column of words names products, the first column of menu prices after it prices them."""
+    45'): a column of words names products, the first column of menu prices (or of amounts printed
+    with their currency) after it prices them."""
     hints: list[str | None] = []
     for column in columns:
         filled = [cell.strip() for cell in column if cell.strip()]
-        if menu_prices(filled):
+        if menu_prices(filled, round_share) or _marked(filled):
             hints.append("price" if hints and hints[-1] == "product_name" else None)
         elif filled and sum(1 for cell in filled if LETTER.search(cell)) >= MENU_NAMES * len(filled):
             hints.append("product_name")
@@ -785,19 +805,31 @@ def _menu_hints(columns: list[list[str]]) -> list[str | None]:
     return hints
 
 
-def _menu_parts(columns: list[list[str]]) -> list[range] | None:
-    """Side-by-side menus (``_repeating`` on the roles their cells suggest). A column that prints in
-    only a few rows (a legend under the menus, '去冰 / 0%ICE') belongs to the part on its left and
-    does not count when the parts are matched."""
+def _marked(cells: list[str]) -> bool:
+    """Amounts printed with their currency ('$100') in nearly every cell of a column."""
+    marked = sum(1 for cell in cells if (found := price_of_cell(cell)) is not None and found.currency)
+    return marked >= PRICED_ROWS and marked >= PRICED_SHARE * len(cells)
+
+
+def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
+    """Side-by-side menus (``_repeating`` on the roles their cells suggest), and the share of round
+    amounts their prices were asked for. A column that prints in only a few rows (a legend under the
+    menus, '去冰 / 0%ICE') belongs to the part on its left and does not count when the parts are
+    matched. Names and amounts repeating side by side are evidence enough of a menu that prices its
+    items to the unit ('鮮肉包 | 19 | 白饅頭 | 12'): only when no round prices repeat so are they asked
+    for none."""
     kept = [j for j, column in enumerate(columns) if sum(1 for c in column if c.strip()) >= SPARSE * len(column)]
-    parts = _repeating(_menu_hints([columns[j] for j in kept])) if len(kept) < len(columns) else None
-    if parts is None:
-        return _repeating(_menu_hints(columns))
-    starts = [kept[part.start] for part in parts] + [len(columns)]
-    return [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise(starts))]
+    for round_share in (MENU_ROUND, 0.0):
+        parts = _repeating(_menu_hints([columns[j] for j in kept], round_share)) if len(kept) < len(columns) else None
+        if parts is not None:
+            starts = [kept[part.start] for part in parts] + [len(columns)]
+            return [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise(starts))], round_share
+        if (parts := _repeating(_menu_hints(columns, round_share))) is not None:
+            return parts, round_share
+    return None
 
 
-def _menu_columns(roles: list[ColumnRole], columns: list[list[str]]) -> list[ColumnRole]:
+def _menu_columns(roles: list[ColumnRole], columns: list[list[str]], round_share: float) -> list[ColumnRole]:
     """A menu prints names beside bare amounts ('紅茶 | 25 | 30' under M and L): in a block of names
     without codes, prices or a header, the free columns whose amounts read as a menu's prices are
     its prices, the leftmost first."""
@@ -805,7 +837,7 @@ def _menu_columns(roles: list[ColumnRole], columns: list[list[str]]) -> list[Col
     if "product_name" not in chosen or {"model", "price"} & set(chosen):
         return roles
     menu = [j for j, column in enumerate(columns)
-            if chosen[j] is None and menu_prices([cell.strip() for cell in column if cell.strip()])]
+            if chosen[j] is None and menu_prices([cell.strip() for cell in column if cell.strip()], round_share)]
     return [replace(role, role="price" if menu and j == menu[0] else "price_extra") if j in menu else role
             for j, role in enumerate(roles)]
 

@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from itertools import groupby, pairwise
 
+from skuflow_catalog.headers import CJK
 from skuflow_catalog.prices import leaders
 
 from skuflow_contracts.ir import BBox, ParsedPage, TextLine
@@ -27,6 +28,7 @@ BAND_SLACK = 2.0  # points: rules above two cells of one ruled row lie this clos
 BAND_REACH = 2.0  # line heights: a cell's text starts at most this far below the rule over its row
 RULE_SLACK = 0.5  # points a cell border may overlap the words it stands between
 LABEL = re.compile(r"[^\s:：]{2,}[:：]")  # 'Model:', '名称/Description：' starting a word
+JUSTIFIED_SPREAD = 1.6  # the widest gap of characters spread over a width is at most this times the narrowest
 LETTER_EM, SPACE_EM = 0.6, 0.3  # usual widths of a Latin letter or digit and of a word space, in ems
 
 
@@ -113,19 +115,21 @@ def _word(chars: list[tuple[str, BBox]], index: int,
                                                max(b[3] for _, b in chars)), index, walls)
 
 
-def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
+def split_words(line: TextLine, index: int, ocr: bool = False) -> tuple[Word, ...]:
     """Words, each with the union box of its characters: split at whitespace, and where the text
     layer jumps a wide gap without printing a space (two table cells set on one line); letters set
     apart one by one are joined back (``_letter_spaced``). A dot leader is dropped and stands as a
-    cell border between the words it joins ('Mit Erdnusssoße ........ 16,90': a dish and its price)."""
+    cell border between the words it joins ('Mit Erdnusssoße ........ 16,90': a dish and its price).
+    An OCR line's characters spread evenly over a fixed width are one word (``_justified``)."""
     chars = _char_boxes(line) or _spread(line)
     dots = {i for start, end in leaders("".join(ch for ch, _ in chars)) for i in range(start, end)}
+    kept = _justified(chars) if ocr else set()
     words: list[Word] = []
     current: list[tuple[str, BBox]] = []
     wall: float | None = None  # where the leader before the current word ends
     jump = CELL_GAP * (line.bbox[3] - line.bbox[1])
     for i, (ch, box) in enumerate([*chars, (" ", line.bbox)]):
-        if current and (ch.isspace() or i in dots or box[0] - current[-1][1][2] > jump):
+        if current and (ch.isspace() or i in dots or (box[0] - current[-1][1][2] > jump and i not in kept)):
             words.append(_word(current, index, (wall, None)))
             current, wall = [], None
         if i in dots:
@@ -135,6 +139,20 @@ def split_words(line: TextLine, index: int) -> tuple[Word, ...]:
         elif not ch.isspace():
             current.append((ch, box))
     return _letter_spaced(words, index)
+
+
+def _justified(chars: list[tuple[str, BBox]]) -> set[int]:
+    """Characters of a name spread evenly over the width of its column ('鱈　魚　肝', as Chinese menus
+    justify short names): a run of CJK characters printed without a space whose gaps are all alike.
+    Two cells set on one line leave one gap wider than the rest. Returns the indexes that continue
+    the character before them."""
+    kept: set[int] = set()
+    for cjk, group in groupby(range(len(chars)), key=lambda i: bool(CJK.match(chars[i][0]))):
+        run = list(group)
+        gaps = [chars[b][1][0] - chars[a][1][2] for a, b in pairwise(run)]
+        if cjk and gaps and max(gaps) <= JUSTIFIED_SPREAD * max(min(gaps), 1.0):
+            kept.update(run[1:])
+    return kept
 
 
 def _letter_spaced(words: list[Word], index: int) -> tuple[Word, ...]:
@@ -210,7 +228,7 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
             if _slanted(line.bbox, size):
                 continue
             heading = block.block_type == "heading"
-            words = split_words(line, len(lines))
+            words = split_words(line, len(lines), block.confidence is not None)
             if page.column_rules:
                 y0, y1 = line.bbox[1], line.bbox[3]
                 beside = [rule for rule in page.column_rules if rule[1] <= y1 and rule[3] >= y0]
