@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 from skuflow_catalog.prices import decimal_mark, find_prices, leadered_prices, leaders, parse_price, price_of_cell
+from skuflow_catalog.values import listed_prices
 
 
 @pytest.mark.parametrize("text, amount, currency", [
@@ -132,3 +133,9 @@ def test_a_dot_leader_ends_in_the_price_a_menu_prints_without_currency_a_content
     assert leadered_prices(["Einleitung ...... 3", "Vorspeisen ...... 7", "Suppen ...... 12", "Nudeln ...... 19",
                             "Reis ...... 25", "Desserts ...... 31"]) == 0
     assert leaders("Softs (Coca-Cola, Fanta,...)") == [] and leaders("Ltd.. Co") == []
+
+
+def test_a_cell_listing_a_price_per_size_lists_them_and_a_cell_with_words_lists_none():
+    assert [p.amount for p in listed_prices("375ml 13,000yen/750ml 22,000yen")] == [13000, 22000]
+    assert [p.amount for p in listed_prices("300元 350元")] == [300, 350]
+    assert listed_prices("高價運動鞋 400元") == [] and listed_prices("30 35") == []  # a name; no currency

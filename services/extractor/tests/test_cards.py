@@ -144,3 +144,18 @@ def test_a_menu_of_names_ending_in_round_bare_amounts_is_a_price_list():
 ])
 def test_contents_and_specifications_ending_in_numbers_are_no_menu(lines):
     assert extract_cards(lines_of(stacked(0, 40, 100, *lines))) == []
+
+
+def test_cards_without_labels_each_ending_in_their_price_are_cut_after_each_price():
+    """A wine list: name, a line about it, then its price (or prices per bottle size); the line about
+    it is wider than the name, so it does not continue the name."""
+    lines = lines_of(stacked(0, 40, 100, "Moët Rosé", "Red fruit and a rich, expressive finish", "15,000yen",
+                             "Nectar", "Tropical fruit and a rich, round taste", "375ml 13,000yen/750ml 22,000yen",
+                             "Ice Brut", "Fresh and fruity, served over ice", "30,000yen", leading=12))
+    assert [(d.attributes["product_name"], d.attributes["price"]) for d in extract_cards(lines)] == [
+        ("Moët Rosé", "15000"), ("Nectar", "13000"), ("Ice Brut", "30000")]
+
+
+def test_a_name_wrapped_onto_a_shorter_line_stays_one_name():
+    lines = lines_of(stacked(0, 40, 100, "AQUA HAIR STYLING MATTE", "WAX M10", "¥1,280"))
+    assert [d.attributes["product_name"] for d in extract_cards(lines)] == ["AQUA HAIR STYLING MATTE WAX M10"]

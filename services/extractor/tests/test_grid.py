@@ -121,3 +121,11 @@ def test_a_number_ending_a_few_descriptions_does_not_cut_their_column():
             for n, item in enumerate(items)]
     [grid] = grids_of(lines_of(*rows), TOLERANCE)
     assert len(grid.columns) == 2  # two rows of five end in a number: a length, not a price column
+
+
+def test_bare_numbers_after_names_of_any_length_stay_in_their_cells():
+    items = ["Kabel NYM 3x1,5 50", "Dose 17", "Schalter weiß 19", "Stecker 23"]
+    rows = [block(n, [spanned(50, 100 + 14 * n, item), spanned(250, 100 + 14 * n, "€2.50")])
+            for n, item in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert [grid.texts(row)[0] for row in grid.rows] == items  # lengths or counts, not a menu's prices

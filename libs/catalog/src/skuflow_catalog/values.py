@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT
+from skuflow_catalog.prices import Price, find_prices
 
 COLOR_WORDS = (
     "白", "黑", "红", "蓝", "灰", "粉", "绿", "米色", "黄", "紫", "棕", "金色", "银色", "透明",
@@ -32,6 +33,16 @@ def is_size(text: str) -> bool:
     """'300ml', '120×80×40 mm', 'Ø12', 'XL': a size or capacity."""
     t = text.strip()
     return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t) or SIZE_WORDS.match(t))
+
+
+def listed_prices(text: str) -> list[Price]:
+    """The prices a cell lists when it prints nothing else but the sizes they are for ('300元 350元',
+    '375ml 13,000yen/750ml 22,000yen', '$10 / $12'), left to right; none for anything else."""
+    found = find_prices(text)
+    rest = text
+    for price in found:
+        rest = rest.replace(price.raw, " ")
+    return found if all(is_size(part) for part in re.split(r"[\s/|,]+", rest) if part) else []
 
 
 def is_color(text: str) -> bool:

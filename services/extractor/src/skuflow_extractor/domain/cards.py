@@ -13,7 +13,7 @@ import re
 from skuflow_catalog.codes import code_score, find_codes, is_package, leading_code
 from skuflow_catalog.headers import labelled_value
 from skuflow_catalog.prices import find_prices, menu_prices, parse_price, price_of_cell
-from skuflow_catalog.values import is_size
+from skuflow_catalog.values import is_size, listed_prices
 
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.words import Line
@@ -69,7 +69,10 @@ def _centred_under(line: Line, stack: list[Line]) -> bool:
 
 
 def boundaries(stack: list[Line]) -> list[list[Line]]:
-    """Stage 1: cut a stack into cards at a new title or at a label seen twice."""
+    """Stage 1: cut a stack into cards at a new title or at a label seen twice; a stack without
+    labels whose cards each end in a line of their price ('13,000yen') is cut after each price."""
+    if _priced_cards(stack):
+        return _after_prices(stack)
     cards: list[list[Line]] = []
     labels: set[str] = set()
     for line in stack:
@@ -85,15 +88,39 @@ def boundaries(stack: list[Line]) -> list[list[Line]]:
     return cards
 
 
+def _priced_cards(stack: list[Line]) -> bool:
+    """Cards without labels, each ending in a line of its price: many such lines, none first, and
+    more lines than prices (a price list prints its prices on the names' lines)."""
+    priced = [line for line in stack if listed_prices(line.text)]
+    return (len(priced) >= PRICED_LIST_MIN and not listed_prices(stack[0].text) and len(stack) > 2 * len(priced) - 1
+            and not any(labelled_value(line.text) for line in stack))
+
+
+def _after_prices(stack: list[Line]) -> list[list[Line]]:
+    cards: list[list[Line]] = [[]]
+    for line in stack:
+        cards[-1].append(line)
+        if listed_prices(line.text):
+            cards.append([])
+    return [card for card in cards if card]
+
+
 def _title(lines: list[Line]) -> list[Line]:
     """The lines a card's name is printed on: its first unlabelled lines, before any price or size,
-    each short enough to be a name (a long name wraps: 'AQUA HAIR STYLING MATTE WAX' / 'M10')."""
+    each short enough to be a name (a long name wraps: 'AQUA HAIR STYLING MATTE WAX' / 'M10'). A
+    name wraps when its line is full: a line wider than the one above is a description."""
     title: list[Line] = []
     for line in lines[:MAX_TITLE_LINES]:
         if labelled_value(line.text) or parse_price(line.text) or is_size(line.text) or len(line.text) > TITLE_MAX:
             break
+        if title and _width(line) > _width(title[-1]) + ALIGN:
+            break
         title.append(line)
     return title
+
+
+def _width(line: Line) -> float:
+    return line.bbox[2] - line.bbox[0]
 
 
 def read_card(card: list[Line]) -> SkuDraft | None:

@@ -32,6 +32,7 @@ from skuflow_catalog.codes import (
 )
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import MENU_ROUND, menu_prices, price_of_cell
+from skuflow_catalog.values import listed_prices
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
@@ -806,8 +807,10 @@ def _menu_hints(columns: list[list[str]], round_share: float) -> list[str | None
 
 
 def _marked(cells: list[str]) -> bool:
-    """Amounts printed with their currency ('$100') in nearly every cell of a column."""
-    marked = sum(1 for cell in cells if (found := price_of_cell(cell)) is not None and found.currency)
+    """Amounts printed with their currency ('$100', or one per size: '300元 350元') in nearly every cell
+    of a column."""
+    marked = sum(1 for cell in cells if (found := price_of_cell(cell) or next(iter(listed_prices(cell)), None))
+                 and found.currency)
     return marked >= PRICED_ROWS and marked >= PRICED_SHARE * len(cells)
 
 
