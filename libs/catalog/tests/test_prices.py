@@ -3,7 +3,16 @@
 from decimal import Decimal
 
 import pytest
-from skuflow_catalog.prices import decimal_mark, find_prices, leadered_prices, leaders, parse_price, price_of_cell
+from skuflow_catalog.prices import (
+    decimal_mark,
+    find_prices,
+    ladder_price,
+    leadered_prices,
+    leaders,
+    menu_prices,
+    parse_price,
+    price_of_cell,
+)
 from skuflow_catalog.values import listed_prices
 
 
@@ -139,3 +148,8 @@ def test_a_cell_listing_a_price_per_size_lists_them_and_a_cell_with_words_lists_
     assert [p.amount for p in listed_prices("375ml 13,000yen/750ml 22,000yen")] == [13000, 22000]
     assert [p.amount for p in listed_prices("300元 350元")] == [300, 350]
     assert listed_prices("高價運動鞋 400元") == [] and listed_prices("30 35") == []  # a name; no currency
+
+
+def test_a_cell_of_prices_per_size_gives_its_first_and_a_grouped_thousand_stays_one_amount():
+    assert [ladder_price(t) for t in ["55 65", "45 55 65", "65 55", "120 150", "40"]] == ["55", "45", None, None, None]
+    assert menu_prices(["40", "35", "M", "55 65", "50 60", "50 60", "65 75"])  # M and L prices under a size letter

@@ -218,15 +218,36 @@ MENU_RISING = 0.6  # ... and no more than this share of them higher than the one
 BARE_AMOUNT = re.compile(r"[1-9]\d{1,4}")
 
 
+LADDER = re.compile(r"[1-9]\d{1,4}(?:\s+[1-9]\d{1,4}){1,3}")
+
+
+def ladder_price(text: str) -> str | None:
+    """The first of a menu's prices per size printed in one cell ('55 65' for M and L): bare whole
+    amounts, each higher than the one before, that read as no single amount ('120 150' groups a
+    thousand and stays 120150)."""
+    t = text.strip()
+    if not LADDER.fullmatch(t) or price_of_cell(t) is not None:
+        return None
+    values = [int(v) for v in t.split()]
+    return t.split()[0] if all(b > a for a, b in pairwise(values)) else None
+
+
+def _menu_amount(cell: str) -> int | None:
+    if BARE_AMOUNT.fullmatch(cell):
+        return int(cell)
+    first = ladder_price(cell)
+    return int(first) if first else None
+
+
 def menu_prices(cells: list[str], round_share: float = MENU_ROUND) -> bool:
     """Do these cells, top to bottom, read as a menu's prices ('120', '150', '150', '180')? Nearly all
     bare whole numbers from the first to the last (a size letter repeated between sections may sit
-    among them; a title above or a legend below is not the column), many, round (``round_share`` of
-    them: a caller with other evidence of a menu may ask for none), and not running up line by line
-    as page numbers, sizes or ratings do."""
-    amounts = [n for n, c in enumerate(cells) if BARE_AMOUNT.fullmatch(c)]
+    among them; a title above or a legend below is not the column; a cell of prices per size counts
+    its first), many, round (``round_share`` of them: a caller with other evidence of a menu may ask
+    for none), and not running up line by line as page numbers, sizes or ratings do."""
+    amounts = [n for n, c in enumerate(cells) if _menu_amount(c) is not None]
     run = cells[amounts[0]:amounts[-1] + 1] if amounts else cells
-    values = [int(c) for c in run if BARE_AMOUNT.fullmatch(c)]
+    values = [v for c in run if (v := _menu_amount(c)) is not None]
     if len(values) < MENU_MIN or len(values) < MENU_ROUND * len(run):
         return False
     rising = sum(1 for a, b in pairwise(values) if b > a)
