@@ -228,8 +228,8 @@ def ladder_price(text: str) -> str | None:
     t = text.strip()
     if not LADDER.fullmatch(t) or price_of_cell(t) is not None:
         return None
-    values = [int(v) for v in t.split()]
-    return t.split()[0] if all(b > a for a, b in pairwise(values)) else None
+    tokens = t.split()
+    return tokens[0] if all(int(b) > int(a) for a, b in pairwise(tokens)) else None
 
 
 def _menu_amount(cell: str) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT
-from skuflow_catalog.prices import Price, find_prices
+from skuflow_catalog.prices import DecimalMark, Price, find_prices, price_of_cell
 
 COLOR_WORDS = (
     "白", "黑", "红", "蓝", "灰", "粉", "绿", "米色", "黄", "紫", "棕", "金色", "银色", "透明",
@@ -43,6 +43,11 @@ def listed_prices(text: str) -> list[Price]:
     for price in found:
         rest = rest.replace(price.raw, " ")
     return found if all(is_size(part) for part in re.split(r"[\s/|,]+", rest) if part) else []
+
+
+def cell_price(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
+    """The price a cell prints: the whole cell's, or the first of those it lists per size."""
+    return price_of_cell(text, decimal_mark) or next(iter(listed_prices(text)), None)
 
 
 def is_color(text: str) -> bool:

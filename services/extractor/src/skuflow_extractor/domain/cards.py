@@ -71,8 +71,9 @@ def _centred_under(line: Line, stack: list[Line]) -> bool:
 def boundaries(stack: list[Line]) -> list[list[Line]]:
     """Stage 1: cut a stack into cards at a new title or at a label seen twice; a stack without
     labels whose cards each end in a line of their price ('13,000yen') is cut after each price."""
-    if _priced_cards(stack):
-        return _after_prices(stack)
+    ends = [bool(listed_prices(line.text)) for line in stack]  # lines printing only prices
+    if _priced_cards(stack, ends):
+        return _after_prices(stack, ends)
     cards: list[list[Line]] = []
     labels: set[str] = set()
     for line in stack:
@@ -88,19 +89,19 @@ def boundaries(stack: list[Line]) -> list[list[Line]]:
     return cards
 
 
-def _priced_cards(stack: list[Line]) -> bool:
-    """Cards without labels, each ending in a line of its price: many such lines, none first, and
-    more lines than prices (a price list prints its prices on the names' lines)."""
-    priced = [line for line in stack if listed_prices(line.text)]
-    return (len(priced) >= PRICED_LIST_MIN and not listed_prices(stack[0].text) and len(stack) > 2 * len(priced) - 1
+def _priced_cards(stack: list[Line], ends: list[bool]) -> bool:
+    """Cards without labels, each ending in a line of its price (``ends``): many such lines, none
+    first, and more lines than prices (a price list prints its prices on the names' lines)."""
+    priced = sum(ends)
+    return (priced >= PRICED_LIST_MIN and not ends[0] and len(stack) > 2 * priced - 1
             and not any(labelled_value(line.text) for line in stack))
 
 
-def _after_prices(stack: list[Line]) -> list[list[Line]]:
+def _after_prices(stack: list[Line], ends: list[bool]) -> list[list[Line]]:
     cards: list[list[Line]] = [[]]
-    for line in stack:
+    for line, end in zip(stack, ends, strict=True):
         cards[-1].append(line)
-        if listed_prices(line.text):
+        if end:
             cards.append([])
     return [card for card in cards if card]
 

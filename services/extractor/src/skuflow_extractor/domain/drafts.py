@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from skuflow_catalog.headers import CJK, is_currency
-from skuflow_catalog.prices import DecimalMark, ladder_price, parse_price, price_of_cell
-from skuflow_catalog.values import listed_prices
+from skuflow_catalog.prices import DecimalMark, ladder_price, parse_price
+from skuflow_catalog.values import cell_price
 
 from skuflow_contracts.ir import BBox, union
 
@@ -52,8 +52,7 @@ class SkuDraft:
     def set_price(self, text: str, decimal_mark: DecimalMark | None = None, source: str | None = None) -> None:
         """A price read with its column's decimal mark; the printed text is kept in ``raw``. A cell
         listing a price per size ('300元 350元', '55 65') gives the first."""
-        first = ladder_price(text)
-        found = price_of_cell(first or text, decimal_mark) or next(iter(listed_prices(text)), None)
+        found = cell_price(ladder_price(text) or text, decimal_mark)
         if found is not None and "price" not in self.attributes:
             self.set("price", found.text, source)
             self.raw["price"] = found.raw

@@ -32,13 +32,14 @@ from skuflow_catalog.codes import (
 )
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import MENU_ROUND, menu_prices, price_of_cell
-from skuflow_catalog.values import listed_prices
+from skuflow_catalog.values import cell_price
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
 from skuflow_extractor.domain.grid import (
     FULL_ROW_SHARE,
     HEADER_LEADING,
+    LETTER,
     PROSE_SHARE,
     Cell,
     Grid,
@@ -82,7 +83,6 @@ NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header 
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
 MENU_NAMES = 0.8  # share of a column's cells holding letters that make it a menu's names
-LETTER = re.compile(r"[^\W\d_]")
 LATIN = re.compile(r"[A-Za-z]")
 GROUP_ROWS = 3  # … as do this many lines between two rules that each fill every column
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
@@ -809,8 +809,7 @@ def _menu_hints(columns: list[list[str]], round_share: float) -> list[str | None
 def _marked(cells: list[str]) -> bool:
     """Amounts printed with their currency ('$100', or one per size: '300元 350元') in nearly every cell
     of a column."""
-    marked = sum(1 for cell in cells if (found := price_of_cell(cell) or next(iter(listed_prices(cell)), None))
-                 and found.currency)
+    marked = sum(1 for cell in cells if (found := cell_price(cell)) and found.currency)
     return marked >= PRICED_ROWS and marked >= PRICED_SHARE * len(cells)
 
 
