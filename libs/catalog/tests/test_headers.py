@@ -39,6 +39,12 @@ def test_a_bare_currency_heads_a_price_column_with_less_certainty():
     assert [(m.role, m.score) for m in map(header_role, ["USD", "€", "(元)", "Ft"])] == [("price", 0.6)] * 4
 
 
+def test_a_whole_header_in_the_plural_names_what_its_singular_does_but_a_heading_ending_in_one_does_not():
+    assert [header_role(h).role for h in ["VALORES", "Precios", "Códigos", "Colores"]] == [
+        "price", "price", "model", "color"]
+    assert header_role("Moon Guard Products") is None  # a section heading, not the product-name column
+
+
 def test_a_cell_of_only_a_currency_is_told_from_one_with_an_amount_or_a_word():
     assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "Rp.", "(RM)", "€ 12", "Euro tax", ""]] == [
         True, True, True, True, True, True, False, False, False]

@@ -105,6 +105,7 @@ def test_a_currency_written_in_letters_is_no_price_inside_a_word():
     assert find_prices("Form 12 and Harm 12.50") == [] and price_of_cell("Perp 12") is None
     assert find_prices("10 Pairs 20, Yrs 5, Mkr. 12") == [] and find_prices("12 TLC, 20 kraft") == []
     assert [p.currency for p in find_prices("Rs.120, 12 TL, 12 kr, 12 EURO")] == ["Rs.", "TL", "kr", "EURO"]
+    assert price_of_cell("MOUNT 5") is None and price_of_cell("NT") is None
 
 
 @pytest.mark.parametrize("text, amount, currency", [
@@ -113,6 +114,7 @@ def test_a_currency_written_in_letters_is_no_price_inside_a_word():
     ("1500-00", "1500.00", None), ("1500-50 руб.", "1500.50", "руб."),  # roubles-kopecks
     ("฿120", "120", "฿"), ("120 บาท", "120", "บาท"), ("₱1,200", "1200", "₱"), ("IDR 12.000", "12000", "IDR"),
     ("kr 120", "120", "kr"), ("Fr. 12.50", "12.50", "Fr."), ("3,00 €/St.", "3.00", "€"),
+    ("NT 600", "600", "NT"), ("NT150", "150", "NT"), ("NTD 1,200", "1200", "NTD"),  # Taiwan dollars
 ])
 def test_closing_dashes_ten_thousands_kopecks_and_more_currencies(text, amount, currency):
     price = price_of_cell(text)

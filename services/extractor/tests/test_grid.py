@@ -2,7 +2,7 @@
 
 from extractor_pages import block, lines_of, spanned, table
 
-from skuflow_extractor.domain.grid import cell_rows, columns_of, grids_of
+from skuflow_extractor.domain.grid import cell_rows, columns_of, grids_of, split_at_header
 from skuflow_extractor.domain.tables import find_tables
 
 TOLERANCE = 4.0
@@ -129,3 +129,28 @@ def test_bare_numbers_after_names_of_any_length_stay_in_their_cells():
             for n, item in enumerate(items)]
     [grid] = grids_of(lines_of(*rows), TOLERANCE)
     assert [grid.texts(row)[0] for row in grid.rows] == items  # lengths or counts, not a menu's prices
+
+
+def test_a_currency_before_each_amount_is_no_name_the_amounts_cut_from():
+    items = [("拉桿", "NT 600"), ("主把手", "NT 300"), ("側把手", "NT 300"), ("海關鎖", "NT 350")]
+    rows = [block(n, [spanned(50, 100 + 14 * n, name), spanned(200, 100 + 14 * n, "NT"),
+                      spanned(215, 100 + 14 * n, price.removeprefix("NT "))])  # closer than a cell gap
+            for n, (name, price) in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert [grid.texts(row) for row in grid.rows] == [list(item) for item in items]
+
+
+def test_two_tables_set_side_by_side_without_a_gutter_split_under_their_header_line():
+    """'PAQ6' of the left table's last column runs into the right table's names ('Pan dulce'): one
+    body column, under two cells of one header line; the names start under the inner one."""
+    header = block(0, [spanned(10, 80, "PRODUCTO"), spanned(90, 80, "PRECIO"), spanned(140, 80, "PAQ"),
+                       spanned(166, 80, "PRODUCTO")])
+    names = [("Orejas", "PAQ6", "Pan dulce"), ("Cañon", "PAQ6", "Pan hot dog"), ("Herraduras", "", "Donas"),
+             ("Pan piñita", "", "Galletas"), ("Pan moña", "", "Achira")]
+    rows = [block(n + 1, [spanned(10, 100 + 14 * n, left), spanned(100, 100 + 14 * n, "0.65"),
+                          *([spanned(140, 100 + 14 * n, pack)] if pack else []), spanned(166, 100 + 14 * n, right)])
+            for n, (left, pack, right) in enumerate(names)]
+    [grid] = grids_of(lines_of(header, *rows), TOLERANCE)
+    assert len(grid.columns) == 3  # no gutter opens between the packs and the names
+    split = split_at_header(grid, list(grid.above))
+    assert [split.texts(row) for row in split.rows] == [[a, "0.65", pack, b] for a, pack, b in names]

@@ -199,3 +199,11 @@ def test_plain_amounts_beside_a_price_column_and_close_to_its_amounts_are_price_
     counted = roles(["품명", "", "1Kg"], names, ["100", "250", "250", "12", "12"],
                     ["13,600", "14,500", "14,500", "18,300", "18,300"])
     assert counted == ["product_name", None, "price"]
+
+
+def test_a_currency_printed_apart_lends_its_header_to_the_amounts_beside_it():
+    """'VALORES C/100 UN' over 'R$ | 10,80': the header splits at the currency's own column; the
+    amounts' half alone ('C/100 UN', per hundred units) would name a unit, not the price."""
+    names = ["20 lts", "20 lts Reforçado", "40 lts", "40 lts Reforçado"]
+    assert roles(["PRETO", "VALORES", "C/100 UN"], names, ["R$"] * 4, ["10,80", "19,00", "25,00", "44,60"]) == [
+        "product_name", "custom", "price"]

@@ -532,3 +532,65 @@ def test_names_numbered_as_a_lists_lines_lose_their_numbers():
     assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted([
         ("香茅檸檬鍋", "100"), ("川味麻辣鍋", "100"), ("泡菜部隊鍋", "140"), ("韓式泡菜鍋", "90"),
         ("菜盤", "150"), ("白飯", "10"), ("冬粉", "10"), ("韓國拉麵", "30")])
+
+
+def test_side_by_side_tables_split_when_the_last_lost_a_column_into_its_neighbour():
+    """'PRODUCTO | PRECIO | PAQUETES' twice, but the right table's packs ran into its prices (no
+    gutter), so it shows two columns: the parts still repeat, the last one shorter."""
+    rows = [["PRODUCTO", "PRECIO", "PAQUETES", "PRODUCTO", "PRECIO"],
+            ["Orejas", "0.60", "PAQx6", "Pan hamburguesa", "2.10"],
+            ["Cañon", "0.60", "", "Pan hot dog", "2.50"], ["Empanada", "0.65", "", "Donas", "0.50"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 120, 180, 280, 400)))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == [
+        ("Cañon", "0.60"), ("Donas", "0.50"), ("Empanada", "0.65"), ("Orejas", "0.60"), ("Pan hamburguesa", "2.10"),
+        ("Pan hot dog", "2.50")]
+
+
+def test_a_header_centred_over_narrow_amounts_but_over_no_column_heads_the_nearest():
+    """'PRECIO' printed left of the right-set amounts ('60', '120') it heads: no column lies under it,
+    but the amounts' column reaches to the middle of the gutter, which holds the header's middle."""
+    header = block(0, [spanned(20, 80, "PRODUCTO"), spanned(108, 80, "PRECIO")])  # 108-144, amounts at 140-158
+    rows = [cells(n + 1, 100 + 20 * n, [name, amount], xs=(20, 158 - 6 * len(amount)))
+            for n, (name, amount) in enumerate([("Orejas", "60"), ("Herraduras", "65"), ("Cañon", "120")])]
+    found = tables_of(header, *rows)
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("Orejas", "60"), ("Herraduras", "65"), ("Cañon", "120")]
+
+
+def test_records_of_lines_that_touch_set_apart_by_blank_space_are_one_row_each():
+    """A repair price list: each record prints its name, the price set between its two lines, and
+    the English name, all touching; a blank line parts the records."""
+    header = cells(0, 60, ["維修項目", "價格", "備註"], xs=(50, 200, 300))
+    records = []
+    for n, (name, english, price) in enumerate([("拉桿", "Trolley", "600"), ("主把手", "Handle", "300"),
+                                                 ("側把手", "Side", "300"), ("海關鎖", "Lock", "350")]):
+        top = 100 + 50 * n
+        records += [cells(3 * n + 1, top, [f"{n + 1:02d}.{name}", "每組"], xs=(50, 300)),
+                    cells(3 * n + 2, top + 8, [f"NT {price}"], xs=(200,)),
+                    cells(3 * n + 3, top + 16, [english, "1Set"], xs=(50, 300))]
+    found = tables_of(header, *records)
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("拉桿 Trolley", "600"), ("主把手 Handle", "300"), ("側把手 Side", "300"), ("海關鎖 Lock", "350")]
+
+
+def test_a_code_stacked_under_a_position_number_is_read_under_its_header_line():
+    """An offer's 'Position' over 'Artikel': each row prints 'POS 4910' over its article code, and the
+    code is the model, not the position before it; under that header a word in capitals is a code too."""
+    header = [cells(0, 60, ["Position", "Menge", "E-Preis"], xs=(40, 300, 420)), cells(1, 72, ["Artikel"], xs=(40,))]
+    rows = []
+    for n, (code, name, price) in enumerate([("WSZRELA0101", "Rohrverbindungsset", "2349,40"),
+                                             ("RMPS2000", "Pufferspeicher", "3971,20"),
+                                             ("RMPS2000K", "Pufferspeicher K", "5909,20"),
+                                             ("RSMW", "Smart-Web", "134,64")]):
+        top = 90 + 60 * n
+        rows += [cells(3 * n + 2, top, [f"POS {4910 + 10 * n}"], xs=(40,)),
+                 cells(3 * n + 3, top + 12, [code, name, "2,000 ST", price], xs=(40, 120, 300, 420))]
+    found = tables_of(*header, *rows)
+    assert [(s.attributes["model"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("WSZRELA0101", "2349.40"), ("RMPS2000", "3971.20"), ("RMPS2000K", "5909.20"), ("RSMW", "134.64")]
+
+
+def test_a_word_in_capitals_under_a_header_naming_the_code_is_a_code_only_in_a_priced_row():
+    rows = [["Art.-Nr.", "Bezeichnung", "Preis"], ["RSMW", "Smart-Web", "134,64"], ["MUFFLE", "STAND", ""],
+            ["RSCWMZ", "Smart-Count", "217,60"], ["AB-100", "Boat", "12,00"]]
+    assert models([tables_of(*table(0, 100, rows, xs=(40, 160, 400)))[0]]) == ["RSMW", "RSCWMZ", "AB-100"]

@@ -362,7 +362,7 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd", "euro",
-              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt")
+              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt", "nt", "ntd")
 UNIT = re.compile(rf"(?:{UNITS})")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
@@ -403,6 +403,22 @@ def _index() -> dict[tuple[str, ...], Role]:
             for term in language:
                 index[_tokens(term)] = role
     return index
+
+
+PLURAL_ENDINGS = ("es", "s")  # en, es, pt, fr plurals ('VALORES', 'Precios', 'Prices') of the vocabulary's terms
+
+
+def _known(tokens: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The vocabulary's spelling of a whole header: as printed, or with its plural words made singular
+    (only whole: a section heading 'On Guard™ Products' names no column)."""
+    index = _index()
+    if tokens in index:
+        return tokens
+    for ending in PLURAL_ENDINGS:
+        singular = tuple(t.removesuffix(ending) if t.isalpha() and len(t) > len(ending) + 2 else t for t in tokens)
+        if singular != tokens and singular in index:
+            return singular
+    return None
 
 
 _CURRENCY_TOKENS = frozenset(_tokens(c)[0] for c in CURRENCIES if _tokens(c))
@@ -481,8 +497,8 @@ def _named(text: str) -> HeaderMatch | None:
     if len(tokens) > 6:  # a sentence, not a header
         return None
     index = _index()
-    if tokens in index:
-        return HeaderMatch(index[tokens], 1.0, " ".join(tokens))
+    if (known := _known(tokens)) is not None:
+        return HeaderMatch(index[known], 1.0, " ".join(known))
     if _per_unit_currency(bare):
         return HeaderMatch("price", CURRENCY_SCORE, " ".join(tokens))
     if "/" in text or "\n" in text:  # bilingual: '型号/Model', 'Size/尺寸'

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import pairwise
 
-from skuflow_catalog.headers import header_role, labelled_value
+from skuflow_catalog.headers import header_role, is_currency, labelled_value
 from skuflow_catalog.prices import BARE_AMOUNT, price_of_cell
 
 from skuflow_contracts.ir import BBox, union
@@ -88,8 +88,8 @@ class Grid:
     def _gutters(self) -> list[float]:
         return [(a[1] + b[0]) / 2 for a, b in pairwise(self.columns)]
 
-    def column_of(self, word: Word) -> int:
-        """The column whose reach holds the word's centre (computed once per grid: every word asks)."""
+    def column_of(self, word: Word | Cell) -> int:
+        """The column whose reach holds the word's (or cell's) centre (computed once per grid: every word asks)."""
         return bisect_right(self._gutters, (word.bbox[0] + word.bbox[2]) / 2)
 
     def texts(self, row: Row) -> list[str]:
@@ -196,7 +196,8 @@ def trailing_amounts(rows: list[Row], columns: tuple[Column, ...]) -> tuple[Colu
             words = sorted((w for cell in row.cells for w in cell.words if grid.column_of(w) == j),
                            key=lambda w: w.bbox[0])
             filled += bool(words)
-            if len(words) >= 2 and _amount(words[-1]) and any(LETTER.search(w.text) for w in words[:-1]):
+            if len(words) >= 2 and _amount(words[-1]) and any(LETTER.search(w.text) for w in words[:-1]) \
+                    and not is_currency(words[-2].text):  # 'NT 600' is one amount
                 names.append(max((w.bbox[0] + w.bbox[2]) / 2 for w in words[:-1]))
                 amounts.append((words[-1].bbox[0] + words[-1].bbox[2]) / 2)
         if len(amounts) >= TRAILING_ROWS and len(amounts) >= TRAILING_SHARE * filled and max(names) < min(amounts):
@@ -281,15 +282,18 @@ def _wrapped_tail(after: list[Row], last: Row, columns: tuple[tuple[float, float
 
 
 def split_at_header(grid: Grid, header: list[Row]) -> Grid:
-    """Two cells set on one line with a plain space ('CB-26551-PK Pink') make one body column whose
-    header shows two cells naming attributes: one at the column's left edge, one inside it. The column
-    splits there when the body's words start under the inner one too."""
-    named = [cell for row in header for cell in row.cells if header_role(cell.text)]
+    """Two cells set on one line with a plain space ('CB-26551-PK Pink'), or two tables set side by
+    side with no gutter between them ('PAQ. DE 6 PAN X 0.65' touching 'Pan pizza de manjar'), make one
+    body column under two cells of one header line: one over its left part, one naming an attribute
+    inside it.
+    The column splits at the inner one when the body's words start under it too."""
+    named = [(cell, row) for row in header for cell in row.cells if header_role(cell.text)]
     columns = list(grid.columns)
-    for cell in named:
+    for cell, line in named:
         x = cell.bbox[0]
         for j, (left, right) in enumerate(columns):
-            if not left + ALIGN < x < right or not any(abs(other.bbox[0] - left) <= ALIGN for other in named):
+            if not left + ALIGN < x < right or not any(
+                    left - ALIGN <= other.bbox[0] and other.bbox[2] < x for other in line.cells):
                 continue
             starts = sum(1 for row in grid.rows if any(abs(w.bbox[0] - x) <= ALIGN for c in row.cells for w in c.words))
             if starts * 2 >= sum(1 for row in grid.rows if is_data_row(row)):

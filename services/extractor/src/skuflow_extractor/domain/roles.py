@@ -24,7 +24,7 @@ from skuflow_catalog.codes import (
     item_numbered,
     leading_code,
 )
-from skuflow_catalog.headers import DESIGNATIONS, HeaderMatch, header_role, is_currency
+from skuflow_catalog.headers import ATTRIBUTE_ROLES, DESIGNATIONS, HeaderMatch, header_role, is_currency, named_role
 from skuflow_catalog.prices import ZERO_LED, decimal_mark, price_of_cell
 from skuflow_catalog.values import is_color, is_material, is_size
 
@@ -63,6 +63,7 @@ class ColumnRole:
     decimal_mark: str | None = None
     named: bool = False  # the header (or the article-number rule) vouches for it: model cells may be plain numbers
     designation: bool = False  # a code-less table's key column of designations: each whole cell is the model
+    stacked: bool = False  # its header's top line names something else: the cells' top lines print that
 
 
 def _share(cells: list[str], test) -> float:
@@ -86,9 +87,11 @@ def _is_name(text: str) -> bool:
 
 
 def _header_match(header: str) -> HeaderMatch | None:
-    """What the header names, read from the whole header or one of its lines, the surest first."""
+    """What the header names, read from the whole header or one of its lines, the surest first; of
+    lines as sure, the lowest (a header stacks its lines as the cells below stack theirs: 'Position'
+    over 'Artikel' heads 'POS 4910' over 'WSZRELA0101', whose code is the column's)."""
     best: HeaderMatch | None = None
-    for candidate in (header, *header.split("\n")):
+    for candidate in (*reversed(header.split("\n")), header):
         match = header_role(candidate.strip()) if candidate.strip() else None
         if match and (best is None or match.score > best.score):
             best = match
@@ -371,11 +374,22 @@ def _most_distinct_name(roles: list[str | None], columns: list[list[str]],
     return -best if key == "model" else None
 
 
+def _currency_apart(headers: list[str], columns: list[list[str]]) -> list[str]:
+    """A currency set apart from its amounts ('R$ | 10,80') makes a column of its own, and the header
+    over both may split at it ('VALORES | C/100 UN'): the amounts' column is headed by both."""
+    joined = list(headers)
+    for j in range(len(columns) - 1):
+        if headers[j].strip() and _share(columns[j], is_currency) >= CURRENCY_ROWS:
+            joined[j + 1] = f"{headers[j]}\n{headers[j + 1]}".strip()
+    return joined
+
+
 def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRole]:
     """One role per column, strongest evidence first: each attribute goes to the column that scores
     highest for it among those still free. Prices may take several columns: those scoring close to
     the best are prices, the leftmost is ``price`` and the others ``price_extra``. Other headed
     columns are kept as custom attributes, unheaded ones ignored."""
+    headers = _currency_apart(headers, columns)
     codes = [_code_evidence(c) for c in columns]
     scored = [column_scores(h, c, k) for h, c, k in zip(headers, columns, codes, strict=True)]
     roles: list[str | None] = [None] * len(columns)
@@ -407,5 +421,13 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
             roles[j] = "custom"
     return [ColumnRole(role, header, scores, mark, named=role is not None and named[j] == role.removesuffix("_extra"),
-                       designation=j == designation and role == "model")
+                       designation=j == designation and role == "model", stacked=role == "model" and _stacked(header))
             for j, (role, header, (scores, mark)) in enumerate(zip(roles, headers, scored, strict=True))]
+
+
+def _stacked(header: str) -> bool:
+    """'Position' over 'Artikel': a header of two lines, the top one naming no attribute, the lower the
+    code; the cells below stack the same way ('POS 4910' over 'WSZRELA0101')."""
+    lines = [line for line in header.split("\n") if line.strip()]
+    top = header_role(lines[0]) if len(lines) == 2 else None
+    return top is not None and top.role not in ATTRIBUTE_ROLES and named_role(lines[1]) == "model"

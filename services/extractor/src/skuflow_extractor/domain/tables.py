@@ -14,11 +14,12 @@ that header (seed-000 §10, BR-17): the header is inherited.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from itertools import pairwise, takewhile
+from itertools import pairwise, takewhile, zip_longest
 
 from skuflow_catalog.codes import (
     ITEM_SHARE,
@@ -79,6 +80,7 @@ TAG_ROWS = 3  # cells a trailing flag must end to be a flag and not part of a co
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number printed in groups of digits
+LETTER_CODE = re.compile(r"[A-Z]{3,12}")  # a code of capitals alone, read as one under a header naming the code
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
@@ -91,6 +93,8 @@ CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an 
 SPARSE = 0.3  # share of rows a menu column prints in at least; a sparser one is a legend or a note
 PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
 PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
+RECORD_TOUCH, RECORD_APART = 0.25, 1.0  # row heights: lines of one record touch, records stand apart
+RECORDS, RECORD_SHARE = 3, 0.6  # records of one number of lines (and their share) that make rows records
 LISTED_ROWS = 3  # names numbered as a list's lines that make the numbers no part of the names
 
 
@@ -227,8 +231,9 @@ def _over_columns(grid: Grid, cell: Cell, last: bool) -> list[tuple[int, str]]:
     spans several columns with words over each of them is their headers run together (narrow
     spreadsheet cells whose text overflows: 'кол-во' 'вес ш' 'Цена руб\\шт' read as one line), so each
     column takes its own words; any other spanning cell (a group header above its columns) heads
-    them all."""
-    spans = grid.spans(cell)
+    them all. A cell over no column (a header centred over narrow right-set amounts: 'PRECIO' over
+    '0.60') heads the column whose reach holds its middle."""
+    spans = grid.spans(cell) or [grid.column_of(cell)]
     if last and len(spans) > 1:
         words: dict[int, list[str]] = {}
         for word in cell.words:
@@ -262,18 +267,19 @@ def _repeating(roles_hint: list[str | None]) -> list[range] | None:
     """Parts of one width whose named roles agree column by column, each naming a key (a name or a
     code) and a price, where one part does not name a role twice. A column a part leaves unnamed (a
     header OCR misread) agrees with anything, but some column is named in two parts: 'Modell | … |
-    Preis' halves into parts naming nothing alike, which is one table, not two."""
+    Preis' halves into parts naming nothing alike, which is one table, not two. The last part may
+    lack columns (but keeps two): its last column ran into the amounts before it, no gutter between."""
     width = len(roles_hint)
-    for size in range(2, width // 2 + 1):
-        if width % size:
+    for size in range(2, width - 1):
+        if 0 < width % size < 2:
             continue
         parts = [roles_hint[start:start + size] for start in range(0, width, size)]
-        columns = [{role for role in column if role} for column in zip(*parts, strict=True)]
+        columns = [{role for role in column if role} for column in zip_longest(*parts)]
         named = [role for column in columns for role in column]
-        repeated = any(sum(1 for role in column if role) >= 2 for column in zip(*parts, strict=True))
+        repeated = any(sum(1 for role in column if role) >= 2 for column in zip_longest(*parts))
         if repeated and all(len(column) <= 1 for column in columns) and len(named) == len(set(named)) \
                 and "price" in named and {"model", "product_name"} & set(named):
-            return [range(start, start + size) for start in range(0, width, size)]
+            return [range(start, min(start + size, width)) for start in range(0, width, size)]
     return None
 
 
@@ -309,11 +315,13 @@ def _spaced_codes(text: str) -> bool:
     return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words)
 
 
-def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()) -> tuple[list[str], float] | None:
+def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset(),
+              priced: bool = False) -> tuple[list[str], float] | None:
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
-    short cell with a digit ('12', '0457'), or digits in groups ('618 009 227 221', however like a
-    phone number it looks). A designation ('KOSTAL PIKO 17') is the whole cell."""
+    short cell with a digit ('12', '0457'), digits in groups ('618 009 227 221', however like a
+    phone number it looks), or, in a row with a price, one word in capitals ('RSMW'; a heading in
+    capitals prints none). A designation ('KOSTAL PIKO 17') is the whole cell."""
     named = column.named
     if column.designation:
         return [" ".join(text.split())], NAMED_EVIDENCE
@@ -329,6 +337,8 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
         return [number], NAMED_EVIDENCE
     if named and any(ch.isdigit() for ch in text) and (len(text) <= NAMED_CODE_MAX or DIGIT_GROUPS.fullmatch(text)):
         return [text], NAMED_EVIDENCE
+    if named and priced and LETTER_CODE.fullmatch(text.strip()):
+        return [text.strip()], NAMED_EVIDENCE
     found = find_codes(text)
     return ([found[0]], code_score(found[0])) if len(found) == 1 else None
 
@@ -448,12 +458,39 @@ def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> li
     return [spread.get(id(row), row) for row in rows]
 
 
+def _records(body: list[Row]) -> list[Row]:
+    """Records of several lines ('01.拉桿' over 'NT 600' over 'Trolley') whose lines touch while a
+    blank line sets each apart: where every gap between the rows is one or the other, and most
+    records hold one number of lines, the touching lines are one row. (Tables set side by side at
+    different heights touch here and there, at no rhythm.)"""
+    if len(body) < 2:
+        return body
+    height = statistics.median(row.height for row in body)
+    gaps = [b.top - a.bottom for a, b in pairwise(body)]
+    apart = [gap > RECORD_APART * height for gap in gaps]
+    if sum(apart) < RECORDS - 1 or not all(wide or gap < RECORD_TOUCH * height
+                                           for gap, wide in zip(gaps, apart, strict=True)):
+        return body
+    records: list[list[Row]] = [[body[0]]]
+    for row, wide in zip(body[1:], apart, strict=True):
+        if wide:
+            records.append([row])
+        else:
+            records[-1].append(row)
+    sizes = Counter(len(record) for record in records)
+    size, count = sizes.most_common(1)[0]
+    if size < 2 or count < max(RECORDS, RECORD_SHARE * len(records)):
+        return body
+    return [_merge(record) for record in records]
+
+
 def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | tuple = ()) -> list[Row]:
     """Visual rows joined into table rows. A row printing most of the table's cells is a product row;
     the lines between two of them that print only in columns the product rows fill (wrapped or
     vertically centred cells of several lines) join the nearer one, unless a rule parts them (a
     section heading ruled off from the rows around it) or they translate it. Lines printing elsewhere
     (a section heading, a note) stay rows of their own."""
+    body = _records(body)
     fills = [_filled(grid, row, columns) for row in body]
     widest = max((len(f) for f in fills), default=0)
     main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
@@ -511,10 +548,11 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
     used: set[int] = set()
     family: str | None = None
     last_row: Row | None = None
-    model_cells = [grid.texts(row)[model] for row in body] if model is not None else []
+    stacked = model is not None and roles[model - columns.start].stacked
+    model_cells = [_texts(grid, row, model, stacked)[model] for row in body] if model is not None else []
     tags, tails = recurring_tags(model_cells), article_tails(model_cells)
     for row in body:
-        texts = grid.texts(row)
+        texts = _texts(grid, row, model, stacked)
         own = [texts[j] for j in columns]
         filled = [t for t in own if t]
         if not filled:
@@ -528,8 +566,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
             continue
-        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start], tails) if model is not None \
-            else None
+        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start], tails, priced) \
+            if model is not None else None
         key = model
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
             found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name
@@ -563,6 +601,18 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             family = filled[0]
             used |= row.lines
     return _unnumbered(skus), used
+
+
+def _texts(grid: Grid, row: Row, model: int | None, stacked: bool) -> list[str]:
+    """The row's text per column; a stacked model cell ('POS 4910' over 'WSZRELA0101', under 'Position'
+    over 'Artikel') gives what it prints under its top line."""
+    texts = grid.texts(row)
+    if stacked and model is not None:
+        words = [w for cell in row.cells for w in cell.words if grid.column_of(w) == model]
+        top = min((w.bbox[1] for w in words), default=0.0)
+        lower = [w.text for w in words if w.bbox[1] - top > (w.bbox[3] - w.bbox[1]) / 2]
+        texts[model] = " ".join(lower) or texts[model]
+    return texts
 
 
 def _unnumbered(skus: list[SkuDraft]) -> list[SkuDraft]:
