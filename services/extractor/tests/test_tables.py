@@ -594,3 +594,18 @@ def test_a_word_in_capitals_under_a_header_naming_the_code_is_a_code_only_in_a_p
     rows = [["Art.-Nr.", "Bezeichnung", "Preis"], ["RSMW", "Smart-Web", "134,64"], ["MUFFLE", "STAND", ""],
             ["RSCWMZ", "Smart-Count", "217,60"], ["AB-100", "Boat", "12,00"]]
     assert models([tables_of(*table(0, 100, rows, xs=(40, 160, 400)))[0]]) == ["RSMW", "RSCWMZ", "AB-100"]
+
+
+def test_side_by_side_lists_under_one_header_whose_first_column_names_each_lists_kind():
+    """'PRETO | VALORES | C/100 UN' beside 'CORES | VALORES | C/100 UN': the same header but for the
+    kind each list holds, black bags and coloured ones; the longer list's rows below the shorter
+    one's end are rows of their own."""
+    left = [("Saco 20 lts", "10,80"), ("Saco 20 lts forte", "16,40"), ("Saco 40 lts", "19,00"),
+            ("Saco 40 lts forte", "25,00"), ("Saco 60 lts", "25,00")]
+    right = [("Saco azul 20 lts", "12,60"), ("Saco verde 20 lts", "20,20"), ("Saco azul 40 lts", "29,80")]
+    rows = [["PRETO", "VALORES", "CENTO", "CORES", "VALORES", "CENTO"],
+            *([a, "R$", pa, *((right[n][0], "R$", right[n][1]) if n < len(right) else ("", "", ""))]
+              for n, (a, pa) in enumerate(left))]
+    found = tables_of(*table(0, 100, rows, xs=(40, 160, 200, 300, 410, 460), pitch=16))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        (name, price.replace(",", ".")) for name, price in left + right)

@@ -57,6 +57,17 @@ def test_characters_of_an_ocr_line_spread_evenly_over_a_column_are_one_name():
     assert [w.text for ln in text_layer for w in ln.words] == ["鱈", "魚", "肝180"]  # a text layer's gaps part cells
 
 
+def test_ocr_reading_a_units_l_as_a_capital_i_is_corrected_where_the_page_prints_both():
+    """'20 Its' beside '40 lts': after an amount, OCR's capital I is the unit's lowercase l. A page
+    that never prints 'lts' keeps what OCR read, and a text layer is never changed."""
+    lines = [spanned(50, 100, "20 Its"), spanned(50, 120, "40 lts"), spanned(50, 140, "Its 12")]
+    ocr = page_lines(page(block(0, lines).model_copy(update={"confidence": 0.9})), set())
+    assert [ln.text for ln in ocr] == ["20 lts", "40 lts", "Its 12"]
+    alone = page_lines(page(block(0, lines[:1]).model_copy(update={"confidence": 0.9})), set())
+    assert [ln.text for ln in alone] == ["20 Its"]
+    assert [ln.text for ln in page_lines(page(block(0, lines)), set())] == ["20 Its", "40 lts", "Its 12"]
+
+
 def test_page_lines_skip_margin_blocks_and_blank_lines_and_read_top_to_bottom():
     blocks = [stacked(0, 50, 300, "lower"), stacked(1, 50, 20, "running header"),
               block(2, [spanned(50, 100, "upper"), TextLine(bbox=(50, 120, 90, 130), text="  ")], "heading")]

@@ -286,15 +286,17 @@ def _repeating(roles_hint: list[str | None]) -> list[range] | None:
 def _verbatim(labels: list[str]) -> list[range] | None:
     """Parts of one width whose header lines read the same, column for column ('Продукт | Единица |
     PV | Retail (€) | Whls (€)' twice), naming a price: the same table set twice (each part must
-    still find its key column among its own cells)."""
+    still find its key column among its own cells). The first column may name each part's kind
+    instead ('PRETO | VALORES | C/100 UN' beside 'CORES | VALORES | C/100 UN')."""
     width = len(labels)
     for size in range(2, width // 2 + 1):
         if width % size:
             continue
         parts = [[" ".join(t.split()).casefold() for t in labels[start:start + size]]
                  for start in range(0, width, size)]
-        if all(part == parts[0] for part in parts) and sum(bool(t) for t in parts[0]) >= VERBATIM_LABELS \
-                and "price" in {named_role(t) for t in parts[0]}:
+        if all(part[1:] == parts[0][1:] and bool(part[0]) == bool(parts[0][0]) for part in parts) \
+                and sum(bool(t) for t in parts[0]) >= VERBATIM_LABELS \
+                and "price" in {named_role(t) for t in parts[0][1:]}:
             return [range(start, start + size) for start in range(0, width, size)]
     return None
 
@@ -804,8 +806,9 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         or (None, MENU_ROUND)
     if menus:  # lines over side-by-side menus that name no key column ('包子類 | 饅頭類') are their titles
         headers = [""] * len(headers)
-    for columns in menus or _segments(hints, labels):
-        if menus and not ruled:  # side-by-side menus: each part's rows, where the other part has ended
+    parts = menus or _segments(hints, labels)
+    for columns in parts:
+        if len(parts) > 1 and not ruled:  # side by side: each part's rows, where the other part has ended
             body = table_rows(grid, visual, columns, rules)
             texts = [grid.texts(row) for row in body]
             cells = _product_rows(texts, columns)

@@ -245,7 +245,30 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
                 index = len(lines)
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
                                   tuple(replace(w, line=index) for w in run), block.confidence, block.block_id))
-    return sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+    return sorted(_ells(lines), key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+
+
+CAPITAL_I = re.compile(r"I[a-z]+")  # 'Its': OCR's capital I for a lowercase l ('20 lts' read '20 Its')
+
+
+def _ells(lines: list[Line]) -> list[Line]:
+    """OCR reads a lowercase l opening a word as a capital I ('20 Its' beside '20 lts'): where the page
+    prints a word after a number both ways, the lowercase spelling is the word (a unit after an
+    amount; a capital I there starts no word)."""
+    counted = {b.text for ln in lines if ln.confidence is not None for a, b in pairwise(ln.words)
+               if a.text[-1:].isdigit()}
+    misread = {text for text in counted if CAPITAL_I.fullmatch(text) and f"l{text[1:]}" in counted}
+    return [_spelt(ln, misread) if misread and ln.confidence is not None else ln for ln in lines]
+
+
+def _spelt(line: Line, misread: set[str]) -> Line:
+    words = list(line.words)
+    for n in range(1, len(words)):
+        if words[n].text in misread and words[n - 1].text[-1:].isdigit():
+            words[n] = replace(words[n], text=f"l{words[n].text[1:]}")
+    if words == list(line.words):
+        return line
+    return replace(line, words=tuple(words), text=" ".join(word.text for word in words))
 
 
 def _slanted(box: BBox, size: float) -> bool:
