@@ -45,6 +45,10 @@ def test_a_whole_header_in_the_plural_names_what_its_singular_does_but_a_heading
     assert header_role("Moon Guard Products") is None  # a section heading, not the product-name column
 
 
+def test_a_fee_lists_headers_name_the_code_and_the_price():
+    assert [header_role(h).role for h in ["碼別", "費用", "總費用", "收费"]] == ["model", "price", "price", "price"]
+
+
 def test_a_cell_of_only_a_currency_is_told_from_one_with_an_amount_or_a_word():
     assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "Rp.", "(RM)", "€ 12", "Euro tax", ""]] == [
         True, True, True, True, True, True, False, False, False]

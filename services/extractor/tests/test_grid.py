@@ -154,3 +154,17 @@ def test_two_tables_set_side_by_side_without_a_gutter_split_under_their_header_l
     assert len(grid.columns) == 3  # no gutter opens between the packs and the names
     split = split_at_header(grid, list(grid.above))
     assert [split.texts(row) for row in split.rows] == [[a, "0.65", pack, b] for a, pack, b in names]
+
+
+def test_a_column_under_two_header_cells_splits_where_its_names_start_between_them():
+    """'BA15 家務協助' under '碼別 | 服務項目': the code and the name touch, the name header is centred
+    right of the names' left edge; the names start, row after row, between the two header cells."""
+    header = block(0, [spanned(20, 80, "總費用"), spanned(100, 80, "碼別"), spanned(150, 80, "服務項目")])
+    items = [("260", "BA15", "家務協助服務"), ("195", "BA16", "代購服務"), ("35", "BA18", "安全看視"),
+             ("130", "BA20", "陪伴")]
+    rows = [block(n + 1, [spanned(20, 100 + 14 * n, fee), spanned(100, 100 + 14 * n, code),
+                          spanned(126, 100 + 14 * n, name)]) for n, (fee, code, name) in enumerate(items)]
+    [grid] = grids_of(lines_of(header, *rows), TOLERANCE)
+    assert len(grid.columns) == 2
+    split = split_at_header(grid, list(grid.above))
+    assert [split.texts(row) for row in split.rows] == [list(item) for item in items]

@@ -37,7 +37,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
         ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
          "料号", "规格型号", "品号", "订货号", "订购型号", "订货型号", "代码", "产品代码", "零件号", "件号", "货品编号",
-         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号", "图号", "圖號", "零件图号"),
+         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号", "图号", "圖號", "零件图号", "代碼", "碼別"),
         ("model", "model no", "model number", "models", "item", "item no", "item number", "item code", "item #",
          "sku", "art no", "article no", "article number", "code", "product code", "part no", "part number", "part #",
          "p/n", "pn", "cat no", "catalog no", "catalogue no", "catalog number", "ref", "ref no", "reference",
@@ -92,7 +92,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "建议零售价",
          "会员价", "优惠价", "促销价", "标准价", "参考价", "零售价格", "价格(元)", "单价(元)", "價格", "單價", "销售价",
          "代理价", "经销价", "面价", "未税单价", "金额", "团购价", "特价", "售價", "定價", "批發價", "價錢", "零售價",
-         "報價", "特價", "優惠價"),
+         "報價", "特價", "優惠價", "费用", "費用", "收费", "收費"),
         ("price", "unit price", "retail price", "list price", "net price", "msrp", "rrp", "our price", "sale price",
          "wholesale", "wholesale price", "dealer price", "price each", "price ea", "prices", "cost", "retail",
          "unit cost", "each", "srp", "map", "price per unit", "trade price", "net", "we buy", "we sell", "buy", "sell",

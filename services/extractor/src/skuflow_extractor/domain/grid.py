@@ -285,21 +285,29 @@ def split_at_header(grid: Grid, header: list[Row]) -> Grid:
     """Two cells set on one line with a plain space ('CB-26551-PK Pink'), or two tables set side by
     side with no gutter between them ('PAQ. DE 6 PAN X 0.65' touching 'Pan pizza de manjar'), make one
     body column under two cells of one header line: one over its left part, one naming an attribute
-    inside it.
-    The column splits at the inner one when the body's words start under it too."""
+    inside it. The column splits where the body's words start, in most rows, between the two header
+    cells or under the inner one (a centred header stands right of its names' left edge)."""
     named = [(cell, row) for row in header for cell in row.cells if header_role(cell.text)]
     columns = list(grid.columns)
+    rows = [row for row in grid.rows if is_data_row(row)]
     for cell, line in named:
         x = cell.bbox[0]
         for j, (left, right) in enumerate(columns):
-            if not left + ALIGN < x < right or not any(
-                    left - ALIGN <= other.bbox[0] and other.bbox[2] < x for other in line.cells):
+            before = [other.bbox[2] for other in line.cells if left - ALIGN <= other.bbox[0] and other.bbox[2] < x]
+            if not left + ALIGN < x < right or not before:
                 continue
-            starts = sum(1 for row in grid.rows if any(abs(w.bbox[0] - x) <= ALIGN for c in row.cells for w in c.words))
-            if starts * 2 >= sum(1 for row in grid.rows if is_data_row(row)):
-                columns[j:j + 1] = [(left, x - ALIGN), (x - ALIGN / 2, right)]
+            lefts = [[w.bbox[0] for c in row.cells for w in c.words] for row in rows]
+            starts = [x0 for row in lefts for x0 in row if max(before) < x0 <= x + ALIGN]
+            start = max(starts, key=lambda s: _starting(lefts, s), default=None)
+            if start is not None and 2 * _starting(lefts, start) >= len(rows):
+                columns[j:j + 1] = [(left, start - ALIGN), (start - ALIGN / 2, right)]
             break
     return replace(grid, columns=tuple(columns)) if len(columns) > len(grid.columns) else grid
+
+
+def _starting(lefts: list[list[float]], x: float) -> int:
+    """Rows with a word starting at ``x``."""
+    return sum(1 for row in lefts if any(abs(x0 - x) <= ALIGN for x0 in row))
 
 
 def add_header_columns(grid: Grid, header: list[Row]) -> Grid:
