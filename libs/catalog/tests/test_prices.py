@@ -121,6 +121,11 @@ def test_closing_dashes_ten_thousands_kopecks_and_more_currencies(text, amount, 
     assert (price.text, price.currency, price.upper) == (amount, currency, None)
 
 
+def test_a_full_stop_typed_after_the_cents_ends_the_price_but_no_thousands_group_is_cut_short():
+    assert (price_of_cell("$572.00.").text, price_of_cell("572,00.").text) == ("572.00", "572.00")
+    assert price_of_cell("1.234.") is None and price_of_cell("$12.5.") is None
+
+
 def test_a_range_still_runs_up_and_a_month_is_no_kopecks():
     assert (price_of_cell("10-15").amount, price_of_cell("10-15").upper) == (Decimal("10"), Decimal("15"))
     assert price_of_cell("2019-12").upper == Decimal("12")  # '-12' without a currency is no kopecks

@@ -11,11 +11,11 @@ CHAR = 6.0  # points per character of the char-boxed lines
 COLUMNS = (50, 140, 290, 430)
 
 
-def spanned(x, y, text, size=10.0):
+def spanned(x, y, text, size=10.0, height=12):
     """A text-layer line with one box per character (CHAR points wide), as PyMuPDF gives them."""
-    boxes = [(x + CHAR * n, y, x + CHAR * (n + 1), y + 12) for n in range(len(text))]
-    return TextLine(bbox=(x, y, x + CHAR * len(text), y + 12), text=text,
-                    spans=[TextSpan(bbox=(x, y, x + CHAR * len(text), y + 12), text=text, size=size,
+    boxes = [(x + CHAR * n, y, x + CHAR * (n + 1), y + height) for n in range(len(text))]
+    return TextLine(bbox=(x, y, x + CHAR * len(text), y + height), text=text,
+                    spans=[TextSpan(bbox=(x, y, x + CHAR * len(text), y + height), text=text, size=size,
                                     char_boxes=boxes)])
 
 

@@ -518,6 +518,31 @@ def test_side_by_side_menus_priced_to_the_unit_with_amounts_set_close_after_the_
         left + right)
 
 
+def _heading(i, x, y, text):
+    return block(i, [spanned(x, y, text, size=20, height=25)])
+
+
+def _priced(first, x, y, rows, price_x):
+    return [block(first + n, [spanned(x, y + 23 * n, name), spanned(price_x, y + 23 * n, price)])
+            for n, (name, price) in enumerate(rows)]
+
+
+def test_side_by_side_price_lists_set_at_their_own_heights_each_read_their_own_rows():
+    """Two columns of price lists under headings: sizes alone ('1M | $412.00') on the left, names
+    ('Lisa | $520.00') on the right. The sizes are what the left lists sell; a heading of one list,
+    set level with a row of the other, joins no row of either."""
+    sizes = [("1M", "$412.00"), ("1.5M", "$459.00"), ("2M", "$572.00"), ("2.5M", "$644.00")]
+    names = [("Lisa", "$520.00"), ("Seda", "$613.00"), ("Oro y Plata", "$728.00"), ("Diacono", "$483.00"),
+             ("Bicolor Seda", "$395.00")]
+    left = [_heading(0, 40, 75, "Manteles en hilo de Seda"), *_priced(1, 100, 110, sizes, 180),
+            _heading(10, 40, 209, "Manteles en hilo de Oro y Plata"), *_priced(11, 100, 255, sizes, 180)]
+    right = [_heading(20, 440, 75, "Albas"), *_priced(21, 400, 112, names[:3], 510),
+             _heading(30, 440, 205, "Estolas"), *_priced(31, 400, 257, names[3:], 510)]
+    found = tables_of(*left, *right)
+    read = sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus)
+    assert read == sorted([(a, b[1:]) for a, b in sizes * 2 + names])
+
+
 def test_names_beside_amounts_not_round_in_one_list_are_no_menu():
     rows = [["铜", "63"], ["铝", "27"], ["铁", "56"], ["锌", "31"], ["锡", "52"], ["铅", "82"]]
     assert tables_of(*table(0, 100, rows, xs=(60, 300))) == []  # nothing repeats beside it to say 'menu'

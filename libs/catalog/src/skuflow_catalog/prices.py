@@ -53,6 +53,7 @@ _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|
 
 
 _PACK = re.compile(rf"\d+(?:[.,]\d+)?\s*(?:{UNITS})\.?\s+(?=\S)", re.IGNORECASE)
+STRAY_STOP = re.compile(r"(?<=[.,]\d\d)\.$")  # '$572.00.': a full stop typed after the cents
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price |
     """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), or the
     price of the pack size it starts with ('500ml 550yen', '1 kg $3.50'); None when the cell holds
     anything else too (a code, a size alone, a percentage, words)."""
-    cleaned = _WORDS_AROUND.sub("", text.strip())
+    cleaned = STRAY_STOP.sub("", _WORDS_AROUND.sub("", text.strip()))
     match = PRICE_TEXT.fullmatch(cleaned)
     if not match and (pack := _PACK.match(cleaned)):
         match = PRICE_TEXT.fullmatch(cleaned[pack.end():])

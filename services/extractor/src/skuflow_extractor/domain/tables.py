@@ -89,7 +89,9 @@ LATIN = re.compile(r"[A-Za-z]")
 GROUP_ROWS = 3  # … as do this many lines between two rules that each fill every column
 UNDERLINE_SLACK = 3.0  # points: an underline ends within this of its text
 BAND_REACH = 2.5  # row heights (per line joined) a wrapped line may lie from the centre of its product row
-CONTINUATION_GAP = 0.8  # row heights: a codeless row closer than this under an SKU row wraps it
+# row heights (the lower of the two: a heading set larger wraps nothing): a codeless row closer than this
+# under an SKU row wraps it
+CONTINUATION_GAP = 0.8
 SPARSE = 0.3  # share of rows a menu column prints in at least; a sparser one is a legend or a note
 PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unheaded block a price list
 PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
@@ -377,12 +379,15 @@ def _merge(rows: list[Row]) -> Row:
                max(r.height for r in rows), tuple(pair for r in rows for pair in r.read))
 
 
-def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[Row] | None:
+def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple,
+               columns: range | None = None) -> list[Row] | None:
     """A ruled table's rows: the lines between two rules across the table make one row (a cell of
     several lines, a centred cell). Rules that stop short of a column leave a merged cell there
     (a product name beside its sizes, a series code beside its motors): the column with the most
     rules sets the rows, and a merged cell stands in every row it spans. None where the rules do not
-    bound rows of a few lines each (a table ruled only above and below, or in groups)."""
+    bound rows of a few lines each (a table ruled only above and below, or in groups). ``columns``: the
+    table's, of side-by-side tables ruled each at its own height (all the grid's by default)."""
+    columns = columns or range(len(grid.columns))
     if not body:
         return None
     top, bottom = body[0].top, body[-1].bottom
@@ -390,25 +395,25 @@ def ruled_rows(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[R
     if inside:
         text = _line_boxes(body)
         inside = [r for r in inside if not _underline(r, text)]
-    per_column = [sorted({r[1] for r in inside if r[0] <= (a + b) / 2 <= r[2]}) for a, b in grid.columns]
-    cuts = max(per_column, key=len)
+    per_column = {j: sorted({r[1] for r in inside if r[0] <= (a + b) / 2 <= r[2]})
+                  for j, (a, b) in enumerate(grid.columns) if j in columns}
+    cuts = max(per_column.values(), key=len)
     if len(cuts) < RULED_MIN:
         return None
     bands = _bands(body, cuts)
-    if max(len(rows) for rows in bands) > MAX_BAND_LINES or any(_grouped(grid, rows) for rows in bands):
+    if max(len(rows) for rows in bands) > MAX_BAND_LINES or any(_grouped(grid, rows, columns) for rows in bands):
         return None
     rows = [_merge(rows) if len(rows) > 1 else rows[0] for rows in bands]
-    for j, column_cuts in enumerate(per_column):
+    for j, column_cuts in per_column.items():
         if len(column_cuts) < len(cuts):
             rows = _spread_merged(grid, rows, j, column_cuts)
     return rows
 
 
-def _grouped(grid: Grid, band: list[Row]) -> bool:
+def _grouped(grid: Grid, band: list[Row], columns: range) -> bool:
     """Rules around a group of rows, not one row: the band's lines each print a whole row of their own
     (a section of a price list ruled off from the next: 'Thé | 0,50€', 'Café | 0,50€'…)."""
-    columns = range(len(grid.columns))
-    return len(band) >= GROUP_ROWS and all(len(_filled(grid, row, columns)) == len(grid.columns) for row in band)
+    return len(band) >= GROUP_ROWS and all(len(_filled(grid, row, columns)) == len(columns) for row in band)
 
 
 def _underline(rule: BBox, text: list[BBox]) -> bool:
@@ -594,7 +599,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
                 skus.append(draft)
             used |= row.lines
             last_row = row
-        elif skus and last_row is not None and row.top - last_row.bottom < CONTINUATION_GAP * row.height \
+        elif skus and last_row is not None and row.top - last_row.bottom < CONTINUATION_GAP * min(
+                row.height, last_row.height) \
                 and not priced and len(filled) <= 2 and not _parted(last_row, row, rules):
             _wrap(skus[-1], texts, columns, roles)
             used |= row.lines
@@ -808,14 +814,15 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         headers = [""] * len(headers)
     parts = menus or _segments(hints, labels)
     for columns in parts:
-        if len(parts) > 1 and not ruled:  # side by side: each part's rows, where the other part has ended
-            body = table_rows(grid, visual, columns, rules)
+        if len(parts) > 1:  # side by side: each part's rows, where the other part has ended
+            own = _part_rows(grid, _records(visual), columns)  # records span the parts: their rhythm is the page's
+            body = ruled_rows(grid, own, rules, columns) or table_rows(grid, own, columns, rules)
             texts = [grid.texts(row) for row in body]
             cells = _product_rows(texts, columns)
         column_cells = [[row[j] for row in cells] for j in columns]
         roles = assign_roles([headers[j] for j in columns], column_cells)
         if not any(headers[j] for j in columns):
-            roles = _menu_columns(roles, column_cells, round_share)
+            roles = _sizes_sold(_menu_columns(roles, column_cells, round_share))
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
@@ -882,6 +889,33 @@ def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
         if (parts := _repeating(_menu_hints(columns, round_share))) is not None:
             return parts, round_share
     return None
+
+
+def _sizes_sold(roles: list[ColumnRole]) -> list[ColumnRole]:
+    """A headerless price list of sizes alone ('1M | $412.00' under its product's heading) sells the
+    sizes: with neither names nor codes beside them, the sizes name the rows."""
+    chosen = [r.role for r in roles]
+    if "price" not in chosen or "size" not in chosen or {"model", "product_name"} & set(chosen):
+        return roles
+    return [replace(role, role="product_name") if role.role == "size" else role for role in roles]
+
+
+def _part_rows(grid: Grid, rows: list[Row], columns: range) -> list[Row]:
+    """The visual rows of one of several tables set side by side: each row's words in the part's
+    columns. A heading or a row of the table beside it, set at another height, belongs to no row
+    of this part."""
+    part = []
+    for row in rows:
+        cells = []
+        for cell in row.cells:
+            words = tuple(w for w in cell.words if grid.column_of(w) in columns)
+            if words:
+                cells.append(cell if len(words) == len(cell.words)
+                             else Cell(" ".join(w.text for w in words), union([w.bbox for w in words]), words))
+        if cells:
+            lines = frozenset(w.line for cell in cells for w in cell.words)
+            part.append(Row(tuple(cells), lines, row.height, tuple(p for p in row.read if p[0] in lines)))
+    return part
 
 
 def _menu_columns(roles: list[ColumnRole], columns: list[list[str]], round_share: float) -> list[ColumnRole]:
