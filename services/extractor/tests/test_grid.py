@@ -75,9 +75,11 @@ def test_codes_listed_in_one_cell_are_one_sku_each_and_a_one_cell_row_is_a_secti
 
 def test_a_code_list_wrapped_over_lines_loses_its_comma_but_not_its_codes():
     rows = table(0, 100, [["系列", "型号", "封装"], ["N32G430", "N32G430K8L7 N32G430C8Q7", "LQFP48"],
-                          ["N32G432", "HTPA15S2M040- K-P3", "QFN32"]], xs=(50, 150, 400))
+                          ["N32G432", "HTPA15S2M040- K-P3", "QFN32"], ["H3", "H3 Pro-20.0-E", "QFN32"]],
+                 xs=(50, 150, 400))
     [found] = find_tables(lines_of(*rows), TOLERANCE, None)
-    assert [sku.attributes["model"] for sku in found.skus] == ["N32G430K8L7", "N32G430C8Q7", "HTPA15S2M040- K-P3"]
+    assert [sku.attributes["model"] for sku in found.skus] == [
+        "N32G430K8L7", "N32G430C8Q7", "HTPA15S2M040- K-P3", "H3 Pro-20.0-E"]  # a series apart, not two codes
 
 
 def test_a_lone_heading_over_a_list_of_features_is_not_a_table_of_products():

@@ -75,6 +75,7 @@ PREFIX = 3  # characters part numbers of one series share
 FOOTNOTE = re.compile(r"\(\d\)$|[¹²³]$")  # a footnote mark printed after a part number
 CARD_CODE = 0.9  # code evidence of each code in a row of product cards
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
+LISTED_LENGTH = 0.5  # codes listed apart by spaces are at least this share of the longest one's length
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
 TAG_ROWS = 3  # cells a trailing flag must end to be a flag and not part of a code
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
@@ -314,9 +315,11 @@ def _listed_codes(text: str) -> list[str]:
 
 def _spaced_codes(text: str) -> bool:
     """Whole codes standing apart by spaces, none broken at a joiner ('HTPA15S2M040- K-P3' is one
-    code wrapped at its hyphen)."""
+    code wrapped at its hyphen), and of like length, as codes of one series are: a short word before a
+    long one is the series the code prints apart ('H3 Pro-20.0-E')."""
     words = text.split()
-    return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words)
+    return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words) \
+        and min(map(len, words)) >= LISTED_LENGTH * max(map(len, words))
 
 
 def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset(),
