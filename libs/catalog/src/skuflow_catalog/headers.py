@@ -438,6 +438,13 @@ def is_currency(text: str) -> bool:
 COMPOUND_HEADS: dict[str, Role] = {"preis": "price", "prijs": "price", "pris": "price", "hinta": "price"}
 
 
+@cache
+def _cjk_terms() -> list[tuple[str, tuple[str, ...], Role]]:
+    """The vocabulary's terms written in CJK of two characters or more, as found inside a token."""
+    return [(text, term, role) for term, role in _index().items()
+            if len(text := "".join(term)) >= 2 and CJK.search(text)]
+
+
 def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
     """The longest term found as whole consecutive tokens, or in CJK text (written without spaces) at
     the start or end of a token ('含税单价', '产品名称及规格'; not '品目' inside '药品目录')."""
@@ -451,9 +458,8 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
     for token in tokens:
         if not CJK.search(token):
             continue
-        for term, role in index.items():
-            text = "".join(term)
-            if len(text) >= 2 and CJK.search(text) and (token.startswith(text) or token.endswith(text)) and (
+        for text, term, role in _cjk_terms():
+            if (token.startswith(text) or token.endswith(text)) and (
                     found is None or len(text) > len("".join(found[1]))):
                 found = (role, term)
     if found is None:
@@ -470,9 +476,11 @@ def _measured(text: str) -> bool:
     return any(UNIT.fullmatch(hint.strip().strip(".").casefold()) for hint in hints)
 
 
+@lru_cache(maxsize=65536)
 def header_role(text: str) -> HeaderMatch | None:
     """The role a header cell names, with how sure that is; None for anything else. A header that
-    names nothing known but gives a unit of measure heads a measurement ('measure')."""
+    names nothing known but gives a unit of measure heads a measurement ('measure'). Cached: every
+    cell of every row is asked whether it is a header word, and a table repeats its cells' texts."""
     match = _named(text)
     if (match is None or match.role in ("size", "quantity")) and _measured(text):
         return HeaderMatch("measure", CURRENCY_SCORE, text.strip()) if match is None else match
