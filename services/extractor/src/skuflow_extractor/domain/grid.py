@@ -290,13 +290,13 @@ def split_at_header(grid: Grid, header: list[Row]) -> Grid:
     named = [(cell, row) for row in header for cell in row.cells if header_role(cell.text)]
     columns = list(grid.columns)
     rows = [row for row in grid.rows if is_data_row(row)]
+    lefts = [[w.bbox[0] for c in row.cells for w in c.words] for row in rows]
     for cell, line in named:
         x = cell.bbox[0]
         for j, (left, right) in enumerate(columns):
             before = [other.bbox[2] for other in line.cells if left - ALIGN <= other.bbox[0] and other.bbox[2] < x]
             if not left + ALIGN < x < right or not before:
                 continue
-            lefts = [[w.bbox[0] for c in row.cells for w in c.words] for row in rows]
             starts = [x0 for row in lefts for x0 in row if max(before) < x0 <= x + ALIGN]
             start = max(starts, key=lambda s: _starting(lefts, s), default=None)
             if start is not None and 2 * _starting(lefts, start) >= len(rows):

@@ -816,9 +816,10 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     if menus:  # lines over side-by-side menus that name no key column ('包子類 | 饅頭類') are their titles
         headers = [""] * len(headers)
     parts = menus or _segments(hints, labels)
+    records = _records(visual) if len(parts) > 1 else visual  # records span the parts: their rhythm is the page's
     for columns in parts:
         if len(parts) > 1:  # side by side: each part's rows, where the other part has ended
-            own = _part_rows(grid, _records(visual), columns)  # records span the parts: their rhythm is the page's
+            own = _part_rows(grid, records, columns)
             body = ruled_rows(grid, own, rules, columns) or table_rows(grid, own, columns, rules)
             texts = [grid.texts(row) for row in body]
             cells = _product_rows(texts, columns)
