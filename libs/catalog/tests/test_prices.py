@@ -160,3 +160,18 @@ def test_a_cell_listing_a_price_per_size_lists_them_and_a_cell_with_words_lists_
 def test_a_cell_of_prices_per_size_gives_its_first_and_a_grouped_thousand_stays_one_amount():
     assert [ladder_price(t) for t in ["55 65", "45 55 65", "65 55", "120 150", "40"]] == ["55", "45", None, None, None]
     assert menu_prices(["40", "35", "M", "55 65", "50 60", "50 60", "65 75"])  # M and L prices under a size letter
+
+
+def test_a_menu_prices_to_the_cent_and_a_cell_of_prices_per_size_may_part_them_with_bars():
+    assert [ladder_price(t) for t in ["4,50| 7,00|13,00| 16,00", "4,50 | 7,00", "4,50 | 7,00 | 6,00", "4,50 | 7"]] == [
+        "4,50", "4,50", None, None]  # rising, and all to the cent or all whole
+    assert menu_prices(["4,50", "3,00", "6,00", "4,50", "5,50", "3,50"])
+    assert menu_prices(["4,50| 7,00|13,00| 16,00", "3,00| 5,00|10,00| 14,00", "6,00| 8,00|15,00| 18,00",
+                        "4,50| 7,00|13,00| 16,00", "5,50| 7,50|14,00| 18,00"])
+    assert not menu_prices(["0.25", "0.50", "0.75", "1.00", "1.25", "1.50"])  # sizes run up line by line
+    assert not menu_prices(["2.54", "1.27", "3.18", "0.64", "2.11", "1.93"])  # measures are not round
+
+
+def test_a_column_rule_typed_as_a_bar_beside_an_amount_is_not_part_of_it():
+    assert price_of_cell("4,50|").text == "4.50" and price_of_cell("| 13,00 |").text == "13.00"
+    assert price_of_cell("|") is None

@@ -183,6 +183,13 @@ def test_a_menu_pricing_its_dishes_after_dot_leaders_is_a_product_page():
     assert classify_page(contents, PROFILE).page_type == "D"
 
 
+def test_a_menu_printing_its_prices_per_size_between_bars_is_a_product_page():
+    ladders = ["4,50| 7,00|13,00| 16,00", "3,00| 5,00|10,00| 14,00", "6,00| 8,00|15,00| 18,00"]
+    menu = page([row(n, 100 + 20 * n, ["PIZZA", ladder]) for n, ladder in enumerate(ladders)])
+    result = classify_page(menu, PROFILE)
+    assert result.page_type != "D" and result.detail["features"]["price_cells"] == 3
+
+
 def test_a_lone_table_row_without_header_codes_or_prices_is_not_skipped_unseen():
     """The last row of a price list, run onto a page of its own ('14 | Поддерживающие ролики | 9 | 10000')."""
     carried = page([row(1, 100, ["14", "Поддерживающие ролики стрелы", "9", "10000"])])

@@ -432,6 +432,22 @@ def test_side_by_side_menus_print_names_beside_bare_round_prices_with_translatio
         ("奶茶", "40"), ("珍珠奶茶", "50"), ("紅茶鮮奶", "50"), ("抹茶鮮奶", "65"), ("芒果綠茶", "55")])
 
 
+def test_a_menu_priced_to_the_cent_per_size_between_bars_gives_each_dish_its_first_price():
+    """'MARINARA | 2,00| 5,00| 7,00| 12,00' for four sizes, with no header and no currency."""
+    dishes = [("MARINARA", "4,50"), ("MARGHERITA", "3,00"), ("GRECA", "6,00"), ("CIPOLLE", "4,50"),
+              ("NAPOLETANA", "5,50"), ("VIENNESE", "3,50")]
+    rows = [[name, f"{price}| 7,50| 13,00| 16,50"] for name, price in dishes]
+    found = tables_of(*table(0, 100, rows, xs=(60, 250), pitch=14))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        (name, price.replace(",", ".")) for name, price in dishes]
+
+
+def test_names_beside_measures_to_the_hundredth_are_no_menu():
+    rows = [["Pitch", "2.54"], ["Half pitch", "1.27"], ["Lead", "3.18"], ["Pad", "0.64"], ["Gap", "2.11"],
+            ["Body", "1.93"]]
+    assert tables_of(*table(0, 100, rows, xs=(60, 300))) == []
+
+
 def test_names_beside_rising_numbers_are_no_menu():
     xs = (60, 300)
     rows = [["概述", "3"], ["安装", "7"], ["接线", "12"], ["调试", "18"], ["维护", "25"], ["附录", "30"]]

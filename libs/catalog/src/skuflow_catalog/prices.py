@@ -54,6 +54,7 @@ _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|
 
 _PACK = re.compile(rf"\d+(?:[.,]\d+)?\s*(?:{UNITS})\.?\s+(?=\S)", re.IGNORECASE)
 STRAY_STOP = re.compile(r"(?<=[.,]\d\d)\.$")  # '$572.00.': a full stop typed after the cents
+RULE_TYPED = "|｜"  # a column rule typed as a bar beside an amount: '4,50| 7,00|'
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price |
     """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), or the
     price of the pack size it starts with ('500ml 550yen', '1 kg $3.50'); None when the cell holds
     anything else too (a code, a size alone, a percentage, words)."""
-    cleaned = STRAY_STOP.sub("", _WORDS_AROUND.sub("", text.strip()))
+    cleaned = STRAY_STOP.sub("", _WORDS_AROUND.sub("", text.strip().strip(RULE_TYPED).strip()))
     match = PRICE_TEXT.fullmatch(cleaned)
     if not match and (pack := _PACK.match(cleaned)):
         match = PRICE_TEXT.fullmatch(cleaned[pack.end():])
@@ -217,44 +218,48 @@ MENU_MIN = 5  # bare amounts that make a menu's price column or list
 MENU_ROUND = 0.8  # ... this share of them round (ending in 0 or 5)
 MENU_RISING = 0.6  # ... and no more than this share of them higher than the one before
 BARE_AMOUNT = re.compile(r"[1-9]\d{1,4}")
-
-
-LADDER = re.compile(r"[1-9]\d{1,4}(?:\s+[1-9]\d{1,4}){1,3}")
+CENTS = re.compile(r"(?:0|[1-9]\d{0,3})[.,]\d{2}")  # '4,50', '12.90': a menu's amount to the cent
+_MENU = rf"{BARE_AMOUNT.pattern}|{CENTS.pattern}"
+# Prices per size in one cell ('55 65', '4,50 | 7,00 | 13,00'), apart by spaces or bars.
+LADDER = re.compile(rf"(?:{_MENU})(?:(?:\s*[|｜]\s*|\s+)(?:{_MENU})){{1,3}}")
 
 
 def ladder_price(text: str) -> str | None:
-    """The first of a menu's prices per size printed in one cell ('55 65' for M and L): bare whole
-    amounts, each higher than the one before, that read as no single amount ('120 150' groups a
-    thousand and stays 120150)."""
+    """The first of a menu's prices per size printed in one cell ('55 65' for M and L, '4,50 | 7,00 |
+    13,00' for three sizes): amounts of one kind (whole or to the cent), each higher than the one
+    before, that read as no single amount ('120 150' groups a thousand and stays 120150)."""
     t = text.strip()
     if not LADDER.fullmatch(t) or price_of_cell(t) is not None:
         return None
-    tokens = t.split()
-    return tokens[0] if all(int(b) > int(a) for a, b in pairwise(tokens)) else None
+    tokens = re.split(r"[\s|｜]+", t)
+    if len({CENTS.fullmatch(token) is None for token in tokens}) > 1:
+        return None
+    values = [to_decimal(token) for token in tokens]
+    return tokens[0] if all(b > a for a, b in pairwise(values)) else None  # type: ignore[operator]
 
 
-def _menu_amount(cell: str) -> int | None:
-    if BARE_AMOUNT.fullmatch(cell):
-        return int(cell)
-    first = ladder_price(cell)
-    return int(first) if first else None
+def _menu_amount(cell: str) -> str | None:
+    """The amount a cell prints as a menu does: bare, whole or to the cent, or the first of a ladder."""
+    amount = cell.strip().strip(RULE_TYPED).strip()
+    return amount if BARE_AMOUNT.fullmatch(amount) or CENTS.fullmatch(amount) else ladder_price(amount)
 
 
 def menu_prices(cells: list[str], round_share: float = MENU_ROUND) -> bool:
-    """Do these cells, top to bottom, read as a menu's prices ('120', '150', '150', '180')? Nearly all
-    bare whole numbers from the first to the last (a size letter repeated between sections may sit
-    among them; a title above or a legend below is not the column; a cell of prices per size counts
-    its first), many, round (``round_share`` of them: a caller with other evidence of a menu may ask
-    for none), and not running up line by line as page numbers, sizes or ratings do."""
+    """Do these cells, top to bottom, read as a menu's prices ('120', '150', '150', '180'; '4,50',
+    '6,00', '3,50')? Nearly all bare amounts, whole or to the cent, from the first to the last (a size
+    letter repeated between sections may sit among them; a title above or a legend below is not the
+    column; a cell of prices per size counts its first), many, round (ending in 0 or 5, in
+    ``round_share`` of them: a caller with other evidence of a menu may ask for none), and not running
+    up line by line as page numbers, sizes or ratings do."""
     amounts = [n for n, c in enumerate(cells) if _menu_amount(c) is not None]
     run = cells[amounts[0]:amounts[-1] + 1] if amounts else cells
-    values = [v for c in run if (v := _menu_amount(c)) is not None]
-    if len(values) < MENU_MIN or len(values) < MENU_ROUND * len(run):
+    printed = [a for c in run if (a := _menu_amount(c)) is not None]
+    if len(printed) < MENU_MIN or len(printed) < MENU_ROUND * len(run):
         return False
-    rising = sum(1 for a, b in pairwise(values) if b > a)
-    return sum(1 for v in values if v % 5 == 0) >= round_share * len(values) and rising <= MENU_RISING * (
-        len(values) - 1)
-
+    values = [to_decimal(a) for a in printed]
+    rising = sum(1 for a, b in pairwise(values) if b > a)  # type: ignore[operator]
+    return sum(1 for a in printed if a[-1] in "05") >= round_share * len(printed) and rising <= MENU_RISING * (
+        len(printed) - 1)
 
 
 # A dot leader, run from a menu item's name to its price; not the 'etc.' of a list ('Fanta,...)').

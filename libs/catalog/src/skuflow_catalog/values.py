@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT
-from skuflow_catalog.prices import DecimalMark, Price, find_prices, price_of_cell
+from skuflow_catalog.prices import DecimalMark, Price, find_prices, ladder_price, price_of_cell
 
 COLOR_WORDS = (
     "白", "黑", "红", "蓝", "灰", "粉", "绿", "米色", "黄", "紫", "棕", "金色", "银色", "透明",
@@ -46,8 +46,9 @@ def listed_prices(text: str) -> list[Price]:
 
 
 def cell_price(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
-    """The price a cell prints: the whole cell's, or the first of those it lists per size."""
-    return price_of_cell(text, decimal_mark) or next(iter(listed_prices(text)), None)
+    """The price a cell prints: the whole cell's, or the first of those it lists per size ('300元 350元',
+    or a menu's bare amounts: '55 65', '4,50 | 7,00 | 13,00')."""
+    return price_of_cell(ladder_price(text) or text, decimal_mark) or next(iter(listed_prices(text)), None)
 
 
 def is_color(text: str) -> bool:

@@ -13,7 +13,7 @@ from itertools import pairwise
 from skuflow_catalog.captions import THUMBNAIL, captioned
 from skuflow_catalog.codes import code_score, find_codes
 from skuflow_catalog.headers import attribute_for_label, is_price_list_title, labelled_value
-from skuflow_catalog.prices import find_price, find_prices, leadered_prices, price_of_cell
+from skuflow_catalog.prices import find_price, find_prices, ladder_price, leadered_prices, price_of_cell
 
 from skuflow_contracts.ir import BBox, ImageRegion, ParsedPage
 from skuflow_contracts.profile import ClassificationThresholds, ThresholdProfile
@@ -204,7 +204,8 @@ def _width(text: str) -> int:
 
 
 def _price_cell(text: str) -> bool:
-    found = price_of_cell(text)
+    """A line that is a price, or a menu's prices per size ('4,50 | 7,00 | 13,00'), and nothing else."""
+    found = price_of_cell(ladder_price(text) or text)
     return bool(found and (found.currency or not found.text.isdigit() or len(text.strip()) > len(found.text)))
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from skuflow_catalog.headers import CJK, is_currency
-from skuflow_catalog.prices import DecimalMark, ladder_price, parse_price
+from skuflow_catalog.prices import DecimalMark, parse_price
 from skuflow_catalog.values import cell_price
 
 from skuflow_contracts.ir import BBox, union
@@ -35,12 +35,14 @@ class SkuDraft:
         return union(self.boxes)
 
     def set(self, attribute: str, value: str, source: str | None = None) -> None:
-        """Keep the first value printed for an attribute; prices as plain decimals."""
+        """Keep the first value printed for an attribute; prices as plain decimals. A name without a
+        letter or digit ('.', '--') names nothing: marks OCR read off a rule or a blank cell."""
         value = value.strip()
         if attribute == "price":
             value = parse_price(value) or ""
         elif attribute == "product_name":
             value = _unmarked(value)
+            value = value if any(ch.isalnum() for ch in value) else ""
         elif attribute == "model":
             value = value.rstrip(FOOTNOTE_MARKS).rstrip() or value
         if not value or attribute in self.attributes:
@@ -52,7 +54,7 @@ class SkuDraft:
     def set_price(self, text: str, decimal_mark: DecimalMark | None = None, source: str | None = None) -> None:
         """A price read with its column's decimal mark; the printed text is kept in ``raw``. A cell
         listing a price per size ('300元 350元', '55 65') gives the first."""
-        found = cell_price(ladder_price(text) or text, decimal_mark)
+        found = cell_price(text, decimal_mark)
         if found is not None and "price" not in self.attributes:
             self.set("price", found.text, source)
             self.raw["price"] = found.raw

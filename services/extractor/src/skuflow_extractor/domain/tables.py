@@ -570,7 +570,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         if _repeated_header(own):
             used |= row.lines
             continue
-        priced = any(price_of_cell(texts[j], role.decimal_mark) for j, role in zip(columns, roles, strict=True)
+        priced = any(cell_price(texts[j], role.decimal_mark) for j, role in zip(columns, roles, strict=True)
                      if role.role in ("price", "price_extra"))
         if len(filled) == 1 and len(columns) >= HEADING_COLUMNS and not priced:
             family = filled[0]  # a section heading across the table names the rows below it
