@@ -57,6 +57,18 @@ def test_characters_of_an_ocr_line_spread_evenly_over_a_column_are_one_name():
     assert [w.text for ln in text_layer for w in ln.words] == ["鱈", "魚", "肝180"]  # a text layer's gaps part cells
 
 
+def test_a_short_name_justified_to_its_columns_width_as_lines_of_one_character_is_one_name():
+    """'豆      瓣' under '泰式辣椒': the text layer prints each character as a line of its own, the
+    first at the column's left edge and the last at its right. Two characters no name spans ('小 | 中'
+    over two price columns) stay apart."""
+    full = spanned(70, 100, "泰式辣椒", height=12)  # 70..94
+    first, last = spanned(70, 120, "豆", height=12), spanned(88, 120, "瓣", height=12)
+    sizes = [spanned(110, 80, "小", height=12), spanned(140, 80, "中", height=12)]
+    lines = page_lines(page(block(0, [full]), block(1, [first]), block(2, [last]), block(3, sizes)), set())
+    assert [[w.text for w in ln.words] for ln in lines] == [["小"], ["中"], ["泰式辣椒"], ["豆瓣"]]
+    assert [ln.bbox for ln in lines][-1] == (70, 120, 94, 132)
+
+
 def test_ocr_reading_a_units_l_as_a_capital_i_is_corrected_where_the_page_prints_both():
     """'20 Its' beside '40 lts': after an amount, OCR's capital I is the unit's lowercase l. A page
     that never prints 'lts' keeps what OCR read, and a text layer is never changed."""

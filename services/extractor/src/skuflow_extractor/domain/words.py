@@ -245,7 +245,47 @@ def page_lines(page: ParsedPage, skip_blocks: set[int]) -> list[Line]:
                 index = len(lines)
                 lines.append(Line(index, " ".join(w.text for w in run), box, size, heading,
                                   tuple(replace(w, line=index) for w in run), block.confidence, block.block_id))
-    return sorted(_ells(lines), key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+    return sorted(_spread_names(_ells(lines)), key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+
+
+JUSTIFY_SLACK = 0.25  # character widths: how closely a spread name's ends meet those of a name filling its column
+
+
+def _filling(line: Line) -> bool:
+    return len(line.text) >= 3 and all(CJK.match(ch) for ch in line.text)
+
+
+def _spread_names(lines: list[Line]) -> list[Line]:
+    """Short names justified to their column's width ('豆　　　瓣' under '泰式辣椒', as Chinese menus
+    set them) whose characters the text layer prints as lines of one character each: a run of such
+    characters on one row, the first at the left edge and the last at the right edge of a longer name
+    printed in the same column, is one name. Two one-character cells that no name spans ('小 | 中'
+    over two price columns) stay apart."""
+    singles = sorted((ln for ln in lines if len(ln.text) == 1 and CJK.match(ln.text)),
+                     key=lambda ln: ((ln.bbox[1] + ln.bbox[3]) / 2, ln.bbox[0]))
+    spans = [(ln.bbox[0], ln.bbox[2]) for ln in lines if _filling(ln)]
+    if len(singles) < 2 or not spans:
+        return lines
+    joined: dict[int, Line] = {}
+    dropped: set[int] = set()
+    for _, row in groupby(singles, key=lambda ln: round((ln.bbox[1] + ln.bbox[3]) / 2 / max(ln.height / 3, 1.0))):
+        chars = sorted(row, key=lambda ln: ln.bbox[0])
+        start = 0
+        while start < len(chars) - 1:
+            first, slack = chars[start], JUSTIFY_SLACK * chars[start].height
+            end = next((k for k in range(len(chars) - 1, start, -1) if any(
+                abs(left - first.bbox[0]) <= slack and abs(right - chars[k].bbox[2]) <= slack
+                for left, right in spans)), None)
+            if end is None:
+                start += 1
+                continue
+            run = chars[start:end + 1]
+            box = (first.bbox[0], min(c.bbox[1] for c in run), run[-1].bbox[2], max(c.bbox[3] for c in run))
+            text = "".join(c.text for c in run)
+            joined[first.index] = replace(first, text=text, bbox=box, words=(Word(text, box, first.index),))
+            dropped.update(c.index for c in run[1:])
+            start = end + 1
+    return [joined.get(ln.index, ln) for ln in lines if ln.index not in dropped]
 
 
 CAPITAL_I = re.compile(r"I[a-z]+")  # 'Its': OCR's capital I for a lowercase l ('20 lts' read '20 Its')
