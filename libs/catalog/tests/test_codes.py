@@ -88,3 +88,8 @@ def test_dishes_numbered_to_be_ordered_by_have_item_numbers_a_counted_list_has_n
     assert item_numbered(["80. Mit süß-saurer Soße", "80a. Mit Erdnusssoße", "81. In rotem Curry", "83. Tofu"])
     assert not item_numbered(["1.香茅檸檬鍋", "2.川味麻辣鍋", "4.韓式泡菜鍋", "5.時蔬什錦鍋"])  # a count, from 1
     assert not item_numbered(["80. Tofu", "80. Ente", "81. Huhn", "82. Rind"])  # one number twice
+
+
+def test_a_pack_of_so_much_times_so_many_is_a_size_not_a_code():
+    assert [code_score(t) for t in ["(500mLX15)", "250mL×16", "500ml*12"]] == [0.0, 0.0, 0.0]
+    assert all(is_size(t) for t in ["(500mLX15)", "250mL×16"]) and code_score("AB-100X15") > 0.5

@@ -175,3 +175,25 @@ def test_a_menu_prices_to_the_cent_and_a_cell_of_prices_per_size_may_part_them_w
 def test_a_column_rule_typed_as_a_bar_beside_an_amount_is_not_part_of_it():
     assert price_of_cell("4,50|").text == "4.50" and price_of_cell("| 13,00 |").text == "13.00"
     assert price_of_cell("|") is None
+
+
+def test_a_price_labelled_before_its_amount_is_the_amount():
+    assert [price_of_cell(t).text for t in ["税込1,080円", "本体価格 1,000円", "定価：1,080円", "特價 350元"]] == [
+        "1080", "1000", "1080", "350"]
+    assert price_of_cell("税込") is None
+
+
+def test_a_price_printed_again_another_way_in_brackets_is_the_first_printed():
+    assert price_of_cell("1,000円(税込1,080円)").text == "1000"
+    assert price_of_cell("1,080円（本体1,000円）").text == "1080"
+    assert price_of_cell("1,000円(10個)") is None and price_of_cell("120 (2020)") is None  # a count, a year
+
+
+@pytest.mark.parametrize(("printed", "amount", "currency"), [
+    ("1.250.000 VNĐ", "1250000", "VNĐ"), ("AED 1,250", "1250", "AED"), ("SAR 120", "120", "SAR"),
+    ("1 250 тг", "1250", "тг"), ("1250 сум", "1250", "сум"), ("1,250 TWD", "1250", "TWD"),
+    ("120元/斤", "120", "元"),  # a market's price per jin
+])
+def test_currencies_of_vietnam_the_gulf_central_asia_and_taiwan(printed, amount, currency):
+    found = price_of_cell(printed)
+    assert (found.text, found.currency) == (amount, currency)

@@ -448,6 +448,29 @@ def test_names_beside_measures_to_the_hundredth_are_no_menu():
     assert tables_of(*table(0, 100, rows, xs=(60, 300))) == []
 
 
+def test_product_cards_side_by_side_with_the_price_over_the_name_are_read_column_by_column():
+    """A shop's poster: each card prints its prices (by the box and by the case), its name and its pack."""
+    rows = [["2元/盒,28元/箱", "2元/盒,28元/箱", "4元/瓶,53元/箱"], ["蜂蜜柚子茶", "天喔苹果汁", "石榴汁"],
+            ["(250mL×16)", "(250mL×16)", "(500mL×15)"]]
+    found = tables_of(*table(0, 100, rows, xs=(60, 200, 340), pitch=16))
+    assert [(s.attributes["product_name"], s.attributes["price"], s.attributes["size"]) for t in found
+            for s in t.skus] == [("蜂蜜柚子茶", "2", "(250mL×16)"), ("天喔苹果汁", "2", "(250mL×16)"),
+                                 ("石榴汁", "4", "(500mL×15)")]
+    rows = [["苹果", "¥5"], ["香蕉", "¥3"], ["葡萄", "¥9"]]  # names beside their prices: read by rows
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in tables_of(*table(0, 100, rows, xs=(60, 150)))
+            for s in t.skus] == [("苹果", "5"), ("香蕉", "3"), ("葡萄", "9")]
+
+
+def test_a_title_set_letter_by_letter_over_a_menu_does_not_hide_its_columns():
+    """'H U I C H A P U', each letter a box of its own, fills eight columns over a menu of two."""
+    xs = (60, 90, 120, 150, 180, 210, 240, 270)
+    drinks = [("珍珠奶茶", "11.00"), ("紫苏奶茶", "10.00"), ("柠檬橙茶", "12.00"), ("薄荷牛奶", "11.00"),
+              ("芒果冰", "14.00")]
+    rows = [list("HUICHAPU"), *([name, "", "", "", "", "", "", f"{price} 13.00"] for name, price in drinks)]
+    found = tables_of(*table(0, 100, rows, xs=xs, pitch=16))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == drinks
+
+
 def test_names_beside_rising_numbers_are_no_menu():
     xs = (60, 300)
     rows = [["概述", "3"], ["安装", "7"], ["接线", "12"], ["调试", "18"], ["维护", "25"], ["附录", "30"]]

@@ -26,6 +26,8 @@ MEASUREMENT = re.compile(rf"^[~≈±<>≤≥Øø⌀]?\s*{NUMBER}(?:\s*[-~/]\s*\d
                          re.IGNORECASE)
 BY = "x×*Xх"  # the times sign as printed, Cyrillic 'х' included ('1500х900')
 DIMENSIONS = re.compile(rf"^[Øø⌀]?\d+(?:[.,]\d+)?(?:\s*[{BY}]\s*\d+(?:[.,]\d+)?)+\s*(?:{UNITS})?$", re.IGNORECASE)
+# a pack: so much per unit times the units in it ('500mL×15', '(250mLX16)': bottles of a case)
+PACKED = re.compile(rf"^[(（]?{NUMBER}\s*(?:{UNITS})\.?\s*[{BY}]\s*\d{{1,3}}[)）]?$", re.IGNORECASE)
 NOMINAL = re.compile(r"^(?:DN|PN|NPS)\s?\d+(?:[.,/]\d+)?$|^(?:G|R|Rp|Rc)\s?\d+/\d+\"?$|^M\d+\s?[x×]\s?\d+(?:[.,]\d+)?$")
 FAMILY = re.compile(r"[A-Z0-9]xx|/x[0-9A-Z]?\b")  # a series with placeholders: 'AIR32F103xxxx', 'N32G430x6/x8'
 # a document's version ('V2.6', 'Rev 1.18')
@@ -73,8 +75,8 @@ def is_measurement(text: str) -> bool:
 
 def not_a_code(text: str) -> bool:
     """Section numbers, dates, phone numbers (labelled too: 'FAX.（0763）62-3841'), hexadecimal
-    numbers, measurements (or alternatives of them, '128K/256K'), dimensions, prices, version numbers,
-    standards, bulleted list items, a company's labelled bank and tax numbers, a street address
+    numbers, measurements (or alternatives of them, '128K/256K'), dimensions, packs ('500mL×15'), prices,
+    version numbers, standards, bulleted list items, a company's labelled bank and tax numbers, a street address
     ('23910 N. 19th'), a word broken at the line end ('Ether-'), a text whose brackets are empty (a
     glyph the text layer lost: '(구)HD-S-001' read as '()HD-S-001'), and series names with
     placeholders (a datasheet's family, not an orderable part)."""
@@ -83,7 +85,7 @@ def not_a_code(text: str) -> bool:
                 or COMPANY_ID.match(t) or CONTACT.match(t) or ORDINAL.search(t) or t.endswith("-") or "()" in t
                 or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
                 or all(MEASUREMENT.match(part) for part in t.split("/"))
-                or DIMENSIONS.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
+                or DIMENSIONS.match(t) or PACKED.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
 
 
 @lru_cache(maxsize=65536)

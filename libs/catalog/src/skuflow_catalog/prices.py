@@ -27,14 +27,14 @@ INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 # A currency written in letters starts no word-internal match ('Pairs 20' is no price in rupees)
 _LETTERED = (r"[Kk]r\.|[Kk]r(?=\s)|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN"
-             r"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)")
+             r"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)|TWD|AED|SAR|QAR|KWD|KZT|UZS|Dhs\.?")
 BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|₱|฿|₦|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|Ft\.?|HUF|руб\.?|р\.|₽|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
-         r"rupees?|pesos?|reais|บาท|IDR|PHP|THB")
+         r"rupees?|pesos?|reais|บาท|IDR|PHP|THB|VNĐ|đồng|TWD|NTD|AED|SAR|QAR|KWD|тг\.?|₸|KZT|сум|UZS")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|st\.|stück|шт\.?"
-            r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
+            r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双|斤|公斤|千克|個|隻|條|雙|盒|瓶|袋)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 # '12,-', '12.–', '22:-', '45/-', '3850-.', and a closing dash: '¥1,280-' (but '06-' is a year on)
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d)|(?P<dash>[-–—])(?!\s*\S))?"
 WAN = "万"  # ten thousand: '12.5万' is 125000
@@ -47,13 +47,15 @@ PRICE_TEXT = re.compile(
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
     rf"\s*(?:(?P<after>{AFTER})(?![A-Za-z]))?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
-_WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|特价|售价|价格|price|precio|"
-                           r"preço|prix|preis|prezzo|цена|ár|cena|fiyat|価格|가격|giá|M\.?R\.?P\.?|@)\s*[:：]?\s*",
+_WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|"
+                           r"特价|售价|价格|单价|特價|售價|價格|單價|price|precio|preço|prix|preis|prezzo|цена|ár|cena|fiyat|가격|giá|M\.?R\.?P\.?|@|"
+                           r"(?:税込|税抜|税別|本体|販売|希望小売|参考)?価格|税込|税抜|税別|本体|定価|特価|単価)\s*[:：]?\s*",
                            re.IGNORECASE)
 
 
 _PACK = re.compile(rf"\d+(?:[.,]\d+)?\s*(?:{UNITS})\.?\s+(?=\S)", re.IGNORECASE)
 STRAY_STOP = re.compile(r"(?<=[.,]\d\d)\.$")  # '$572.00.': a full stop typed after the cents
+OTHERWISE = re.compile(r"\s*[(（]([^()（）]+)[)）]$")  # '1,000円(税込1,080円)': the price again, another way
 RULE_TYPED = "|｜"  # a column rule typed as a bar beside an amount: '4,50| 7,00|'
 
 
@@ -152,11 +154,15 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
 
 
 def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
-    """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), or the
+    """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), the
+    first where it prints the price again another way in brackets ('1,000円(税込1,080円)'), or the
     price of the pack size it starts with ('500ml 550yen', '1 kg $3.50'); None when the cell holds
     anything else too (a code, a size alone, a percentage, words)."""
     cleaned = STRAY_STOP.sub("", _WORDS_AROUND.sub("", text.strip().strip(RULE_TYPED).strip()))
     match = PRICE_TEXT.fullmatch(cleaned)
+    if not match and (other := OTHERWISE.search(cleaned)):
+        again = price_of_cell(other.group(1))
+        match = PRICE_TEXT.fullmatch(cleaned[:other.start()]) if again is not None and again.currency else None
     if not match and (pack := _PACK.match(cleaned)):
         match = PRICE_TEXT.fullmatch(cleaned[pack.end():])
         match = match if match and (match.group("before") or match.group("after")) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT
+from skuflow_catalog.codes import DIMENSIONS, MEASUREMENT, PACKED
 from skuflow_catalog.prices import DecimalMark, Price, find_prices, ladder_price, price_of_cell
 
 COLOR_WORDS = (
@@ -30,9 +30,9 @@ def _names(text: str, words: tuple[str, ...]) -> bool:
 
 
 def is_size(text: str) -> bool:
-    """'300ml', '120×80×40 mm', 'Ø12', 'XL': a size or capacity."""
+    """'300ml', '120×80×40 mm', 'Ø12', 'XL', '500mL×15': a size or capacity."""
     t = text.strip()
-    return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t) or SIZE_WORDS.match(t))
+    return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t) or PACKED.match(t) or SIZE_WORDS.match(t))
 
 
 def listed_prices(text: str) -> list[Price]:

@@ -32,8 +32,8 @@ from skuflow_catalog.codes import (
     trailing_code,
 )
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
-from skuflow_catalog.prices import MENU_ROUND, menu_prices, price_of_cell
-from skuflow_catalog.values import cell_price
+from skuflow_catalog.prices import MENU_ROUND, Price, find_prices, menu_prices, price_of_cell
+from skuflow_catalog.values import cell_price, is_size
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
@@ -74,6 +74,8 @@ MAX_HEAD_LINES = 3  # lines a part number may wrap into
 PREFIX = 3  # characters part numbers of one series share
 FOOTNOTE = re.compile(r"\(\d\)$|[¹²³]$")  # a footnote mark printed after a part number
 CARD_CODE = 0.9  # code evidence of each code in a row of product cards
+SPACED_LETTERS = 4  # cells of one letter each that make a row a title set letter by letter
+CARD_ROWS = 4  # rows of a grid of product cards read column by column (price, name, size)
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LISTED_LENGTH = 0.5  # codes listed apart by spaces are at least this share of the longest one's length
 LEADING_EVIDENCE = 0.8  # code evidence of a code that starts a cell with a description after it
@@ -781,6 +783,59 @@ def _card_row(grid: Grid, rows: list[Row], i: int) -> list[SkuDraft]:
     return drafts
 
 
+def _prices_alone(text: str) -> Price | None:
+    """The first price of a cell that prints prices and nothing else ('2元/盒,28元/箱': by the box and
+    by the case)."""
+    if (found := cell_price(text)) is not None:
+        return found
+    prices = find_prices(text)
+    rest = text
+    for price in prices:
+        rest = rest.replace(price.raw, " ")
+    return prices[0] if prices and not rest.strip(" ,，;；、/") else None
+
+
+def _name_alone(text: str) -> bool:
+    return bool(LETTER.search(text)) and not find_prices(text) and cell_price(text) is None and not is_size(
+        text) and code_score(text) < CODE_MIN
+
+
+def _card_columns(grid: Grid) -> Table | None:
+    """Product cards set side by side, each a price over (or under) a name and a size ('2元/盒,28元/箱'
+    over '蜂蜜柚子茶' over '(250mL×16)'), read as a grid of a few rows: rows of prices alone, one row
+    of names alone, two or more, every name in a priced column. Each column is a product; a row of
+    sizes alone gives its size. Cards with codes are read by their codes (``_card_row``)."""
+    rows = grid.rows
+    if not 2 <= len(rows) <= CARD_ROWS:
+        return None
+    texts = [grid.texts(row) for row in rows]
+    prices: dict[int, Price] = {}
+    names: list[list[str]] = []
+    for row in texts:
+        filled = {j: t for j, t in enumerate(row) if t}
+        if any(code_score(t) >= CODE_MIN for t in filled.values()):
+            return None
+        found = {j: price for j, t in filled.items() if (price := _prices_alone(t)) is not None}
+        if len(found) == len(filled) >= 1 and not prices.keys() & found.keys():
+            prices |= found
+        elif len(filled) >= 2 and all(_name_alone(t) for t in filled.values()):
+            names.append(row)
+    columns = [j for j, t in enumerate(names[0]) if t] if len(names) == 1 else []
+    if len(columns) < 2 or not set(columns) <= prices.keys():
+        return None
+    sizes = next((row for row in texts if (filled := [t for t in row if t]) and all(is_size(t) for t in filled)), None)
+    drafts = []
+    for j in columns:
+        draft = SkuDraft(origin="table_row", boxes=[c.bbox for row in rows for c in row.cells if grid.spans(c) == [j]])
+        draft.set("product_name", names[0][j])
+        draft.set("price", prices[j].raw)
+        draft.raw["price"] = prices[j].raw
+        if sizes and sizes[j]:
+            draft.set("size", sizes[j])
+        drafts.append(draft)
+    return _column_table(grid, drafts, rows)
+
+
 def _column_table(grid: Grid, drafts: list[SkuDraft], rows: list[Row]) -> Table:
     """A comparison table (one product per column) read from ``rows``."""
     header = TableHeader(tuple((None, left, right, "") for left, right in grid.columns))
@@ -795,7 +850,7 @@ def _shared_prefix(codes: list[str]) -> bool:
 
 def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: list[BBox] | tuple = ()) -> list[Table]:
     """The grid's tables; ``inherit`` gives the header a block without its own continues (asked only then)."""
-    if (transposed := _transposed(grid)) is not None:
+    if (transposed := _transposed(grid) or _card_columns(grid)) is not None:
         return [transposed]
     header_rows, body = _split_header(grid)
     grid = add_header_columns(split_at_header(grid, header_rows), header_rows)
@@ -979,13 +1034,20 @@ def _price_labels(grid: Grid, body: list[Row], columns: range,
             for j, role in zip(columns, roles, strict=True)], labels
 
 
+def _spaced_letters(row: list[str]) -> bool:
+    """A title set letter by letter across the table ('H U I C H A P U', each letter a box of its own)."""
+    filled = [t for t in row if t]
+    return len(filled) >= SPACED_LETTERS and all(len(t) == 1 for t in filled)
+
+
 def _product_rows(texts: list[list[str]], columns: range | None = None) -> list[list[str]]:
     """The rows a column's role is judged on: those printing most of the table's cells (of
-    ``columns``), not the section headings, group labels and notes between them."""
+    ``columns``), not the section headings, group labels and notes between them, nor a title set
+    letter by letter over more columns than any row fills."""
     def filled(row: list[str]) -> int:
         return sum(1 for j, t in enumerate(row) if t and (columns is None or j in columns))
 
-    widest = max((filled(row) for row in texts), default=0)
+    widest = max((filled(row) for row in texts if not _spaced_letters(row)), default=0)
     return [row for row in texts if filled(row) >= FULL_ROW_SHARE * widest] or texts
 
 
