@@ -471,6 +471,22 @@ def test_a_title_set_letter_by_letter_over_a_menu_does_not_hide_its_columns():
     assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == drinks
 
 
+def test_tables_of_unequal_widths_side_by_side_are_parted_where_their_own_rules_end():
+    """A fee list's blocks: 'room | fee | note' beside 'equipment | count | fee', each ruled across
+    its own width under every row, a gutter between them and a title bar over both."""
+    rooms = [("楽屋 A", "¥6,600", "個室"), ("楽屋 B", "¥2,200", "個室小"), ("楽屋 C", "¥3,300", "大部屋"),
+             ("応接室", "¥3,300", "個室")]
+    gear = [("譜面台", "1台", "¥165"), ("ピアノ椅子", "1台", "¥770"), ("指揮台", "1台", "¥5,500"),
+            ("長机", "1台", "¥1,100")]
+    rows = [[*room, *item] for room, item in zip(rooms, gear, strict=True)]
+    rules = [(55.0, y, 250.0, y) for y in (98, 118, 138, 158, 178)] + [
+        (265.0, y, 470.0, y) for y in (98, 118, 138, 158, 178)] + [(55.0, 96, 470.0, 96)]
+    found = find_tables(lines_of(*table(0, 100, rows, xs=(60, 130, 190, 270, 350, 410))), TOLERANCE, None, rules)
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        [(name, fee.lstrip("¥").replace(",", "")) for name, fee, _ in rooms]
+        + [(name, fee.lstrip("¥").replace(",", "")) for name, _, fee in gear])
+
+
 def test_names_beside_rising_numbers_are_no_menu():
     xs = (60, 300)
     rows = [["概述", "3"], ["安装", "7"], ["接线", "12"], ["调试", "18"], ["维护", "25"], ["附录", "30"]]

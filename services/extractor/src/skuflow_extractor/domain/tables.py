@@ -75,6 +75,9 @@ PREFIX = 3  # characters part numbers of one series share
 FOOTNOTE = re.compile(r"\(\d\)$|[¹²³]$")  # a footnote mark printed after a part number
 CARD_CODE = 0.9  # code evidence of each code in a row of product cards
 SPACED_LETTERS = 4  # cells of one letter each that make a row a title set letter by letter
+ACROSS = 0.9  # a rule this share of a grid's width long runs across its side-by-side tables
+FRAME_RULES = 2  # rules across them all that a title bar or a frame draws
+RULE_JOIN = 3.0  # points: rules this close end to end are one rule (a row's cell borders drawn one by one)
 CARD_ROWS = 4  # rows of a grid of product cards read column by column (price, name, size)
 LIST_EVIDENCE = 0.9  # code evidence of codes listed in one cell
 LISTED_LENGTH = 0.5  # codes listed apart by spaces are at least this share of the longest one's length
@@ -871,6 +874,8 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     if menus:  # lines over side-by-side menus that name no key column ('包子類 | 饅頭類') are their titles
         headers = [""] * len(headers)
     parts = menus or _segments(hints, labels)
+    if len(parts) == 1:
+        parts = _ruled_parts(grid, visual, rules) or parts
     records = _records(visual) if len(parts) > 1 else visual  # records span the parts: their rhythm is the page's
     for columns in parts:
         if len(parts) > 1:  # side by side: each part's rows, where the other part has ended
@@ -948,6 +953,38 @@ def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
         if (parts := _repeating(_menu_hints(columns, round_share))) is not None:
             return parts, round_share
     return None
+
+
+def _ruled_parts(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[range] | None:
+    """Tables set side by side, each ruled across its own width ('料金表' blocks of a spreadsheet
+    printed next to each other, of unequal widths): the rules under the grid's rows fall into spans
+    that no rule bridges, each span holds whole columns and rules several rows of it; two of them hold
+    two columns or more.
+    A title bar's edges or a frame may run across them all (two rules at most): a table ruled row by
+    row across its whole width is one table."""
+    if not body:
+        return None
+    top, bottom = body[0].top, body[-1].bottom
+    width = grid.columns[-1][1] - grid.columns[0][0]
+    inside = [r for r in rules if top - 1 < r[1] < bottom + 1]
+    across = [r for r in inside if r[2] - r[0] >= ACROSS * width]
+    if len(across) > FRAME_RULES:
+        return None
+    spans: list[list[float]] = []
+    for x0, _, x1, _ in sorted((r for r in inside if r not in across), key=lambda r: r[0]):
+        if spans and x0 <= spans[-1][1] + RULE_JOIN:
+            spans[-1][1] = max(spans[-1][1], x1)
+            spans[-1][2] += 1
+        else:
+            spans.append([x0, x1, 1])
+    if len(spans) < 2 or any(count < RULED_MIN for _, _, count in spans):
+        return None
+    owner = [next((n for n, (x0, x1, _) in enumerate(spans) if x0 <= (a + b) / 2 <= x1), None)
+             for a, b in grid.columns]
+    if None in owner or owner != sorted(owner) or len(set(owner)) < 2:
+        return None
+    parts = [range(owner.index(n), len(owner) - owner[::-1].index(n)) for n in sorted(set(owner))]
+    return parts if sum(1 for part in parts if len(part) >= 2) >= 2 else None
 
 
 def _sizes_sold(roles: list[ColumnRole]) -> list[ColumnRole]:
