@@ -805,9 +805,9 @@ def _name_alone(text: str) -> bool:
 
 def _card_columns(grid: Grid) -> Table | None:
     """Product cards set side by side, each a price over (or under) a name and a size ('2元/盒,28元/箱'
-    over '蜂蜜柚子茶' over '(250mL×16)'), read as a grid of a few rows: rows of prices alone, one row
-    of names alone, two or more, every name in a priced column. Each column is a product; a row of
-    sizes alone gives its size. Cards with codes are read by their codes (``_card_row``)."""
+    over '蜂蜜柚子茶' over '(250mL×16)'), read as a grid of a few rows: rows of prices alone and one
+    row of two names or more, each name in a priced column. Each column is a product; a row of sizes
+    alone gives its size. Cards with codes are read by their codes (``_card_row``)."""
     rows = grid.rows
     if not 2 <= len(rows) <= CARD_ROWS:
         return None
@@ -958,10 +958,9 @@ def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
 def _ruled_parts(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list[range] | None:
     """Tables set side by side, each ruled across its own width ('料金表' blocks of a spreadsheet
     printed next to each other, of unequal widths): the rules under the grid's rows fall into spans
-    that no rule bridges, each span holds whole columns and rules several rows of it; two of them hold
-    two columns or more.
-    A title bar's edges or a frame may run across them all (two rules at most): a table ruled row by
-    row across its whole width is one table."""
+    that no rule bridges, each span holds whole columns and rules several rows of it, and two of them
+    hold two columns or more. A title bar's edges or a frame may run across them all (two rules at
+    most); a table ruled row by row across its whole width is one table."""
     if not body:
         return None
     top, bottom = body[0].top, body[-1].bottom
