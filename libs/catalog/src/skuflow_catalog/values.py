@@ -35,13 +35,19 @@ def is_size(text: str) -> bool:
     return bool(MEASUREMENT.match(t) or DIMENSIONS.match(t) or PACKED.match(t) or SIZE_WORDS.match(t))
 
 
-def listed_prices(text: str) -> list[Price]:
-    """The prices a cell lists when it prints nothing else but the sizes they are for ('300元 350元',
-    '375ml 13,000yen/750ml 22,000yen', '$10 / $12'), left to right; none for anything else."""
+def prices_and_rest(text: str) -> tuple[list[Price], str]:
+    """The prices a cell prints, left to right, and what it prints besides them."""
     found = find_prices(text)
     rest = text
     for price in found:
         rest = rest.replace(price.raw, " ")
+    return found, rest
+
+
+def listed_prices(text: str) -> list[Price]:
+    """The prices a cell lists when it prints nothing else but the sizes they are for ('300元 350元',
+    '375ml 13,000yen/750ml 22,000yen', '$10 / $12'), left to right; none for anything else."""
+    found, rest = prices_and_rest(text)
     return found if all(is_size(part) for part in re.split(r"[\s/|,]+", rest) if part) else []
 
 

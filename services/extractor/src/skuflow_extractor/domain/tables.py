@@ -33,7 +33,7 @@ from skuflow_catalog.codes import (
 )
 from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import MENU_ROUND, Price, find_prices, menu_prices, price_of_cell
-from skuflow_catalog.values import cell_price, is_size
+from skuflow_catalog.values import cell_price, is_size, prices_and_rest
 
 from skuflow_contracts.ir import BBox, union
 from skuflow_extractor.domain.drafts import SkuDraft, custom_label
@@ -791,10 +791,7 @@ def _prices_alone(text: str) -> Price | None:
     by the case)."""
     if (found := cell_price(text)) is not None:
         return found
-    prices = find_prices(text)
-    rest = text
-    for price in prices:
-        rest = rest.replace(price.raw, " ")
+    prices, rest = prices_and_rest(text)
     return prices[0] if prices and not rest.strip(" ,，;；、/") else None
 
 
@@ -966,11 +963,13 @@ def _ruled_parts(grid: Grid, body: list[Row], rules: list[BBox] | tuple) -> list
     top, bottom = body[0].top, body[-1].bottom
     width = grid.columns[-1][1] - grid.columns[0][0]
     inside = [r for r in rules if top - 1 < r[1] < bottom + 1]
-    across = [r for r in inside if r[2] - r[0] >= ACROSS * width]
+    across, own = [], []
+    for rule in inside:
+        (across if rule[2] - rule[0] >= ACROSS * width else own).append(rule)
     if len(across) > FRAME_RULES:
         return None
     spans: list[list[float]] = []
-    for x0, _, x1, _ in sorted((r for r in inside if r not in across), key=lambda r: r[0]):
+    for x0, _, x1, _ in sorted(own, key=lambda r: r[0]):
         if spans and x0 <= spans[-1][1] + RULE_JOIN:
             spans[-1][1] = max(spans[-1][1], x1)
             spans[-1][2] += 1

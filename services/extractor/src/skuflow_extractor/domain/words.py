@@ -261,15 +261,13 @@ def _spread_names(lines: list[Line]) -> list[Line]:
     characters on one row, the first at the left edge and the last at the right edge of a longer name
     printed in the same column, is one name. Two one-character cells that no name spans ('小 | 中'
     over two price columns) stay apart."""
-    singles = sorted((ln for ln in lines if len(ln.text) == 1 and CJK.match(ln.text)),
-                     key=lambda ln: ((ln.bbox[1] + ln.bbox[3]) / 2, ln.bbox[0]))
+    singles = [ln for ln in lines if len(ln.text) == 1 and CJK.match(ln.text)]
     spans = [(ln.bbox[0], ln.bbox[2]) for ln in lines if _filling(ln)]
     if len(singles) < 2 or not spans:
         return lines
     joined: dict[int, Line] = {}
     dropped: set[int] = set()
-    for _, row in groupby(singles, key=lambda ln: round((ln.bbox[1] + ln.bbox[3]) / 2 / max(ln.height / 3, 1.0))):
-        chars = sorted(row, key=lambda ln: ln.bbox[0])
+    for chars in rows_of(singles, 0.0):
         start = 0
         while start < len(chars) - 1:
             first, slack = chars[start], JUSTIFY_SLACK * chars[start].height
