@@ -17,6 +17,12 @@ def test_like_sized_pictures_each_with_a_short_line_below_are_named_by_it_in_rea
     assert [lines[c][1] for _, c in captioned(pictures, lines)] == ["Ananas", "Mangue", "Mojito", "Noix de coco"]
 
 
+def test_a_brochures_captioned_photos_of_unequal_heights_are_a_product_grid():
+    pictures, lines = grid(["LCS-CF2 粉料双斗", "LCS-CF 粉料无斗", "LCS-CF1 粉料有斗"])
+    pictures[1] = (pictures[1][0], pictures[1][1] - 55, pictures[1][2], pictures[1][3])  # a third taller
+    assert len(captioned(pictures, lines)) == 3
+
+
 def test_one_or_two_captioned_figures_are_no_product_grid():
     pictures, lines = grid(["Our factory", "Our team"])
     assert captioned(pictures, lines) == []

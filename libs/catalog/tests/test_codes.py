@@ -26,6 +26,7 @@ def test_codes_with_spaces_slashes_dots_and_any_script(text):
                                   "12", "Pink 12", "Size 40", "0x2000F000", "¥1,280",
                                   "AIR32F103xxxx", "N32G430x6/x8", "128K/256K", "V2.6", "Rev 1.18",
                                   "- 28KB", "64K SRAM", "ISO14001", "GB/T 1234-2008", "DIN EN 1090", "ГОСТ Р 52289",
+                                  "DIN EN ISO 1183-1", "DIN 53504/ISO 37",  # a test method's standard
                                   "KvK 12024240", "BIC INGB NL2A", "ИНН 402565020306", "2S SDIO Ether-",
                                   "()HD-S-001", "ABUS USA 23910 N. 19th", "55 W 4th St",
                                   "FAX.（0763）62-3841", "Tel: +86 21 5555"])

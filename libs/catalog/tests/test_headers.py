@@ -24,6 +24,8 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     ("Rate / Qty", "price"), ("MRP (Rs.)", "price"), ("Rate (₹)", "price"),  # Indian lists: the rate, not the quantity
     ("售價", "price"), ("批發價", "price"), ("金额", "price"), ("Ціна, грн", "price"), ("上代", "price"),
     ("KDV Dahil", "price"), ("FOB Price", "price"),
+    ("Malzeme Kodu", "model"), ("Material No.", "model"), ("Materialnummer", "model"),  # SAP's article number,
+    ("Malzeme", "material"), ("Hortum Ölçüsü", "size"),  # not the material it is made of
     ("HARGA\n(Rp)", "price"), ("Nama Barang", "product_name"), ("Kode", "model"),  # Indonesian and Malay
     ("规格", "size"), ("Size/尺寸", "size"), ("颜色 / Colour", "color"), ("材质", "material"), ("图片", "picture"),
     # columns that are not the product's identity

@@ -162,6 +162,12 @@ def test_a_cell_of_prices_per_size_gives_its_first_and_a_grouped_thousand_stays_
     assert menu_prices(["40", "35", "M", "55 65", "50 60", "50 60", "65 75"])  # M and L prices under a size letter
 
 
+def test_prices_each_after_its_size_give_the_first_but_a_lone_size_or_threads_do_not():
+    assert [ladder_price(t) for t in ["M 30/L 35", "M30/L35", "中 40 / 大 50", "M 35/L 30", "M 55", "M6 M8"]] == [
+        "30", "30", "40", None, None, None]
+    assert menu_prices(["M 40/L 45", "M 30/L 35", "M 50/L 60", "M 30/L 35", "M 45/L 55"])
+
+
 def test_a_menu_prices_to_the_cent_and_a_cell_of_prices_per_size_may_part_them_with_bars():
     assert [ladder_price(t) for t in ["4,50| 7,00|13,00| 16,00", "4,50 | 7,00", "4,50 | 7,00 | 6,00", "4,50 | 7"]] == [
         "4,50", "4,50", None, None]  # rising, and all to the cent or all whole

@@ -196,3 +196,15 @@ def test_a_lone_table_row_without_header_codes_or_prices_is_not_skipped_unseen()
     result = classify_page(carried, PROFILE)
     assert (result.page_type, result.needs_review) == ("D", True)
     assert result.detail["features"]["amount_rows"] == 1
+
+
+def test_a_list_set_in_columns_with_spaces_but_no_codes_or_prices_goes_to_review_not_skipped():
+    """A nursery's varieties ('BELIANA      fruit petit, parfumé      FIN JUIN'): products named only."""
+    varieties = ["BELIANA", "COROT", "CANINO", "JANTARNI", "BLANC PRECOCE", "NJ19", "ROUGET DE SERNHAC", "KORDIA"]
+    listed = page([stacked(n, 50, 100 + 20 * n, f"{name}          fruit doré, parfumé          FIN JUIN")
+                   for n, name in enumerate(varieties)])
+    result = classify_page(listed, PROFILE)
+    assert (result.page_type, result.needs_review) == ("D", True)
+    prose = page([stacked(n, 50, 100 + 20 * n, f"{name} fruit doré, parfumé, mûr fin juin")
+                  for n, name in enumerate(varieties)])
+    assert not classify_page(prose, PROFILE).needs_review

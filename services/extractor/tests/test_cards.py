@@ -159,3 +159,10 @@ def test_cards_without_labels_each_ending_in_their_price_are_cut_after_each_pric
 def test_a_name_wrapped_onto_a_shorter_line_stays_one_name():
     lines = lines_of(stacked(0, 40, 100, "AQUA HAIR STYLING MATTE", "WAX M10", "¥1,280"))
     assert [d.attributes["product_name"] for d in extract_cards(lines)] == ["AQUA HAIR STYLING MATTE WAX M10"]
+
+
+def test_a_caption_starting_with_the_base_of_its_siblings_codes_is_a_product_too():
+    found = extract_cards(lines_of(stacked(0, 50, 300, "LCS-CK2 颗粒双斗"), stacked(1, 250, 300, "LCS-CK1 颗粒有斗"),
+                                   stacked(2, 450, 300, "LCS-CK 颗粒无斗"), stacked(3, 50, 500, "SEE 使用说明")))
+    assert sorted((d.attributes["model"], d.attributes.get("product_name")) for d in found) == [
+        ("LCS-CK", "颗粒无斗"), ("LCS-CK1", "颗粒有斗"), ("LCS-CK2", "颗粒双斗")]

@@ -163,8 +163,8 @@ def test_a_merged_cell_the_row_rules_stop_short_of_stands_in_every_row_it_spans(
 
 
 def test_a_headerless_block_of_rows_continues_the_table_above_it_but_a_lone_footer_line_does_not():
-    found = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]), *table(10, 240, body_rows(3, 2)),
-                      cells(20, 400, ["SF-9999 Datasheet", "", "", "12/54"]))
+    found = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]), cells(9, 210, ["(续上表)"]),
+                      *table(10, 240, body_rows(3, 2)), cells(20, 400, ["SF-9999 Datasheet", "", "", "12/54"]))
     assert models(found) == ["SF-0001", "SF-0002", "SF-0003", "SF-0004"]
     assert [t.inherited for t in found] == [False, True]
 
@@ -689,3 +689,36 @@ def test_side_by_side_lists_under_one_header_whose_first_column_names_each_lists
     found = tables_of(*table(0, 100, rows, xs=(40, 160, 200, 300, 410, 460), pitch=16))
     assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
         (name, price.replace(",", ".")) for name, price in left + right)
+
+
+def test_rows_set_far_apart_but_cell_under_cell_are_one_table():
+    rows = [["1", "玻璃杯", "300ml", "¥8.50"], ["2", "马克杯", "350ml", "¥9.50"], ["3", "保温杯", "500ml", "¥39.00"]]
+    found = tables_of(*table(0, 100, [["No.", "品名", "规格", "价格"], rows[0]]), *table(5, 200, rows[1:], pitch=80))
+    names = [(s.attributes.get("product_name"), s.attributes.get("price")) for t in found for s in t.skus]
+    assert names == [("玻璃杯", "8.50"), ("马克杯", "9.50"), ("保温杯", "39.00")]
+
+
+def test_a_header_wrapped_onto_staggered_lines_names_the_columns():
+    header = block(0, [spanned(140, 100, "Hortum"), spanned(430, 100, "Fiyat"), spanned(50, 108, "Malzeme Kodu"),
+                       spanned(140, 116, "Ölçüsü"), spanned(430, 116, "[TL]")])
+    rows = [["RK-133007-FLD", "1/2", "30,2", "181,83"], ["RK-133807-FLD", "1/2", "38,1", "181,83"],
+            ["RK-163807-FLD", "5/8", "38,1", "181,83"]]
+    found = tables_of(header, *table(1, 126, rows))
+    assert models(found) == ["RK-133007-FLD", "RK-133807-FLD", "RK-163807-FLD"]
+    assert not found[0].inferred and found[0].roles[0].role == "model"
+
+
+def test_a_table_beside_another_that_starts_lower_is_read_under_its_own_header():
+    left = [["Part No.", "Price"], *[[f"AB-{n:03d}", f"${n}.50"] for n in range(1, 7)]]
+    right = [["Part No.", "Price"], *[[f"XZ-{n:03d}", f"${n + 10}.00"] for n in range(1, 4)]]
+    found = tables_of(*table(0, 100, left, xs=(50, 160)), *table(20, 160, right, xs=(300, 410)))
+    prices = {s.attributes.get("model"): s.attributes.get("price") for t in found for s in t.skus}
+    assert prices == {**{f"AB-{n:03d}": f"{n}.50" for n in range(1, 7)},
+                      **{f"XZ-{n:03d}": f"{n + 10}.00" for n in range(1, 4)}}
+
+
+def test_part_numbers_broken_after_their_dash_head_a_comparison_tables_columns():
+    rows = [["Part Number", "HC32L136K8TA-", "HC32L136J8TA-", "HC32L130E8PA-"], ["", "LQFP64", "LQ48", "TSSOP28"],
+            ["Flash", "64K", "64K", "64K"], ["RAM", "8K", "8K", "8K"], ["UART", "2", "2", "2"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 160, 300, 440)))
+    assert models(found) == ["HC32L136K8TA-LQFP64", "HC32L136J8TA-LQ48", "HC32L130E8PA-TSSOP28"]

@@ -13,7 +13,7 @@ BBox = tuple[float, float, float, float]
 
 THUMBNAIL = 40.0  # points: a lower picture is an icon or a swatch, not a product photo
 GRID_MIN = 3  # captioned pictures of one size that make a product grid
-SIZE_SPREAD = 0.2  # pictures of one grid differ in height by at most this share of the median
+SIZE_SPREAD = 0.45  # pictures of one grid differ in height by at most this share of the median
 BELOW = 0.35  # a caption starts within this many picture heights below the picture ...
 TUCKED = 0.15  # ... or at most this many into its bottom edge (text set over the photo's margin)
 CAPTION_MAX = 40  # characters: a longer line is a description, not a name

@@ -33,8 +33,9 @@ FAMILY = re.compile(r"[A-Z0-9]xx|/x[0-9A-Z]?\b")  # a series with placeholders: 
 # a document's version ('V2.6', 'Rev 1.18')
 VERSION = re.compile(r"^(?:[Vv]|[Vv]er\.?\s?|[Rr]ev\.?\s?)\d{1,2}(?:\.\d{1,3}){1,3}$")
 # a standard's number, not a product; bodies whose letters no product series uses ('BS-26335' is a code)
-STANDARD = re.compile(r"^(?:ISO|IEC|DIN|ASTM|ANSI|JIS|GB/T|JB/T|QB/T|ГОСТ|GOST|СНиП)(?:\s?(?:ISO|EN|IEC|Р))?"
-                      r"\s?\d[\d.:/-]*$")
+# ('DIN EN ISO 1183-1'; 'DIN 53504/ISO 37': one standard and its equal)
+_BODY = r"(?:ISO|IEC|DIN|ASTM|ANSI|JIS|GB/T|JB/T|QB/T|VDA|ГОСТ|GOST|СНиП)(?:\s?(?:ISO|EN|IEC|Р))*\s?\d[\d.:/-]*"
+STANDARD = re.compile(rf"^{_BODY}(?:\s?/\s?{_BODY})?$")
 # a company's own numbers in a letterhead (bank, tax and register ids), labelled: 'KvK 12024240', 'ИНН 7701…'
 COMPANY_ID = re.compile(r"^(?:BIC|SWIFT|IBAN|KvK|BTW|VAT|USt-?IdNr\.?|UID|Steuer-?Nr\.?|HRB|SIRET|SIREN|TVA|NIP|REGON|"
                         r"KRS|CNPJ|CUIT|RUC|RFC|NIF|CIF|ABN|EIN|GSTIN|ИНН|КПП|ОГРН|ОКПО|БИК|ЕГРПОУ|р/с|к/с)"

@@ -228,14 +228,20 @@ CENTS = re.compile(r"(?:0|[1-9]\d{0,3})[.,]\d{2}")  # '4,50', '12.90': a menu's 
 _MENU = rf"{BARE_AMOUNT.pattern}|{CENTS.pattern}"
 # Prices per size in one cell ('55 65', '4,50 | 7,00 | 13,00'), apart by spaces or bars.
 LADDER = re.compile(rf"(?:{_MENU})(?:(?:\s*[|｜]\s*|\s+)(?:{_MENU})){{1,3}}")
+# ... or each after its size ('M 30/L 35', '中 40 / 大 50', 'S 8 | M 10 | L 12')
+_SIZE_MARK = r"(?:XXL|XL|XS|S|M|L|特大|大杯|中杯|小杯|大|中|小)"
+SIZED_LADDER = re.compile(rf"{_SIZE_MARK}\s*(?:{_MENU})(?:\s*[/|｜,]?\s*{_SIZE_MARK}\s*(?:{_MENU})){{1,3}}")
 
 
 def ladder_price(text: str) -> str | None:
     """The first of a menu's prices per size printed in one cell ('55 65' for M and L, '4,50 | 7,00 |
-    13,00' for three sizes): amounts of one kind (whole or to the cent), each higher than the one
-    before, that read as no single amount ('120 150' groups a thousand and stays 120150)."""
+    13,00' for three sizes, 'M 30/L 35' each after its size): amounts of one kind (whole or to the
+    cent), each higher than the one before, that read as no single amount ('120 150' groups a
+    thousand and stays 120150)."""
     t = text.strip()
-    if not LADDER.fullmatch(t) or price_of_cell(t) is not None:
+    if SIZED_LADDER.fullmatch(t):
+        t = " ".join(re.findall(_MENU, t))
+    elif not LADDER.fullmatch(t) or price_of_cell(t) is not None:
         return None
     tokens = re.split(r"[\s|｜]+", t)
     if len({CENTS.fullmatch(token) is None for token in tokens}) > 1:

@@ -7,6 +7,7 @@ see why a page went where it did. Thresholds come from the job's frozen profile.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 
@@ -28,6 +29,8 @@ NAME_WIDTH = 10  # a cell this wide (a CJK character counts 2) names something
 PROSE_WIDTH = 40  # an unlabelled line this wide (a CJK character counts 2) is prose, not a product field
 PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page (a scan, a backdrop)
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
+SPACED_COLUMNS = re.compile(r"\S {3,}\S")  # 'BELIANA        fruit petit': a column set with spaces
+SPACED_ROWS = 8  # lines set so that make a page a list, not a paragraph with a wide gap
 DENSE_ROW_PITCH = 1.9  # font sizes between table rows below which a table is dense (L4)
 DETAIL_SHARE = 0.6  # a picture this much smaller than a neighbouring product picture is its detail
 DETAIL_REACH = 3.0  # picture heights: how far along its row a detail picture may sit from the main one
@@ -57,6 +60,7 @@ class PageFeatures:
     captioned_pictures: int = 0  # like-sized product pictures, each with a short line right below it
     leadered_prices: int = 0  # lines ending in an amount after a dot leader ('Tofu ...... 16,90')
     amount_rows: int = 0  # rows of three cells or more, one of them a name, ending in an amount
+    spaced_rows: int = 0  # lines whose words the text layer sets into columns with runs of spaces
 
     @property
     def product_signal(self) -> bool:
@@ -245,6 +249,7 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
         amount_cells=sum(1 for text in texts if any(ch.isdigit() for ch in text) and price_of_cell(text)),
         leadered_prices=leadered_prices(texts),
         amount_rows=sum(1 for row in rows if _amount_row(row)),
+        spaced_rows=sum(1 for text in texts if SPACED_COLUMNS.search(text)),
         captioned_pictures=len(captioned([img.bbox for img in products],
                                          [(ln.bbox, ln.text) for block in page.text_blocks for ln in block.lines])),
     )
@@ -261,6 +266,8 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
         return "D", 0.5, "scan of short texts without codes or prices"  # products named without them?
     if f.text_blocks == 0 and f.product_images == 0:
         return "D", 0.95, "blank page"
+    if f.spaced_rows >= SPACED_ROWS:
+        return "D", 0.5, "a list set in columns without codes or prices: perhaps products named only"
     if f.model_mentions == 0 and f.price_mentions == 0:
         if f.amount_rows:
             return "D", 0.5, "table rows without a header, codes or prices: perhaps the previous page's table"

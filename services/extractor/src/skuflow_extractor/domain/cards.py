@@ -24,6 +24,7 @@ LEADING = 1.25  # a gap above a line larger than this many line heights starts a
 OVERLAP = 0.25  # OCR boxes of stacked lines may overlap by this share of a line's height
 TITLE_MAX = 40  # characters: longer unlabelled lines are prose, not a product name
 MAX_TITLE_LINES = 3  # a product's name wraps onto at most this many lines
+FAMILY_STEM = 3  # characters: a shorter base ('A' of 'A1', 'A2') is a letter, not a family's code
 NAME_ONLY_EVIDENCE = 0.75  # a card that prints only a name and a price is a product, less surely
 CODE_LINE_SHARE = 0.4  # codes must make up this share of a line's characters for single stage to read it
 BARE_CODE = 0.75  # a line alone in a card that scores this high is the card's model code
@@ -237,6 +238,7 @@ def _price_list(stack: list[Line]) -> list[SkuDraft]:
 
 def extract_cards(lines: list[Line]) -> list[SkuDraft]:
     drafts = []
+    unread: list[list[Line]] = []
     for stack in stacks(lines):
         listed = _price_list(stack)
         if listed:
@@ -246,6 +248,25 @@ def extract_cards(lines: list[Line]) -> list[SkuDraft]:
             draft = read_card(card)
             if draft is not None:
                 drafts.append(draft)
+            else:
+                unread.append(card)
+    return drafts + _family_bases(unread, [d.attributes.get("model") for d in drafts])
+
+
+def _family_bases(cards: list[list[Line]], codes: list[str | None]) -> list[SkuDraft]:
+    """Captions that start with the base of a family whose members the page codes with a number after it
+    ('LCS-CK 颗粒无斗' beside 'LCS-CK1', 'LCS-CK2'): the base is a code too, though it holds no digit.
+    A paragraph about the family ('CH32V 系列是…') is no caption."""
+    stems = {code.rstrip("0123456789") for code in codes if code and code[-1:].isdigit()}
+    drafts = []
+    for card in cards:
+        first, _, rest = card[0].text.strip().partition(" ")
+        if (len(card) == 1 and len(card[0].text) <= TITLE_MAX and len(first) >= FAMILY_STEM and first in stems
+                and rest and not CJK.search(first)):
+            draft = SkuDraft(origin="card", boxes=[line.bbox for line in card], evidence=NAME_ONLY_EVIDENCE)
+            draft.set("model", first)
+            draft.set("product_name", rest.strip())
+            drafts.append(draft)
     return drafts
 
 

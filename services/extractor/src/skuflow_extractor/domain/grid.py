@@ -26,6 +26,7 @@ from skuflow_extractor.domain.words import Line, Word, rows_of, runs
 ATOM_GAP = 0.42  # row heights: a wider gap between two numbers or codes separates two cells
 MAX_ROW_GAP = 2.6  # row heights: a wider gap above a row ends the block of rows it would join
 MAX_LOOSE_ROWS = 4  # this many rows without product data in a row (a paragraph) end a table
+IN_STEP = 3  # cells of two rows, each under the other's, that keep a table's rows together across a gap
 MAX_HEADER_ROWS = 6  # lines a header may wrap into
 HEADER_LEADING = 1.6  # row heights: a wider gap above a header line leaves what is above (a title) out
 PROSE_SHARE = 0.6  # a one-cell line wider than this share of the table above it is prose or a title
@@ -211,6 +212,20 @@ def is_data_row(row: Row) -> bool:
     return len(row.cells) >= 2 and any(any(ch.isdigit() for ch in cell.text) for cell in row.cells)
 
 
+def _in_step(above: Row, row: Row) -> bool:
+    """Two data rows whose cells stand one under the other, three or more, each of the kind of the one
+    above it (words, a number, a price): rows of one table however far apart (a photo in every row
+    sets them a picture's height apart), not the sizes of one row of product cards over the prices of
+    the next."""
+    return is_data_row(row) and len(row.cells) == len(above.cells) >= IN_STEP and all(
+        a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2] and _kind(a.text) == _kind(b.text)
+        for a, b in zip(above.cells, row.cells, strict=True))
+
+
+def _kind(text: str) -> tuple[bool, bool]:
+    return price_of_cell(text) is not None, any(ch.isalpha() for ch in text)
+
+
 def blocks_of(rows: list[Row]) -> list[list[Row]]:
     """Runs of data rows close together; other rows may sit between them (a wrapped cell, a section
     title) but a paragraph of them, or a wide gap, ends the block."""
@@ -218,8 +233,8 @@ def blocks_of(rows: list[Row]) -> list[list[Row]]:
     current: list[Row] = []
     loose = 0
     for row in rows:
-        if current and (row.top - current[-1].bottom > MAX_ROW_GAP * max(row.height, current[-1].height)
-                        or loose >= MAX_LOOSE_ROWS):
+        wide = bool(current) and row.top - current[-1].bottom > MAX_ROW_GAP * max(row.height, current[-1].height)
+        if current and ((wide and not (loose == 0 and _in_step(current[-1], row))) or loose >= MAX_LOOSE_ROWS):
             blocks.append(current[:len(current) - loose])
             current, loose = [], 0
         if is_data_row(row):

@@ -61,6 +61,7 @@ HEADING_COLUMNS = 3  # in a table this wide, a row printing one cell is a sectio
 INHERIT_OVERLAP = 0.5
 CODE_MIN = 0.35  # a model cell scoring below this is not a code (a heading, a note, a wrapped line)
 HEADER_CELLS = 2  # header words in this many cells make a row a header
+HEADER_CELL_CHARS = 24  # a longer cell is a title or a note, not a line of a column's label
 LABELLED_NUMBER = re.compile(r"[:：]\s*[-+]?\d")  # 'Stk: 44,00': a label and its value
 HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
@@ -169,10 +170,13 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]) if _header_like(grid.texts(row))),
                  None)
     if found is None:
-        if not any(_has_header_word(r) for r in grid.above):
-            return [], list(grid.rows)
-        cut = next((i for i in range(len(grid.above)) if _starts_body_row(rows, i)), len(grid.above))
-        return rows[:cut], rows[cut:]
+        worded = any(_has_header_word(r) for r in grid.above)
+        cut = next((i for i in range(len(grid.above)) if _starts_body_row(rows, i)), len(grid.above)) if worded else 0
+        if cut:
+            return rows[:cut], rows[cut:]
+        found = _staggered_header(grid, rows[:len(grid.above) + HEADER_SCAN])
+        if found is None:
+            return [], rows if worded else list(grid.rows)
     first = found
     while first > 0 and _header_line(rows[first - 1], rows[first], grid) and found - first < MAX_HEADER_LINES:
         first -= 1
@@ -183,6 +187,27 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
             not is_data_row(rows[last]) and not _starts_body_row(rows, last))):
         last += 1
     return rows[first:last], rows[last:]
+
+
+def _staggered_header(grid: Grid, rows: list[Row]) -> int | None:
+    """A header whose cells wrap onto different lines ('Malzeme Kodu' centred between 'Hortum' and
+    'Ölçüsü'), so that no line names two columns: consecutive lines without product data, each close
+    under the one before and each naming a column in short cells, that name two columns together.
+    The index of their last line."""
+    def labels(row: Row) -> bool:
+        return _has_header_word(row) and all(len(cell.text) <= HEADER_CELL_CHARS for cell in row.cells)
+
+    for start in range(len(rows) - 1):
+        if not labels(rows[start]):
+            continue
+        texts = grid.texts(rows[start])
+        for end in range(start + 1, min(start + MAX_HEADER_LINES, len(rows))):
+            if is_data_row(rows[end]) or not labels(rows[end]) or not _header_line(rows[end - 1], rows[end], grid):
+                break
+            texts = [*texts, *grid.texts(rows[end])]
+            if _header_like(texts):
+                return end
+    return None
 
 
 def _wraps_header(grid: Grid, rows: list[Row], i: int) -> bool:
@@ -685,9 +710,11 @@ def _translation(name: str, line: str) -> bool:
 
 
 def _part(text: str) -> bool:
-    """One token of a part number, whole or wrapped ('HC32F4', '60PEHB', 'S')."""
-    return " " not in text and bool(text) and not any(ch.islower() for ch in text) and (
-        code_score(text) >= 0.5 or (text.replace("/", "").isalnum() and len(text) <= 8))
+    """One token of a part number, whole or wrapped ('HC32F4', '60PEHB', 'S'; 'HC32L136K8TA-': a part
+    number broken after its dash)."""
+    core = text.removesuffix("-")
+    return " " not in text and bool(core) and not any(ch.islower() for ch in text) and (
+        code_score(core) >= 0.5 or (core.replace("/", "").isalnum() and len(core) <= 8))
 
 
 def _lettered(part: str) -> bool:
@@ -871,6 +898,8 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
     if menus:  # lines over side-by-side menus that name no key column ('包子類 | 饅頭類') are their titles
         headers = [""] * len(headers)
     parts = menus or _segments(hints, labels)
+    if len(parts) == 1 and (inner := _inner_header(grid, visual, hints)) is not None:
+        parts, headers = inner[0], [h or inner[1][j] for j, h in enumerate(headers)]
     if len(parts) == 1:
         parts = _ruled_parts(grid, visual, rules) or parts
     records = _records(visual) if len(parts) > 1 else visual  # records span the parts: their rhythm is the page's
@@ -949,6 +978,24 @@ def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
             return [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise(starts))], round_share
         if (parts := _repeating(_menu_hints(columns, round_share))) is not None:
             return parts, round_share
+    return None
+
+
+def _inner_header(grid: Grid, body: list[Row], hints: list[str | None]) -> tuple[list[range], list[str]] | None:
+    """Tables side by side that start at different heights: the header over the grid names columns on
+    one side only, and a row of the body names a key and a price in columns wholly to the other side
+    (the right table's header beside the left table's rows). The grid parts between the two sides;
+    the inner row heads its columns (the parts and every column's header)."""
+    named = [j for j, hint in enumerate(hints) if hint]
+    if not named:
+        return None
+    for row in body:
+        over = {j: text for cell in row.cells for j, text in _over_columns(grid, cell, last=True)}
+        for side in ([j for j in over if j > max(named)], [j for j in over if j < min(named)]):
+            roles = {_hint(over[j]) for j in side}
+            if "price" in roles and {"model", "product_name"} & roles:
+                cut = min(side) if side[0] > max(named) else max(side) + 1
+                return [range(cut), range(cut, len(hints))], [over[j] if j in side else "" for j in range(len(hints))]
     return None
 
 
