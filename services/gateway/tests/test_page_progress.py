@@ -78,7 +78,8 @@ async def test_a_completion_heard_before_the_last_page_waits_for_it(database_url
     status, events = await job_status(db, job_id), await timeline_of(db, job_id)
     await db.close()
     assert status == "FULL_IMPORTED"
-    assert events[2:4] == [("page_completed", 1, "AI_COMPLETED"), ("page_completed", 2, "AI_COMPLETED")]
+    assert events[2:6] == [("page_started", 1, None), ("page_completed", 1, "AI_COMPLETED"),  # read before
+                           ("page_started", 2, None), ("page_completed", 2, "AI_COMPLETED")]  # its start was heard
     assert events[-2:] == [("status", None, "FULL_IMPORTED"), ("job_completed", None, "FULL_IMPORTED")]
 
 
@@ -107,9 +108,10 @@ async def test_a_failure_reported_after_a_page_was_read_does_not_undo_its_readin
             job_events.c.job_id == job_id).order_by(job_events.c.seq))).all()
     await db.close()
     assert pages == {1: "AI_COMPLETED", 2: "DEAD_LETTER"}
-    assert [e.seq for e in events] == [1, 2, 3, 4]  # upload, evaluation, page 1 read, page 2 failed
+    assert [e.seq for e in events] == [1, 2, 3, 4, 5, 6]  # upload, evaluation, page 1 read, page 2 failed
     assert [(e.kind, e.data.get("page_no"), e.data.get("status")) for e in events[2:]] == [
-        ("page_completed", 1, "AI_COMPLETED"), ("page_completed", 2, "DEAD_LETTER")]
+        ("page_started", 1, None), ("page_completed", 1, "AI_COMPLETED"),
+        ("page_started", 2, None), ("page_completed", 2, "DEAD_LETTER")]  # each start reported, once
 
 
 def event_fields(stream: str) -> dict[str, set[str]]:

@@ -79,13 +79,25 @@ async def reprocess_pages(conn: AsyncConnection, job_id: str, total_pages: int, 
         for page in pages])
 
 
+async def _unstarted(uow: UnitOfWork, page: int) -> bool:
+    """Has the page's start gone unreported? Its reading (or failure) may be heard before its
+    page.parsed (two topics keep no order between them); the start is then reported with it, so
+    the timeline starts every page it completes."""
+    status = (await uow.conn.execute(sa.select(job_pages.c.status).where(
+        job_pages.c.job_id == uow.envelope.job_id, job_pages.c.page == page))).scalar_one_or_none()
+    return status in (None, PENDING)
+
+
+async def _report_start(uow: UnitOfWork, page: int) -> None:
+    await timeline.record(uow.conn, uow.envelope.job_id, timeline.PAGE_STARTED, page_no=page, phase="ai_processing")
+
+
 def subscriptions():
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
         await _job_facts(uow, parsed.total_pages)
         if await _move_page(uow, parsed.page, "parsed", started_at=sa.func.now()):
-            await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_STARTED, page_no=parsed.page,
-                                  phase="ai_processing")
+            await _report_start(uow, parsed.page)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
@@ -93,8 +105,11 @@ def subscriptions():
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in FAILED_PAGE_STATUSES else None
         await _job_facts(uow, bound.total_pages, bound.document_warnings)
+        unstarted = await _unstarted(uow, bound.page)
         if await _move_page(uow, bound.page, reading_trigger(result.status), result=result.model_dump(mode="json"),
                             error=error, llm_cost_usd=bound.llm_cost_usd):
+            if unstarted:
+                await _report_start(uow, bound.page)
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=bound.page,
                                   status=result.status, skus_found=len(result.skus),
                                   needs_review=result.needs_review)
@@ -104,7 +119,10 @@ def subscriptions():
         failed = envelope.payload
         await _job_facts(uow, failed.total_pages)
         error = f"{failed.stage}: {failed.error}"
+        unstarted = await _unstarted(uow, failed.page)
         if await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0):
+            if unstarted:
+                await _report_start(uow, failed.page)
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=failed.page,
                                   status=DEAD_LETTER, skus_found=0, error=error)
             await completion.after_page_event(uow.conn, envelope.job_id)
