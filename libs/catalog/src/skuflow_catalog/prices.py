@@ -228,7 +228,7 @@ CENTS = re.compile(r"(?:0|[1-9]\d{0,3})[.,]\d{2}")  # '4,50', '12.90': a menu's 
 _MENU = rf"{BARE_AMOUNT.pattern}|{CENTS.pattern}"
 # Prices per size in one cell ('55 65', '4,50 | 7,00 | 13,00'), apart by spaces or bars.
 LADDER = re.compile(rf"(?:{_MENU})(?:(?:\s*[|｜]\s*|\s+)(?:{_MENU})){{1,3}}")
-# ... or each after its size ('M 30/L 35', '中 40 / 大 50', 'S 8 | M 10 | L 12')
+# ... or each after its size ('M 30/L 35', '中 40 / 大 50', 'S 80 | M 100 | L 120')
 _SIZE_MARK = r"(?:XXL|XL|XS|S|M|L|特大|大杯|中杯|小杯|大|中|小)"
 SIZED_LADDER = re.compile(rf"{_SIZE_MARK}\s*(?:{_MENU})(?:\s*[/|｜,]?\s*{_SIZE_MARK}\s*(?:{_MENU})){{1,3}}")
 
