@@ -4,6 +4,8 @@ timeline's page events."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -36,29 +38,43 @@ async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[st
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
 
 
-async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object) -> bool:
+@dataclass(frozen=True)
+class Move:
+    """A page move that was written, and the status the page left."""
+
+    before: str | None
+
+    @property
+    def unstarted(self) -> bool:
+        """Had the page's start gone unreported? Its reading (or failure) may be heard before its
+        page.parsed (two topics keep no order between them); the start is then reported with it, so
+        the timeline starts every page it completes."""
+        return self.before in (None, PENDING)
+
+
+async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object) -> Move | None:
     """Fire ``trigger`` on the page (``domain/page_states.PAGE``) and write ``values`` with its new
-    status and an audit row; False when the table refuses the move (a late or repeated event) or
+    status and an audit row; None when the table refuses the move (a late or repeated event) or
     the event belongs to a reading a full reprocess replaced, and nothing is written. The job row's
     lock makes a job's page events apply one at a time."""
     job_id = uow.envelope.job_id
     if await stale(uow.conn, job_id, uow.envelope.payload.generation):
-        return False
+        return None
     current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
         job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
     before = current.status if current else None
     if "revision" in values and current is not None and current.revision >= values["revision"]:
-        return False  # an older review arriving late
+        return None  # an older review arriving late
     try:
         status = PAGE.fire(before, trigger)
     except Refused:
-        return False
+        return None
     stmt = pg_insert(job_pages).values(job_id=job_id, page=page, status=status, **values)
     await uow.conn.execute(stmt.on_conflict_do_update(
         index_elements=[job_pages.c.job_id, job_pages.c.page],
         set_={"status": status, **values, "updated_at": sa.func.now()}))
     await uow.transition("page", f"{job_id}/{page}", before, status, detail={"trigger": trigger})
-    return True
+    return Move(before)
 
 
 async def reprocess_pages(conn: AsyncConnection, job_id: str, total_pages: int, generation: int) -> None:
@@ -79,15 +95,6 @@ async def reprocess_pages(conn: AsyncConnection, job_id: str, total_pages: int, 
         for page in pages])
 
 
-async def _unstarted(uow: UnitOfWork, page: int) -> bool:
-    """Has the page's start gone unreported? Its reading (or failure) may be heard before its
-    page.parsed (two topics keep no order between them); the start is then reported with it, so
-    the timeline starts every page it completes."""
-    status = (await uow.conn.execute(sa.select(job_pages.c.status).where(
-        job_pages.c.job_id == uow.envelope.job_id, job_pages.c.page == page))).scalar_one_or_none()
-    return status in (None, PENDING)
-
-
 async def _report_start(uow: UnitOfWork, page: int) -> None:
     await timeline.record(uow.conn, uow.envelope.job_id, timeline.PAGE_STARTED, page_no=page, phase="ai_processing")
 
@@ -105,10 +112,10 @@ def subscriptions():
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in FAILED_PAGE_STATUSES else None
         await _job_facts(uow, bound.total_pages, bound.document_warnings)
-        unstarted = await _unstarted(uow, bound.page)
-        if await _move_page(uow, bound.page, reading_trigger(result.status), result=result.model_dump(mode="json"),
-                            error=error, llm_cost_usd=bound.llm_cost_usd):
-            if unstarted:
+        moved = await _move_page(uow, bound.page, reading_trigger(result.status),
+                                 result=result.model_dump(mode="json"), error=error, llm_cost_usd=bound.llm_cost_usd)
+        if moved:
+            if moved.unstarted:
                 await _report_start(uow, bound.page)
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=bound.page,
                                   status=result.status, skus_found=len(result.skus),
@@ -119,9 +126,9 @@ def subscriptions():
         failed = envelope.payload
         await _job_facts(uow, failed.total_pages)
         error = f"{failed.stage}: {failed.error}"
-        unstarted = await _unstarted(uow, failed.page)
-        if await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0):
-            if unstarted:
+        moved = await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0)
+        if moved:
+            if moved.unstarted:
                 await _report_start(uow, failed.page)
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=failed.page,
                                   status=DEAD_LETTER, skus_found=0, error=error)
