@@ -174,6 +174,16 @@ def test_a_grid_of_captioned_pictures_without_codes_or_prices_lists_products_nev
     assert lone.page_type == "D"  # one photo with a caption is a figure
 
 
+def test_product_pictures_beside_text_without_codes_or_prices_go_to_review_not_skipped():
+    """A catalogue's blocks: a name in large type, a paragraph about it, its pack photo; no code, no price."""
+    pictures = [image(n, (300, 60 + 190 * n, 520, 230 + 190 * n)) for n in range(4)]
+    blocks = [stacked(n, 40, 60 + 190 * n, "HIDRAPET CHAMPÚ", "Limpia e hidrata la piel y el pelo de perros",
+                      "y gatos, tiene un pH equilibrado.", width=240) for n in range(4)]
+    result = classify_page(page(blocks, pictures), PROFILE)
+    assert (result.page_type, result.needs_review) == ("D", True)
+    assert not classify_page(page(blocks, pictures[:2]), PROFILE).needs_review  # a leaflet's two photos
+
+
 def test_a_menu_pricing_its_dishes_after_dot_leaders_is_a_product_page():
     menu = page([stacked(1, 50, 100, "Mit süß-saurer Soße ........ 16,90", "Mit Erdnusssoße ........ 16,90",
                          "In rotem Curry (scharf) ........ 16,90", width=400)])

@@ -82,6 +82,14 @@ def test_a_code_list_wrapped_over_lines_loses_its_comma_but_not_its_codes():
         "N32G430K8L7", "N32G430C8Q7", "HTPA15S2M040- K-P3", "H3 Pro-20.0-E"]  # a series apart, not two codes
 
 
+def test_a_code_going_on_after_a_space_with_another_start_is_one_code_not_two_listed():
+    rows = table(0, 100, [["系列", "型号", "封装"], ["SHROUD", "NN-LLED-SHROUD-5D-1.5 INCH-RGB-SD1", "RGB"],
+                          ["SHROUD", "NN-LLED-SHROUD-5D-H4-RGB-SD1S", "RGB"]], xs=(50, 150, 400))
+    [found] = find_tables(lines_of(*rows), TOLERANCE, None)
+    assert [sku.attributes["model"] for sku in found.skus] == [
+        "NN-LLED-SHROUD-5D-1.5 INCH-RGB-SD1", "NN-LLED-SHROUD-5D-H4-RGB-SD1S"]
+
+
 def test_a_lone_heading_over_a_list_of_features_is_not_a_table_of_products():
     features = [["- 系统主频144MHz", "2 组运放"], ["- 128B 用户自定义信息存储区", "4 组定时器"],
                 ["- 内嵌40KHz 的RC 振荡器", "3 个串口"]]

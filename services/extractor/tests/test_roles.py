@@ -206,4 +206,37 @@ def test_a_currency_printed_apart_lends_its_header_to_the_amounts_beside_it():
     amounts' half alone ('C/100 UN', per hundred units) would name a unit, not the price."""
     names = ["20 lts", "20 lts Reforçado", "40 lts", "40 lts Reforçado"]
     assert roles(["PRETO", "VALORES", "C/100 UN"], names, ["R$"] * 4, ["10,80", "19,00", "25,00", "44,60"]) == [
-        "product_name", "custom", "price"]
+        "product_name", None, "price"]  # the currency's own column is no attribute
+
+
+def test_a_column_of_currencies_alone_is_the_amounts_currency_not_a_name_or_a_custom_column():
+    """A spreadsheet's accounting format sets 'Rp' at the cell's left edge, apart from its amount."""
+    codes = ["NN-LLED-DHB-1-BEAT", "NN-LLED-TSN1", "NN-LLED-TSA1"]
+    assert roles(["KODE BARANG", "", "MASTER DEALER", "", "HARGA TOKO"], codes, ["Rp"] * 3,
+                 ["465.000,00", "480.000,00", "400.000,00"], ["Rp"] * 3, ["490.000,00", "525.000,00", "435.000,00"]
+                 ) == ["model", None, "price", None, "price_extra"]
+
+
+def test_one_multiple_in_every_row_is_a_bigger_packs_price_not_a_line_total():
+    names = ["Lemon Pickle", "Chicken Pickle", "Dates", "Beef Pickle"]
+    packs = roles(["Item", "Price/250g", "Price/500g"], names, ["Rs 60", "Rs 225", "Rs 200", "Rs 250"],
+                  ["Rs 120", "Rs 450", "Rs 400", "Rs 500"])
+    assert packs == ["product_name", "price", "price_extra"]
+    totals = roles(["Item", "Price", "Total"], names, ["Rs 60", "Rs 225", "Rs 200", "Rs 250"],
+                   ["Rs 120", "Rs 675", "Rs 400", "Rs 1000"])  # quantities 2, 3, 2, 4
+    assert totals == ["product_name", "price", "custom"]  # headed: kept, not a price
+
+
+def test_a_price_column_printing_for_a_few_rows_is_still_the_first_price():
+    names = ["Tender Mango Pickle", "Lemon Pickle", "Garlic Pickle", "Jathikka Pickle", "Fish Pickle", "Dates"]
+    sparse = ["", "", "Rs 50", "", "Rs 100", ""]
+    full = ["Rs 130", "Rs 60", "Rs 125", "Rs 75", "Rs 225", "Rs 200"]
+    assert roles(["Item", "Price/100g", "Price/1Kg"], names, sparse, full) == ["product_name", "price", "price_extra"]
+    assert roles(["Item", "Remark", "Price/1Kg"], names, ["", "", "new", "", "", ""], full)[1:] == ["custom", "price"]
+
+
+def test_captions_in_a_picture_column_name_the_rows_beside_them():
+    """'Hình Ảnh' (picture) holds each block's caption; the next column counts bearings ('2 vòng')."""
+    captions = ["Kim cương đen", "Kim cương đen", "Bánh PVC đỏ đô", "Bánh PVC đỏ đô"]
+    assert roles(["Hình Ảnh", "Số vòng bi", "Xoay"], captions, ["2 vòng"] * 4,
+                 ["11,000", "12,600", "32,800", "33,900"]) == ["product_name", "custom", "price"]

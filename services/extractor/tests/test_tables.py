@@ -3,16 +3,19 @@
 import pytest
 from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
 
+from skuflow_extractor.domain.grid import Cell, Grid, Row
 from skuflow_extractor.domain.roles import ColumnRole
 from skuflow_extractor.domain.tables import (
     NAMED_EVIDENCE,
     TableHeader,
     _header_like,
     _model_of,
+    _split_header,
     find_tables,
     headerless_rows,
     recurring_tags,
 )
+from skuflow_extractor.domain.words import Word
 
 TOLERANCE = 4.0
 
@@ -295,6 +298,31 @@ def test_digits_in_groups_under_a_header_naming_the_code_are_an_article_number_n
     assert _model_of("618 009 227 221", ColumnRole("model", "")) is None  # unheaded, it may be a phone number
     assert _model_of("KOSTAL PIKO 17", ColumnRole("model", "", designation=True)) == (
         ["KOSTAL PIKO 17"], NAMED_EVIDENCE)
+
+
+def test_a_priced_code_of_capitals_in_parts_is_a_code_under_a_header_naming_the_code():
+    column = ColumnRole("model", "KODE BARANG", named=True)
+    assert _model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column, priced=True) == (
+        ["NN-LLED-MODULE-DEVILEYES-SEIN"], NAMED_EVIDENCE)
+    assert _model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column) is None  # no price: a heading in capitals
+    assert _model_of("LED Luximos", column, priced=True) is None
+
+
+def test_a_title_line_with_header_words_over_the_header_row_does_not_head_the_table():
+    """'MASTER DEALER,TOKO,RETAIL…' is one line of a title spread over the columns, not cells naming
+    them: the header is the row that names them cell by cell."""
+    def row(y, *cells, step=40):
+        words = [[Word(w, (x + step * n, y, x + step * n + 35, y + 9), int(y)) for n, w in enumerate(t.split())]
+                 for x, t in cells]
+        return Row(tuple(Cell(" ".join(w.text for w in ws), (ws[0].bbox[0], y, ws[-1].bbox[2], y + 9), tuple(ws))
+                         for ws in words), frozenset({int(y)}), 9.0)
+
+    title = row(79, (80, "MASTER DEALER,TOKO,RETAIL TERENDAH"), step=110)  # 'master' names a quantity
+    header = row(111, (20, "No."), (80, "KODE BARANG"), (200, "MASTER DEALER"), (300, "HARGA TOKO"))
+    body = [row(129, (20, "1"), (80, "NN-LLED-TSN1"), (200, "480.000,00"), (300, "525.000,00"))]
+    grid = Grid(tuple(body), ((20, 55), (80, 155), (200, 275), (300, 375)), (title, header))
+    heading, rows = _split_header(grid)
+    assert heading == [header] and rows == body
 
 
 def test_a_records_first_line_with_a_description_or_a_labelled_value_is_no_header():

@@ -98,7 +98,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "wholesale", "wholesale price", "dealer price", "price each", "price ea", "prices", "cost", "retail",
          "unit cost", "each", "srp", "map", "price per unit", "trade price", "net", "we buy", "we sell", "buy", "sell",
          "buying", "selling", "bid", "ask", "rate", "unit rate", "net rate", "list rate", "dealer rate", "mrp",
-         "amount", "fob", "fob price", "ex factory", "ex factory price", "dealer"),
+         "amount", "fob", "fob price", "ex factory", "ex factory price", "dealer", "master dealer",
+         "distributor price"),
         ("precio", "precio unitario", "pvp", "p v p", "precio venta", "importe", "precio público", "precio lista",
          "precio mayorista", "precio de lista", "valor", "costo", "precio sin iva", "precio con iva", "p unit",
          "compra", "venta"),
@@ -122,7 +123,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("가격", "단가", "판매가", "소비자가", "정가", "공급가", "금액", "소비자가격", "판매가격"),
         ("giá", "đơn giá", "giá bán", "giá lẻ", "giá sỉ", "thành tiền", "giá bán lẻ", "giá niêm yết"),
         ("нархи", "нарх", "нархи сўм", "narxi", "narx", "narxi so'm", "баҳоси", "bahosi"),
-        ("harga", "harga satuan", "harga jual", "harga ecer", "harga grosir", "harga otr", "harga runcit"),
+        ("harga", "harga satuan", "harga jual", "harga ecer", "harga grosir", "harga otr", "harga runcit",
+         "harga toko"),
     ),
     "size": (
         ("规格", "尺寸", "尺码", "规格尺寸", "外形尺寸", "容量", "规格参数", "尺寸(mm)", "規格"),
@@ -305,6 +307,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("備考", "用途"),
         ("비고", "용도"),
         ("ghi chú", "ứng dụng"),
+        ("keterangan", "catatan"),
     ),
     "stock": (
         ("库存", "现货", "交期", "货期"),

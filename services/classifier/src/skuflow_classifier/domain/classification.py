@@ -31,6 +31,7 @@ PAGE_PICTURE_SHARE = 0.6  # a picture covering this much of the page is the page
 ANCHOR_REACH = 1.5  # a picture is a product's when product text lies within this many of its sides
 SPACED_COLUMNS = re.compile(r"\S {3,}\S")  # 'BELIANA        fruit petit': a column set with spaces
 SPACED_ROWS = 8  # lines set so that make a page a list, not a paragraph with a wide gap
+PICTURED_PRODUCTS = 4  # product pictures with text that may show products named only (a catalogue's blocks)
 DENSE_ROW_PITCH = 1.9  # font sizes between table rows below which a table is dense (L4)
 DETAIL_SHARE = 0.6  # a picture this much smaller than a neighbouring product picture is its detail
 DETAIL_REACH = 3.0  # picture heights: how far along its row a detail picture may sit from the main one
@@ -269,6 +270,8 @@ def _page_without_products(f: PageFeatures) -> tuple[PageType, float, str] | Non
     if f.spaced_rows >= SPACED_ROWS:
         return "D", 0.5, "a list set in columns without codes or prices: perhaps products named only"
     if f.model_mentions == 0 and f.price_mentions == 0:
+        if f.product_images >= PICTURED_PRODUCTS and f.text_blocks:
+            return "D", 0.5, "product pictures with text but no codes or prices: perhaps products named only"
         if f.amount_rows:
             return "D", 0.5, "table rows without a header, codes or prices: perhaps the previous page's table"
         return "D", 0.8 if f.text_blocks else 0.6, "no model codes or prices"

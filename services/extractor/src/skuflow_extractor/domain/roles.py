@@ -107,17 +107,20 @@ def _header_evidence(header: str) -> tuple[str | None, float]:
 def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str, float], str | None]:
     """Role → score for one column, and its decimal mark; ``codes`` is its code evidence."""
     filled = [c for c in cells if c]
+    if _currency_alone(cells):
+        return {role: 0.0 for role in MINIMUM}, None
     fill = len(filled) / len(cells) if cells else 0.0
     mark = decimal_mark(filled)
+    named, named_score = _header_evidence(header)
     data = {
         "model": codes,
-        "price": _price_evidence(cells, mark) * min(1.0, fill * 1.5),
+        # a price column may print for some rows only ('Price/100g' where that pack is sold)
+        "price": _price_evidence(cells, mark) * (1.0 if named == "price" else min(1.0, fill * 1.5)),
         "product_name": _share(cells, _is_name) * min(1.0, fill * 1.5),
         "size": _share(cells, is_size),
         "color": _share(cells, is_color),
         "material": _share(cells, is_material),
     }
-    named, named_score = _header_evidence(header)
     if len(filled) >= CONTRADICTING_CELLS and _contradicted(named, data, cells):
         named, named_score = None, 0.0
     if named == "model" and _share(cells, lambda c: bool(WHOLE_NUMBER.fullmatch(c.strip()))) == 1.0:
@@ -125,7 +128,9 @@ def column_scores(header: str, cells: list[str], codes: float) -> tuple[dict[str
     scores = {}
     for role, value in data.items():
         blocked = named in IDENTITY_BLOCKERS and named != role and role in ("model", "product_name")
-        if blocked or (named and named not in data):
+        # a caption in a picture's cell, merged over the rows of its block, names them
+        captions = named == "picture" and role == "product_name" and len(set(filled)) < len(filled)
+        if blocked or (named and named not in data and not captions):
             value *= OTHER_DAMPING
         value += HEADER_WEIGHT * named_score if named == role else 0.0
         scores[role] = round(value * (min(1.0, fill / IDENTITY_FILL) if role in IDENTITY else 1.0), 3)
@@ -267,7 +272,8 @@ def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[
     """A quotation prints each position's unit price and its line total, the unit price times the
     quantity ('E-Preis 2349,40 | Preis 4698,80'; '单价 | 总价'). A price column whose amounts are whole
     multiples of those of a price column left of it in every row, more than once in some, is the
-    total: not a price. (A carton's price left of its piece price is a price: the list's first.)"""
+    total: not a price. (A carton's price left of its piece price is a price: the list's first; and
+    one multiple in every row is a bigger pack's price, 'Price/250g | Price/500g', not a total.)"""
     prices = [j for j, role in enumerate(roles) if role == "price"]
     amounts = {j: [(p.amount if (p := price_of_cell(cell, marks[j])) else None) for cell in columns[j]] for j in prices}
     for total in prices:
@@ -275,9 +281,10 @@ def _line_totals(roles: list[str | None], columns: list[list[str]], marks: list[
             pairs = [(u, t) for u, t in zip(amounts[unit], amounts[total], strict=True) if u and t]
             if len(pairs) < TOTAL_ROWS:
                 continue
-            times = [t / u for u, t in pairs]
-            if all(abs(t - u * round(k)) <= CENT and round(k) >= 1 for (u, t), k in zip(pairs, times, strict=True)) \
-                    and any(round(k) > 1 for k in times):
+            times = [round(t / u) for u, t in pairs]
+            packs = len(pairs) >= TIER_ROWS and len(set(times)) == 1
+            if all(abs(t - u * k) <= CENT and k >= 1 for (u, t), k in zip(pairs, times, strict=True)) \
+                    and any(k > 1 for k in times) and not packs:
                 roles[total] = None
                 break
 
@@ -374,12 +381,18 @@ def _most_distinct_name(roles: list[str | None], columns: list[list[str]],
     return -best if key == "model" else None
 
 
+def _currency_alone(cells: list[str]) -> bool:
+    """A column of currencies alone ('Rp | 465.000,00', as a spreadsheet's accounting format sets
+    them): the currency of the amounts beside it, no column of its own."""
+    return _share(cells, is_currency) >= CURRENCY_ROWS
+
+
 def _currency_apart(headers: list[str], columns: list[list[str]]) -> list[str]:
     """A currency set apart from its amounts ('R$ | 10,80') makes a column of its own, and the header
     over both may split at it ('VALORES | C/100 UN'): the amounts' column is headed by both."""
     joined = list(headers)
     for j in range(len(columns) - 1):
-        if headers[j].strip() and _share(columns[j], is_currency) >= CURRENCY_ROWS:
+        if headers[j].strip() and _currency_alone(columns[j]):
             joined[j + 1] = f"{headers[j]}\n{headers[j + 1]}".strip()
     return joined
 
@@ -418,7 +431,8 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     if _numbers_as_codes(roles, headers, columns):
         named[0] = "model"
     for j, header in enumerate(headers):
-        if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]):
+        if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]) \
+                and not _currency_alone(columns[j]):
             roles[j] = "custom"
     return [ColumnRole(role, header, scores, mark, named=role is not None and named[j] == role.removesuffix("_extra"),
                        designation=j == designation and role == "model", stacked=role == "model" and _stacked(header))

@@ -87,7 +87,9 @@ TAG_ROWS = 3  # cells a trailing flag must end to be a flag and not part of a co
 NAMED_EVIDENCE = 0.6  # … of a plain number under a header naming the code column
 NAME_EVIDENCE = 0.5  # … of a row keyed by its name, with no code
 DIGIT_GROUPS = re.compile(r"\d{2,6}(?: \d{2,6}){1,4}")  # an article number printed in groups of digits
-LETTER_CODE = re.compile(r"[A-Z]{3,12}")  # a code of capitals alone, read as one under a header naming the code
+# a code of capitals alone, its parts joined ('RSMW', 'NN-LLED-MODULE-DEVILEYES-SEIN'), read as one under a header
+# naming the code
+LETTER_CODE = re.compile(r"[A-Z]{3,12}|[A-Z]{2,12}(?:[-/.][A-Z]{1,12})+")
 NAMED_CODE_MAX = 12  # characters of a plain cell read as a code under a header naming the code column
 RULED_MIN = 3  # rules inside the body that make a table ruled row by row
 MAX_BAND_LINES = 10  # lines one ruled row may hold; more means the rules group rows
@@ -167,8 +169,8 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     (rows without product data); what stands above it (a title, a date) is neither header nor body.
     Without such a row, the rows above the block are its header if one of them prints a header word."""
     rows = [*grid.above, *grid.rows]
-    found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN]) if _header_like(grid.texts(row))),
-                 None)
+    found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN])
+                  if len(row.cells) >= HEADER_CELLS and _header_like(grid.texts(row))), None)
     if found is None:
         worded = any(_has_header_word(r) for r in grid.above)
         cut = next((i for i in range(len(grid.above)) if _starts_body_row(rows, i)), len(grid.above)) if worded else 0
@@ -345,11 +347,12 @@ def _listed_codes(text: str) -> list[str]:
 
 def _spaced_codes(text: str) -> bool:
     """Whole codes standing apart by spaces, none broken at a joiner ('HTPA15S2M040- K-P3' is one
-    code wrapped at its hyphen), and of like length, as codes of one series are: a short word before a
-    long one is the series the code prints apart ('H3 Pro-20.0-E')."""
+    code wrapped at its hyphen), of like length and starting alike, as codes of one series do: a short
+    word before a long one is the series the code prints apart ('H3 Pro-20.0-E'), and a code whose size
+    prints apart goes on after the space ('NN-LLED-SHROUD-5D-1.5 INCH-RGB-SD1')."""
     words = text.split()
     return all(code_score(w) >= 0.75 and w[-1] not in JOINERS and w[0] not in JOINERS for w in words) \
-        and min(map(len, words)) >= LISTED_LENGTH * max(map(len, words))
+        and min(map(len, words)) >= LISTED_LENGTH * max(map(len, words)) and len({w[0] for w in words}) == 1
 
 
 def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset(),
@@ -357,8 +360,9 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
     short cell with a digit ('12', '0457'), digits in groups ('618 009 227 221', however like a
-    phone number it looks), or, in a row with a price, one word in capitals ('RSMW'; a heading in
-    capitals prints none). A designation ('KOSTAL PIKO 17') is the whole cell."""
+    phone number it looks), or, in a row with a price, one word in capitals ('RSMW', or in parts:
+    'NN-LLED-MODULE-DEVILEYES-SEIN'; a heading in capitals prints none). A designation ('KOSTAL
+    PIKO 17') is the whole cell."""
     named = column.named
     if column.designation:
         return [" ".join(text.split())], NAMED_EVIDENCE
