@@ -460,6 +460,19 @@ def test_side_by_side_menus_print_names_beside_bare_round_prices_with_translatio
         ("奶茶", "40"), ("珍珠奶茶", "50"), ("紅茶鮮奶", "50"), ("抹茶鮮奶", "65"), ("芒果綠茶", "55")])
 
 
+def test_a_translations_word_straying_into_the_amounts_column_does_not_unmake_the_menus_first_price():
+    """'Sugar Cane Spring Oolong' runs on, its 'Tea' set under the M prices: a line without a number."""
+    xs = (60, 180, 205)
+    rows = [["紅茶", "25", "30"], ["Black Tea", "", ""], ["綠茶", "25", "30"], ["Green Tea", "", ""],
+            ["甘蔗春烏龍", "55", "65"], ["Sugar Cane Oolong", "Tea", ""], ["青梅春烏龍", "50", "60"],
+            ["Green Plum Oolong", "Tea", ""], ["優酪春烏龍", "50", "60"], ["Yogurt Oolong Tea", "", ""],
+            ["百香果綠茶", "45", "55"], ["Passion Fruit Tea", "", ""]]
+    found = tables_of(*table(0, 100, rows, xs=xs, pitch=14))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("紅茶", "25"), ("綠茶", "25"), ("甘蔗春烏龍", "55"), ("青梅春烏龍", "50"), ("優酪春烏龍", "50"),
+        ("百香果綠茶", "45")]
+
+
 def test_a_menu_priced_to_the_cent_per_size_between_bars_gives_each_dish_its_first_price():
     """'MARINARA | 2,00| 5,00| 7,00| 12,00' for four sizes, with no header and no currency."""
     dishes = [("MARINARA", "4,50"), ("MARGHERITA", "3,00"), ("GRECA", "6,00"), ("CIPOLLE", "4,50"),

@@ -1066,14 +1066,21 @@ def _part_rows(grid: Grid, rows: list[Row], columns: range) -> list[Row]:
 def _menu_columns(roles: list[ColumnRole], columns: list[list[str]], round_share: float) -> list[ColumnRole]:
     """A menu prints names beside bare amounts ('紅茶 | 25 | 30' under M and L): in a block of names
     without codes, prices or a header, the free columns whose amounts read as a menu's prices are
-    its prices, the leftmost first."""
+    its prices, the leftmost first. A line without a number (a name's translation under it, 'Sugar
+    Cane Spring Oolong | Tea') prices nothing: its words that stray into an amounts column do not count."""
     chosen = [r.role for r in roles]
     if "product_name" not in chosen or {"model", "price"} & set(chosen):
         return roles
-    menu = [j for j, column in enumerate(columns)
-            if chosen[j] is None and menu_prices([cell.strip() for cell in column if cell.strip()], round_share)]
+    numbered = [n for n, row in enumerate(zip(*columns, strict=True)) if _numbered(row)]
+    menu = [j for j, column in enumerate(columns) if chosen[j] is None
+            and menu_prices([column[n].strip() for n in numbered if column[n].strip()], round_share)]
     return [replace(role, role="price" if menu and j == menu[0] else "price_extra") if j in menu else role
             for j, role in enumerate(roles)]
+
+
+def _numbered(row) -> bool:
+    """A row printing a number somewhere: a line without one (a name's translation) prices nothing."""
+    return any(ch.isdigit() for cell in row for ch in cell)
 
 
 def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> bool:
@@ -1090,7 +1097,7 @@ def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> 
     if roles[name].scores.get("model", 0.0) >= CODE_MIN:
         return False  # codes with a word after them ('GT-0223-GN 绿色'): a card's variants, not a price list
     named = [row for row in rows if row[name]]
-    if menu_prices([row[price].strip() for row in named if row[price].strip()]):
+    if menu_prices([row[price].strip() for row in named if row[price].strip() and _numbered(row)]):
         return True
 
     def priced(row: list[str]) -> bool:
