@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from itertools import pairwise, takewhile, zip_longest
@@ -1078,7 +1078,7 @@ def _menu_columns(roles: list[ColumnRole], columns: list[list[str]], round_share
             for j, role in enumerate(roles)]
 
 
-def _numbered(row) -> bool:
+def _numbered(row: Sequence[str]) -> bool:
     """A row printing a number somewhere: a line without one (a name's translation) prices nothing."""
     return any(ch.isdigit() for cell in row for ch in cell)
 
