@@ -4,7 +4,7 @@ import hashlib
 
 import pymupdf
 import pytest
-from pdf_samples import born_digital, with_decorations, with_inline_images
+from pdf_samples import born_digital, picture, with_decorations, with_inline_images
 
 from skuflow_contracts.ir import ParsedPage
 from skuflow_parser.backends.image_hash import dhash
@@ -82,3 +82,29 @@ def test_an_image_mupdf_cannot_decode_loses_that_picture_not_the_page(monkeypatc
     doc = mupdf_module.open(stream=born_digital().tobytes(), filetype="pdf")
     parsed = parse_page(doc, 0, "ab" * 32, ImageCache(), ParserConfig(ocr_enabled=False)).page
     assert parsed.status == "ok" and "SF-0012" in parsed.raw_text and parsed.images == []
+
+
+@pytest.mark.parametrize("sizes", [((120, 90), (60, 45)), ((80, 60), (80, 60))])
+def test_each_embedded_picture_keeps_its_own_box(sizes):
+    """Placements pair with their images by pixel size, or by box when two images share a size."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    boxes = [(60, 100, 260, 250), (320, 400, 520, 550)]
+    for shade, ((width, height), box) in enumerate(zip(sizes, boxes, strict=True)):
+        pixels = picture(width, height)
+        pixels.set_pixel(0, 0, (100 * shade,) * 3)  # two images, not one placed twice
+        page.insert_image(box, pixmap=pixels)
+    assert len(page.get_images()) == 2
+    placed = parse(doc.tobytes()).page.images
+    assert [(region.width_px, region.height_px) for region in placed] == list(sizes)
+    assert [region.bbox for region in placed] == [pytest.approx(box) for box in boxes]
+
+
+def test_a_picture_drawn_twice_on_one_spot_is_one_image():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_image((320, 400, 520, 550), pixmap=picture(80, 60))
+    [content] = page.get_contents()
+    doc.update_stream(content, doc.xref_stream(content) * 2)  # the same XObject drawn again, same place
+    assert len(page.get_image_info()) == 2 and len(page.get_images()) == 1
+    assert len(parse(doc.tobytes()).page.images) == 1

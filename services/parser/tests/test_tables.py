@@ -8,7 +8,7 @@ from pdf_samples import born_digital, price_table
 from pdfplumber.table import TableFinder
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends.pdfplumber_backend import TEXT_ALIGNED, GlyphPage
+from skuflow_parser.backends.pdfplumber_backend import TEXT_ALIGNED, GlyphPage, cell_texts
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.tables import (
     column_rules,
@@ -57,8 +57,10 @@ def test_glyphs_from_mupdf_give_the_rows_and_cells_pdfplumber_reads_from_the_pdf
         [expected] = pdf.pages[0].find_tables(TEXT_ALIGNED)
         expected_cells, expected_rows = expected.cells, expected.extract()
     page = parse_with_tables(data)
-    [table] = TableFinder(GlyphPage(page.text_blocks, page.height), TEXT_ALIGNED).tables
+    glyphs = GlyphPage(page.text_blocks, page.height)
+    [table] = TableFinder(glyphs, TEXT_ALIGNED).tables
     assert table.extract() == expected_rows
+    assert cell_texts(table, glyphs.chars) == expected_rows
     assert len(table.cells) == len(expected_cells)
     # base-14 fonts have no descriptor: pdfminer takes their descent from its AFM files, MuPDF from the
     # font it substitutes, so boxes may sit up to a point apart; embedded fonts agree to 0.01 pt

@@ -13,11 +13,12 @@ forward to the displayed frame through the rotation matrix.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
 import pymupdf
-from pdfplumber.table import TableFinder, TableSettings
-from pdfplumber.utils import extract_words
+from pdfplumber.table import Table, TableFinder, TableSettings
+from pdfplumber.utils import extract_text, extract_words
 
 from skuflow_contracts.ir import BBox, TableBlock, TableCell, TextBlock, union
 from skuflow_parser.backends.pymupdf_backend import displayed
@@ -54,11 +55,33 @@ class GlyphPage:
         return extract_words(self.chars, **settings)
 
 
+def _inside(char: dict, box: tuple) -> bool:
+    """pdfplumber's test: the character's middle lies in the box (left and top edges included)."""
+    middle_x, middle_y = (char["x0"] + char["x1"]) / 2, (char["top"] + char["bottom"]) / 2
+    return box[0] <= middle_x < box[2] and box[1] <= middle_y < box[3]
+
+
+def cell_texts(table: Table, chars: list[dict]) -> list[list[str | None]]:
+    """What ``Table.extract()`` returns, each row's characters found by bisecting the characters sorted
+    by their middle height rather than by testing every character against every row (a third of a
+    table page's parse time); the characters keep their page order."""
+    middles = sorted(((char["top"] + char["bottom"]) / 2, i) for i, char in enumerate(chars))
+    heights = [middle for middle, _ in middles]
+    texts = []
+    for row in table.rows:
+        top, bottom = row.bbox[1], row.bbox[3]
+        band = sorted(i for _, i in middles[bisect_left(heights, top):bisect_left(heights, bottom)])
+        in_row = [chars[i] for i in band if _inside(chars[i], row.bbox)]
+        texts.append([None if cell is None else extract_text([char for char in in_row if _inside(char, cell)])
+                      for cell in row.cells])
+    return texts
+
+
 def read_tables(page: GlyphPage, place: Placement = _box) -> list[TableBlock]:
     found = []
     for table in TableFinder(page, TEXT_ALIGNED).tables:
         grid = [(row.cells, [(text or "").strip() for text in texts])
-                for row, texts in zip(table.rows, table.extract(), strict=True)]
+                for row, texts in zip(table.rows, cell_texts(table, page.chars), strict=True)]
         grid = [(boxes, texts) for boxes, texts in grid if any(texts)]
         used = [col for col in range(max((len(t) for _, t in grid), default=0))
                 if any(col < len(t) and t[col] for _, t in grid)]  # text alignment leaves empty columns

@@ -8,7 +8,6 @@ page) is decoded once per document through ``ImageCache``.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import re
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from PIL import Image
 
 from skuflow_contracts.ir import BBox, TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.image_hash import dhash, picture_dhash
+from skuflow_parser.backends.png import png_bytes
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.glyphs import printed_glyphs
 from skuflow_parser.domain.security import DocumentFacts, SecurityLimits
@@ -101,7 +101,7 @@ def _keeps_stream(ext: str, colorspace: int, masked: bool) -> bool:
 
 PIXEL_MODES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}  # by samples per pixel, alpha included
 VIEWABLE_SPACES = ("DeviceGray", "DeviceRGB", "ICCBased(Gray", "ICCBased(RGB")  # others (CMYK, spot, Lab) → RGB
-PNG_LEVEL = 3  # zlib level: about 1.5x faster than MuPDF's own PNG writer, about as small on catalog pictures
+PNG_LEVEL = 3  # zlib level: with unfiltered rows about 2x faster than MuPDF's or Pillow's PNG writer, 5-10% larger
 
 
 def _resized(mask: pymupdf.Pixmap, width: int, height: int) -> pymupdf.Pixmap | None:
@@ -123,10 +123,10 @@ def _as_png(pix: pymupdf.Pixmap, mask: pymupdf.Pixmap | None) -> EmbeddedImage:
         pix = pymupdf.Pixmap(pix, mask)
     if pix.colorspace and not pix.colorspace.name.startswith(VIEWABLE_SPACES):
         pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
-    picture = Image.frombytes(PIXEL_MODES[pix.n], (pix.width, pix.height), pix.samples)
-    out = io.BytesIO()
-    picture.save(out, "PNG", compress_level=PNG_LEVEL)
-    return EmbeddedImage.of(out.getvalue(), "png", pix.width, pix.height, picture)
+    samples = pix.samples
+    picture = Image.frombuffer(PIXEL_MODES[pix.n], (pix.width, pix.height), samples, "raw", PIXEL_MODES[pix.n], 0, 1)
+    return EmbeddedImage.of(png_bytes(samples, pix.width, pix.height, pix.n, PNG_LEVEL), "png", pix.width, pix.height,
+                            picture)
 
 
 def _image(doc: pymupdf.Document, xref: int) -> EmbeddedImage:

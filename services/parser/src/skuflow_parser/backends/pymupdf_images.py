@@ -48,20 +48,29 @@ class PageImages:
 
 def _drawn_once(page: pymupdf.Page) -> list[_Placement] | None:
     """The fast path for an upright page whose every image is drawn once: each image's box, from the
-    content stream, without decoding a pixel; None when any placement is not accounted for that way."""
+    content stream, without decoding a pixel; None when any placement is not accounted for that way.
+    Placements pair with images by pixel size where sizes tell them apart, otherwise by each image's
+    box (one more pass over the page's content per image)."""
     if page.rotation:
         return None
-    infos = {tuple(round(v, 1) for v in info["bbox"]): info for info in page.get_image_info()}
+    infos = list({_rounded(info["bbox"]): info for info in page.get_image_info()}.values())  # one per box
     items = page.get_images(full=True)
     if len(infos) != len(items) or len({item[0] for item in items}) != len(items):
         return None
-    found = []
-    for item in items:
-        info = infos.get(tuple(round(v, 1) for v in page.get_image_bbox(item)))
-        if info is None:
-            return None
-        found.append(_Placement(displayed(info["bbox"], None), item[0], info["number"]))
+    by_size = {(info["width"], info["height"], info["bpc"]): info for info in infos}
+    if len(by_size) == len(infos) and len({item[2:5] for item in items}) == len(items):
+        pairs = [(item, by_size.get(item[2:5])) for item in items]
+    else:
+        by_box = {_rounded(info["bbox"]): info for info in infos}
+        pairs = [(item, by_box.get(_rounded(page.get_image_bbox(item)))) for item in items]
+    if any(info is None for _, info in pairs):
+        return None
+    found = [_Placement(displayed(info["bbox"], None), item[0], info["number"]) for item, info in pairs]
     return found if len({placement.number for placement in found}) == len(found) else None
+
+
+def _rounded(box) -> tuple:
+    return tuple(round(v, 1) for v in box)
 
 
 def _placements(page: pymupdf.Page) -> list[_Placement]:
