@@ -53,7 +53,8 @@ def _drawn_once(page: pymupdf.Page) -> list[_Placement] | None:
     box (one more pass over the page's content per image)."""
     if page.rotation:
         return None
-    infos = list({_rounded(info["bbox"]): info for info in page.get_image_info()}.values())  # one per box
+    by_box = {_rounded(info["bbox"]): info for info in page.get_image_info()}  # one placement per box
+    infos = list(by_box.values())
     items = page.get_images(full=True)
     if len(infos) != len(items) or len({item[0] for item in items}) != len(items):
         return None
@@ -61,7 +62,6 @@ def _drawn_once(page: pymupdf.Page) -> list[_Placement] | None:
     if len(by_size) == len(infos) and len({item[2:5] for item in items}) == len(items):
         pairs = [(item, by_size.get(item[2:5])) for item in items]
     else:
-        by_box = {_rounded(info["bbox"]): info for info in infos}
         pairs = [(item, by_box.get(_rounded(page.get_image_bbox(item)))) for item in items]
     if any(info is None for _, info in pairs):
         return None
