@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 WORKBENCH := services/collab/workbench
 WORKBENCH_BUILT := services/collab/src/skuflow_collab/static/workbench/index.html
 CHROMIUM := /usr/bin/chromium
+TESSDATA := /usr/share/tesseract-ocr/5/tessdata/rus.traineddata
 DEMO_PDF := .run/demo/catalog.pdf
 
 .PHONY: setup infra-up infra-down up down status demo test test-fast bench fuzz chaos lint schemas clean
 
-setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests
+setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic scans
 
 $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -27,6 +28,11 @@ $(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WOR
 
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei
+
+# the parser reads Cyrillic scans with Tesseract (skuflow_parser.backends.tesseract); DejaVu draws the test's page
+$(TESSDATA):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-osd \
+		tesseract-ocr-rus tesseract-ocr-ukr fonts-dejavu-core
 
 infra-up: setup ## install (if missing) and start PostgreSQL and Kafka, create topics
 	bash scripts/infra start

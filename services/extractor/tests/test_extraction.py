@@ -1,7 +1,7 @@
 """The per-page method ladder (seed-000 §8): table rule, two stage, single stage, final fallback."""
 
 import pytest
-from extractor_pages import HASH, HEADER, PROFILE, body_rows, classification, page, stacked, table
+from extractor_pages import HASH, HEADER, PROFILE, body_rows, classification, lines_of, page, stacked, table
 
 from skuflow_contracts.ir import ImageRegion
 from skuflow_extractor.domain import extraction
@@ -198,3 +198,15 @@ def test_a_grid_of_photos_named_only_by_their_captions_gives_one_product_per_pho
     result = extract_page(grid, cls, HASH, PROFILE)
     assert [s.attributes.product_name for s in result.skus] == names
     assert all(s.confidence < PROFILE.extraction.sku_min_confidence for s in result.skus)  # a person confirms
+
+
+def test_prices_printed_on_the_page_that_became_no_sku_are_a_reason_for_review():
+    """A second list's names and prices that no SKU was read from: three of them make the page doubtful,
+    a price inside an SKU's box does not count."""
+    result = extract(*table(0, 100, [HEADER, *body_rows(1, 2)]), page_type="A")
+    priced = [stacked(20 + n, 330, 500 + 30 * n, f"Kofola originál 0,{n + 3} l   1,{n}0€") for n in range(3)]
+    unread = lines_of(*priced)
+    read = lines_of(*table(0, 100, [HEADER, *body_rows(1, 2)]))
+    assert extraction.unread_prices(read, result.skus) == 0  # '¥1.50' in each SKU's own row
+    assert extraction.unread_prices(read + unread, result.skus) == 3
+    assert extraction.doubts(result.skus, read + unread, 0.5) == ["unread_prices:3"]

@@ -178,3 +178,25 @@ def test_a_column_under_two_header_cells_splits_where_its_names_start_between_th
     assert len(grid.columns) == 2
     split = split_at_header(grid, list(grid.above))
     assert [split.texts(row) for row in split.rows] == [list(item) for item in items]
+
+
+def test_amounts_with_their_currency_after_a_few_names_are_cut_from_them():
+    """'Bottle of beer 20,00 TL' under rows of '85,00 TL' alone: the amounts and their currency are a
+    column of their own, the words before them another."""
+    items = [("Rakı 20 CL", "", "85,00 TL"), ("Rakı 35 CL", "", "125,00 TL"), ("Rakı 50 CL", "", "175,00 TL"),
+             ("Miller 33cl", "Bottle of beer", "20,00 TL"), ("Becks 33cl", "Bottle of beer", "20,00 TL"),
+             ("Efes 50cl", "Bottle of beer", "22,00 TL")]
+    rows = [block(n, [spanned(50, 100 + 14 * n, name), *([spanned(200, 100 + 14 * n, note)] if note else []),
+                      spanned(290, 100 + 14 * n, price)]) for n, (name, note, price) in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert [grid.texts(row) for row in grid.rows] == [list(item) for item in items]
+
+
+def test_a_column_is_not_cut_through_an_amount_and_its_currency():
+    """'3mg - 11 zł' beside '3mg -10 zł' ('-10' reads as no amount): a cut that would part '-10' from
+    'zł' is not made."""
+    items = ["3mg - 11 zł", "6mg - 11 zł", "9mg - 11 zł", "3mg -10 zł"]
+    rows = [block(n, [spanned(50, 100 + 14 * n, text), spanned(250, 100 + 14 * n, "30ml")])
+            for n, text in enumerate(items)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert [grid.texts(row)[0] for row in grid.rows] == items

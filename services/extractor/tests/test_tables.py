@@ -763,3 +763,72 @@ def test_part_numbers_broken_after_their_dash_head_a_comparison_tables_columns()
             ["Flash", "64K", "64K", "64K"], ["RAM", "8K", "8K", "8K"], ["UART", "2", "2", "2"]]
     found = tables_of(*table(0, 100, rows, xs=(50, 160, 300, 440)))
     assert models(found) == ["HC32L136K8TA-LQFP64", "HC32L136J8TA-LQ48", "HC32L130E8PA-TSSOP28"]
+
+
+def test_a_header_under_a_letterhead_of_five_lines_still_heads_the_table():
+    """An address, phone numbers, a title and a date over the header row: none prints a code or two
+    amounts, so the header is looked for past them."""
+    letterhead = [["г. Владивосток, ул.", "Русская 65,", "оф. 17"], ["тел/факс (4232)", "49-94-71,", "24-30-52"],
+                  ["ПРАЙС-ЛИСТ на продукцию", "со склада", "114"], ["", "", "01 июля 2024 г."], ["", "", "Цена с"]]
+    rows = [*letterhead, ["НАИМЕНОВАНИЕ", "Вес 1 шт, кг", "НДС, руб."],
+            ["Лист х/к 0,8х1250х2500", "20", "100000"], ["Лист г/к 2х1250х2500", "53", "86000"],
+            ["Лист г/к 3х1250х2500", "77", "86000"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 200, 300)))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("Лист х/к 0,8х1250х2500", "100000"), ("Лист г/к 2х1250х2500", "86000"), ("Лист г/к 3х1250х2500", "86000")]
+
+
+def test_side_by_side_tables_keyed_by_name_split_though_one_prints_a_column_the_other_lacks():
+    header = ["НАИМЕНОВАНИЕ", "Вес, кг", "Цена", "НАИМЕНОВАНИЕ", "Длина, м", "Вес, кг", "Цена"]
+    rows = [header, ["Лист 2х1250", "53", "86000", "Угол 25х25х4", "9", "15", "95000"],
+            ["Лист 3х1250", "77", "86000", "Угол 32х32х3", "6", "10", "99000"],
+            ["Лист 4х1500", "290", "85000", "Угол 40х40х4", "12", "30", "87000"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 110, 150, 220, 310, 350, 390)))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == [
+        ("Лист 2х1250", "86000"), ("Лист 3х1250", "86000"), ("Лист 4х1500", "85000"),
+        ("Угол 25х25х4", "95000"), ("Угол 32х32х3", "99000"), ("Угол 40х40х4", "87000")]
+
+
+def test_row_labels_printed_once_before_side_by_side_parts_headed_by_a_currency_belong_to_the_first():
+    """'kW | Tip | USD | Tip | USD': the power heads the rows of all three parts; each part is a code
+    and its price under a bare currency."""
+    rows = [["kW", "Tip", "USD", "Tip", "USD"], ["11", "3MGS-160MA2", "899,00", "3MGS-160MA4", "1.006,00"],
+            ["15", "3MGS-160MB2", "1.008,00", "3MGS-160LA4", "1.183,00"],
+            ["18.5", "3MGS-160LA2", "1.110,00", "3MGS-180MA4", "1.366,00"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 60, 160, 230, 330)))
+    assert sorted((s.attributes["model"], s.attributes["price"]) for t in found for s in t.skus) == [
+        ("3MGS-160LA2", "1110.00"), ("3MGS-160LA4", "1183.00"), ("3MGS-160MA2", "899.00"),
+        ("3MGS-160MA4", "1006.00"), ("3MGS-160MB2", "1008.00"), ("3MGS-180MA4", "1366.00")]
+
+
+def _section(first, y, heading, items, xs):
+    """A price list's section: its heading, then rows of a name, a size and a price at ``xs``."""
+    return [cells(first, y, [heading], xs=xs[:1]),
+            *[cells(first + 1 + n, y + 16 * (n + 1), item, xs=xs) for n, item in enumerate(items)]]
+
+
+def test_sections_of_a_list_typed_with_their_own_tab_stops_each_find_their_columns():
+    """'Vodka Família | 0,04 l | 0,90 €' over 'Ostravar Mustang 11% | 0,5 l | 1,50 €' further right:
+    the second section's sizes stand under the first's prices, so no gutter runs through both; each
+    section under its heading finds its own columns."""
+    spirits = [("Vodka Família", "0,04 l", "0,90€"), ("Vodka Absolut", "0,04 l", "1,20€"),
+               ("Gin Klasik", "0,04 l", "0,90€"), ("Becherovka", "0,04 l", "1,20€")]
+    beers = [("Ostravar Mustang 11%", "0,5 l", "1,50€"), ("Čierne pivo Barbora 13%", "0,3 l", "0,90€"),
+             ("Staropramen 10% plech", "0,5 l", "1,30€"), ("Birel nealko plech", "0,5 l", "1,20€")]
+    rows = [*_section(0, 100, "Alkohol", spirits, (20, 120, 170)),
+            *_section(10, 200, "Pivo", beers, (20, 165, 215))]  # a blank line above each heading
+    found = tables_of(*rows)
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        (name, price.removesuffix("€").replace(",", ".")) for name, _, price in spirits + beers)
+
+
+def test_headerless_lists_side_by_side_of_different_widths_each_price_their_own_names():
+    """'name | price' beside 'name | size | price', no header: each column of names starts a list."""
+    rows = [["Espresso", "1,50€", "Kofola originál", "0,5 l", "1,50€"],
+            ["Latte", "1,80€", "Sóda čapovaná", "0,1 l", "0,10€"],
+            ["Cappuccino", "1,90€", "Vinea biela", "0,5 l", "1,60€"],
+            ["Americano", "1,60€", "Tonic fľaša", "0,25 l", "0,70€"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 120, 220, 330, 380)))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        [(row[0], row[1][:-1].replace(",", ".")) for row in rows] + [(row[2], row[4][:-1].replace(",", "."))
+                                                                      for row in rows])

@@ -28,8 +28,8 @@ ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material"
 # Model terms that name a product's designation rather than the number it is ordered by: where a list
 # prints both ('Type | Art-Num', '型号 | 订货号'), the order number is the model.
 DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models", "model name", "type", "typ", "style", "modelo",
-                          "modèle", "modell", "modello", "модель", "тип", "típus", "typenbezeichnung", "型式", "形式",
-                          "모델", "모델명"})
+                          "modèle", "modell", "modello", "модель", "тип", "típus", "tip", "typenbezeichnung", "型式",
+                          "形式", "모델", "모델명"})
 
 # Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi, then uz
 # (Cyrillic and Latin) and id/ms where a role has Uzbek or Indonesian and Malay terms).
@@ -57,8 +57,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "код продукции", "номер по каталогу", "no чертежа", "номер чертежа", "чертеж", "чертёж"),
         ("cikkszám", "termékkód", "kód", "típus", "modell", "cikkszam", "cikk szám", "azonosító", "rendelési szám"),
         ("kod", "indeks", "symbol", "nr katalogowy", "numer katalogowy", "model", "kod produktu", "nr art", "typ",
-         "kod towaru"),
-        ("ürün kodu", "kod", "model", "stok kodu", "referans", "ürün no", "kodu", "malzeme kodu", "malzeme no"),
+         "kod towaru", "kód", "objednací číslo", "katalogové číslo", "katalógové číslo", "obj č"),  # pl, cs, sk
+        ("ürün kodu", "kod", "model", "stok kodu", "referans", "ürün no", "kodu", "malzeme kodu", "malzeme no", "tip"),
         ("品番", "型番", "型式", "商品コード", "製品番号", "商品番号", "部品番号", "コード", "形式", "品番号",
          "製品コード"),
         ("품번", "모델", "모델명", "제품코드", "상품코드", "품목코드", "코드", "모델번호", "제품번호"),
@@ -79,7 +79,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("наименование", "название", "описание", "товар", "наименование товара", "продукция", "изделие",
          "наименование продукции", "продукт"),  # 'продукт' in Russian and Bulgarian
         ("megnevezés", "termék", "terméknév", "leírás", "név", "megnevezes", "termék neve"),
-        ("nazwa", "opis", "produkt", "nazwa produktu", "towar", "nazwa towaru"),
+        ("nazwa", "opis", "produkt", "nazwa produktu", "towar", "nazwa towaru", "název", "názov", "popis",
+         "název produktu", "názov produktu", "tovar"),  # pl, cs, sk
         ("ürün", "ürün adı", "açıklama", "ad", "tanım", "ürün açıklaması"),
         ("品名", "商品名", "製品名", "名称", "品目", "商品名称"),
         ("품명", "제품명", "상품명", "품목", "명칭", "제품"),
@@ -115,7 +116,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "ціна", "вартість", "ціна грн"),
         ("ár", "egységár", "nettó ár", "bruttó ár", "listaár", "fogyasztói ár", "nettó", "bruttó", "eladási ár",
          "nettó egységár", "bruttó egységár", "ar"),
-        ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa"),
+        ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa",
+         "cena s dph", "cena bez dph", "cena za kus", "maloobchodná cena", "maloobchodní cena"),  # pl, cs, sk
         ("fiyat", "birim fiyat", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi", "kdv dahil",
          "kdv hariç"),
         ("価格", "単価", "定価", "販売価格", "税込価格", "本体価格", "希望小売価格", "税抜価格", "金額", "価格(税込)",
@@ -383,8 +385,9 @@ class HeaderMatch:
 
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form (NFKC, casefold, combining marks dropped; CJK kept)."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    """Case- and accent-insensitive form (NFKC, casefold, combining marks dropped; CJK kept). Turkish
+    dotless 'ı' is 'i' too: capitals ('FİYATI') and OCR do not keep the two apart."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold().replace("ı", "i"))
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from skuflow_catalog.codes import code_score, leading_code
+from skuflow_catalog.prices import find_prices
 
 from skuflow_contracts.ir import BBox, ParsedPage
 from skuflow_contracts.profile import ThresholdProfile
@@ -141,9 +142,21 @@ def unread_codes(lines: list[Line], skus: list[SkuRecord]) -> set[str]:
     return printed
 
 
+def unread_prices(lines: list[Line], skus: list[SkuRecord]) -> int:
+    """Lines printing an amount with its currency ('125,00 TL', '$3.50') that stand in no SKU's box: the
+    prices of a list, or of one of two lists side by side, that became no SKU."""
+    boxes = [sku.source_bbox for sku in skus if sku.validity == "valid"]
+    return sum(1 for line in lines if find_prices(line.text) and not any(_inside(line.bbox, box) for box in boxes))
+
+
+def _inside(line: BBox, box: BBox) -> bool:
+    x, y = (line[0] + line[2]) / 2, (line[1] + line[3]) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
 def doubts(skus: list[SkuRecord], lines: list[Line], min_confidence: float) -> list[str]:
-    """Why a person should look at this reading: SKUs read with little confidence, or codes printed
-    on the page that became no SKU (a table half read, a block missed)."""
+    """Why a person should look at this reading: SKUs read with little confidence, or codes or prices
+    printed on the page that became no SKU (a table half read, a block missed)."""
     reasons = []
     weak = [sku for sku in skus if sku.validity == "valid" and sku.confidence < min_confidence]
     if weak:
@@ -151,6 +164,8 @@ def doubts(skus: list[SkuRecord], lines: list[Line], min_confidence: float) -> l
     unread = unread_codes(lines, skus)
     if len(unread) >= max(UNREAD_MIN, UNREAD_SHARE * len(skus)):
         reasons.append(f"unread_codes:{len(unread)}")
+    if (prices := unread_prices(lines, skus)) >= max(UNREAD_MIN, UNREAD_SHARE * len(skus)):
+        reasons.append(f"unread_prices:{prices}")
     return reasons
 
 

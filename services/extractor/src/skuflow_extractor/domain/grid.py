@@ -40,6 +40,10 @@ LETTER = re.compile(r"[^\W\d_]")
 CROSSING_SHARE = 8  # up to 1 row in 8 may cross a gutter (a spanning title, a long cell)
 TRAILING_ROWS = 3  # rows of a column ending in an amount after its words that make the amounts a column
 TRAILING_SHARE = 0.5  # … of the rows printing in that column
+COMPOSITE_SHARE = 0.3  # share of a column's rows printing a name and a number as cells of their own that make it
+# several sections' columns run together (one section's rows at least)
+HEADING_WORDS = 4  # words of a section's heading at most
+SECTION_GAP = 1.0  # row heights of blank space above a section's heading (a blank line at least)
 
 
 @dataclass(frozen=True)
@@ -184,25 +188,43 @@ def _amount(word: Word) -> bool:
     return price is not None and (price.currency is not None or BARE_AMOUNT.fullmatch(word.text) is not None)
 
 
+def _middle(word: Word) -> float:
+    return (word.bbox[0] + word.bbox[2]) / 2
+
+
+def _trailing_amount(words: list[Word]) -> int:
+    """How many of the cell's last words print its amount: one ('40', '$60'), two for an amount and
+    its currency set apart ('85,00 TL'), 0 for none. 'NT 600' after a name is one amount, not a name
+    ending in 'NT'."""
+    if len(words) >= 2 and is_currency(words[-1].text) and price_of_cell(words[-2].text) is not None:
+        return 2
+    return int(bool(words) and _amount(words[-1]) and not (len(words) >= 2 and is_currency(words[-2].text)))
+
+
 def trailing_amounts(rows: list[Row], columns: tuple[Column, ...]) -> tuple[Column, ...]:
-    """Columns cut where their cells end in an amount after a name ('櫻花蝦干貝肉包 40', '5.時蔬什錦鍋
-    $60'): a menu sets its prices so close to the names that no gutter opens between them, but when
-    many rows of a column do so, and every name's middle lies left of every amount's, the amounts are
-    a column of their own."""
+    """Columns cut where their cells end in an amount, some after a name ('櫻花蝦干貝肉包 40', '5.時蔬什錦鍋
+    $60', 'Bottle of beer 20,00 TL' under '85,00 TL'): a menu sets its prices so close to the names that
+    no gutter opens between them, but when many rows of a column end in an amount, some after a name,
+    and every name's middle lies left of every amount's, the amounts are a column of their own."""
     grid = Grid(tuple(rows), columns)
     cuts: dict[int, float] = {}
     for j in range(len(columns)):
+        cells = [sorted((w for cell in row.cells for w in cell.words if grid.column_of(w) == j),
+                        key=lambda w: w.bbox[0]) for row in rows]
         names, amounts, filled = [], [], 0
-        for row in rows:
-            words = sorted((w for cell in row.cells for w in cell.words if grid.column_of(w) == j),
-                           key=lambda w: w.bbox[0])
+        for words in cells:
             filled += bool(words)
-            if len(words) >= 2 and _amount(words[-1]) and any(LETTER.search(w.text) for w in words[:-1]) \
-                    and not is_currency(words[-2].text):  # 'NT 600' is one amount
-                names.append(max((w.bbox[0] + w.bbox[2]) / 2 for w in words[:-1]))
-                amounts.append((words[-1].bbox[0] + words[-1].bbox[2]) / 2)
-        if len(amounts) >= TRAILING_ROWS and len(amounts) >= TRAILING_SHARE * filled and max(names) < min(amounts):
-            cuts[j] = (max(names) + min(amounts)) / 2
+            if not (tail := _trailing_amount(words)):
+                continue
+            amounts.append(_middle(words[-tail]))
+            if any(LETTER.search(w.text) for w in words[:-tail]):
+                names.append(max(_middle(w) for w in words[:-tail]))
+        if len(names) >= TRAILING_ROWS and len(amounts) >= TRAILING_SHARE * filled and max(names) < min(amounts):
+            cut = (max(names) + min(amounts)) / 2
+            # a row ending in an amount or a currency parts there: right of the cut stands its amount whole
+            if all(len([w for w in words if _middle(w) >= cut]) in (0, _trailing_amount(words)) for words in cells
+                   if words and (_trailing_amount(words) or is_currency(words[-1].text))):
+                cuts[j] = cut
     return tuple(part for j, (left, right) in enumerate(columns)
                  for part in (((left, cuts[j]), (cuts[j], right)) if j in cuts else ((left, right),)))
 
@@ -274,12 +296,72 @@ def grids_of(lines: list[Line], tolerance: float, rules: list[BBox] | tuple = ()
     rows = cell_rows([line for line in lines if not labelled_value(line.text)], tolerance, rules)
     position = {id(row): n for n, row in enumerate(rows)}
     grids = []
-    for block in blocks_of(rows):
+    sections = [section for found in blocks_of(rows) for section in (
+        [found] if _headed(_header_rows(rows, position[id(found[0])], found), found) else _sections(found))]
+    for block in sections:
         columns = trailing_amounts(block, columns_of(block))
         if len(columns) >= 2:
             block += _wrapped_tail(rows[position[id(block[-1])] + 1:], block[-1], columns)
             grids.append(Grid(tuple(block), columns, _header_rows(rows, position[id(block[0])], block)))
     return grids
+
+
+def _cells_in(grid: Grid, row: Row, j: int) -> list[Cell]:
+    return [cell for cell in row.cells if grid.column_of(cell) == j]
+
+
+def _composite(grid: Grid, j: int) -> bool:
+    """A column whose rows print a name and a size or an amount as cells of their own: sections of
+    a list typed with their own tab stops ('Vodka Família | 0,04 l | 0,90 €' above 'Ostravar Mustang 11% |
+    0,5 l | 1,50 €', the sizes of one under the prices of the other), so no gutter runs through them all."""
+    printing = [cells for row in grid.rows if (cells := _cells_in(grid, row, j))]
+    composite = sum(1 for cells in printing if len(cells) >= 2 and LETTER.search(cells[0].text)
+                    and any(ch.isdigit() for ch in cells[-1].text))
+    return composite >= TRAILING_ROWS and composite >= COMPOSITE_SHARE * len(printing)
+
+
+def _heading(grid: Grid, row: Row, j: int) -> bool:
+    """A section's heading in column ``j``: one short cell of words there, no digit ('Pivo',
+    'Pochutiny'), and no number after it (a product printing no number is followed by its size or
+    price; a heading at most by another list's row beside it)."""
+    cells = _cells_in(grid, row, j)
+    if len(cells) != 1 or LETTER.search(cells[0].text) is None or any(ch.isdigit() for ch in cells[0].text) \
+            or len(cells[0].words) > HEADING_WORDS:
+        return False
+    after = [cell for cell in row.cells if cell.bbox[0] > cells[0].bbox[2]]
+    return not after or not any(ch.isdigit() for ch in min(after, key=lambda c: c.bbox[0]).text)
+
+
+def _headed(above: tuple[Row, ...], block: list[Row]) -> bool:
+    """Header words in two cells of a row above the block or of its first rows: the header sets its
+    columns, sections or not."""
+    return any(sum(1 for cell in row.cells if header_role(cell.text)) >= 2 for row in (*above, *block[:MAX_LOOSE_ROWS]))
+
+
+def _set_apart(grid: Grid, above: list[Row], row: Row, j: int) -> bool:
+    """A blank line at least between the row's cell in column ``j`` and the last cell above it there
+    (the list beside may print a row in that space)."""
+    last = next((r for r in reversed(above) if _cells_in(grid, r, j)), None)
+    return last is None or row.top - max(c.bbox[3] for c in _cells_in(grid, last, j)) >= SECTION_GAP * row.height
+
+
+def _sections(block: list[Row]) -> list[list[Row]]:
+    """A block parted at the headings of its sections (set apart by a blank line) where one of its
+    columns runs the cells of several sections together (``_composite``): each section finds its own
+    columns. A heading alone
+    on its row is left out of both (it stands above the section it heads)."""
+    grid = Grid(tuple(block), trailing_amounts(block, columns_of(block)))
+    merged = [j for j in range(len(grid.columns)) if _composite(grid, j)]
+    if not merged:
+        return [block]
+    starts = [n for n, row in enumerate(block)
+              if n and any(_heading(grid, row, j) and _set_apart(grid, block[:n], row, j) for j in merged)]
+    sections = []
+    for a, b in pairwise([0, *starts, len(block)]):
+        alone = a in starts and len(block[a].cells) == 1
+        if b > a + alone:
+            sections.append(block[a + alone:b])
+    return sections
 
 
 def _wrapped_tail(after: list[Row], last: Row, columns: tuple[tuple[float, float], ...]) -> list[Row]:

@@ -65,6 +65,7 @@ HEADER_CELL_CHARS = 24  # a longer cell is a title or a note, not a line of a co
 LABELLED_NUMBER = re.compile(r"[:：]\s*[-+]?\d")  # 'Stk: 44,00': a label and its value
 HEADER_CELL_WORDS = 4  # a header cell prints a few words; a longer cell is a description
 HEADER_SCAN = 4  # a block's header may follow this many rows of title or preamble
+MAX_PREAMBLE = 8  # … or up to this many, while none of them prints a code or two amounts (a letterhead)
 MAX_HEADER_LINES = 5  # lines a header's cells may wrap into
 VERBATIM_LABELS = 3  # header cells a part must print for a word-for-word repeat to split the table
 OVERLAP_SHARE = 0.2  # a line overlapping the header line above by this share of its height wraps the header
@@ -107,6 +108,8 @@ PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
 RECORD_TOUCH, RECORD_APART = 0.25, 1.0  # row heights: lines of one record touch, records stand apart
 RECORDS, RECORD_SHARE = 3, 0.6  # records of one number of lines (and their share) that make rows records
 LISTED_ROWS = 3  # names numbered as a list's lines that make the numbers no part of the names
+DISTINCT_NAMES = 0.6  # share of a names column's cells that differ from each other
+SHORT_LABEL = 4  # characters: a column of cells this short on average holds labels, not names
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,9 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
     (rows without product data); what stands above it (a title, a date) is neither header nor body.
     Without such a row, the rows above the block are its header if one of them prints a header word."""
     rows = [*grid.above, *grid.rows]
-    found = next((i for i, row in enumerate(rows[:len(grid.above) + HEADER_SCAN])
+    scan = len(grid.above) + HEADER_SCAN
+    scan += sum(1 for _ in takewhile(_preamble, rows[scan:len(grid.above) + MAX_PREAMBLE]))
+    found = next((i for i, row in enumerate(rows[:scan + 1])
                   if len(row.cells) >= HEADER_CELLS and _header_like(grid.texts(row))), None)
     if found is None:
         worded = any(_has_header_word(r) for r in grid.above)
@@ -189,6 +194,13 @@ def _split_header(grid: Grid) -> tuple[list[Row], list[Row]]:
             not is_data_row(rows[last]) and not _starts_body_row(rows, last))):
         last += 1
     return rows[first:last], rows[last:]
+
+
+def _preamble(row: Row) -> bool:
+    """A line of a letterhead or a title (an address, phone numbers, a date): no code, and not two
+    amounts, as a product row of a price list prints."""
+    return not any(code_score(cell.text) >= 0.5 for cell in row.cells) and sum(
+        1 for cell in row.cells if price_of_cell(cell.text)) < 2
 
 
 def _staggered_header(grid: Grid, rows: list[Row]) -> int | None:
@@ -279,19 +291,26 @@ def _over_columns(grid: Grid, cell: Cell, last: bool) -> list[tuple[int, str]]:
 
 
 def _segments(roles_hint: list[str | None], labels: list[str]) -> list[range]:
-    """Side-by-side tables: when the header names the model in several columns and repeats itself
-    after each (the same other roles, or nothing else in parts of one width), each starts a table.
+    """Side-by-side tables: when the header names the model (or, naming no model, the name) in several
+    columns and repeats itself after each (the same other roles, or nothing else in parts of one
+    width), each starts a table; a part may lack a column the other prints ('НАИМЕНОВАНИЕ | Вес | Цена'
+    beside 'НАИМЕНОВАНИЕ | Длина | Вес | Цена').
     Two code columns in a header that does not repeat ('NST | Model | price') are one table. A header
     that repeats whole in parts of one width ('品項 | 價格 | 品項 | 價格'), by its roles or word for
     word (``labels``: the header line that names the columns), is side-by-side tables too."""
-    starts = [j for j, role in enumerate(roles_hint) if role == "model"]
+    key = "model" if "model" in roles_hint else "product_name"
+    starts = [j for j, role in enumerate(roles_hint) if role == key]
     whole = [range(len(roles_hint))]
     if len(starts) < 2:
         return _repeating(roles_hint) or _verbatim(labels) or whole
     offset = starts[0]
-    bounds = [s - offset for s in starts] + [len(roles_hint)]
+    # the columns before the first code repeat before each (a row number per part), or head the rows of
+    # them all once ('kW' beside three 'Typ | USD' parts): then each part starts at its code
+    shifted = all(roles_hint[s - offset:s] == roles_hint[:offset] for s in starts[1:])
+    bounds = [s - offset for s in starts] if shifted else [0, *starts[1:]]
+    bounds.append(len(roles_hint))
     parts = [range(max(a, 0), b) for a, b in pairwise(bounds)]
-    others = [{roles_hint[j] for j in part} - {None, "model"} for part in parts]
+    others = [{roles_hint[j] for j in part} - {None, key} for part in parts]
     if all(others[0] & other for other in others[1:]):
         return parts
     alike = not any(others) and len({len(part) for part in parts}) == 1
@@ -916,7 +935,8 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         column_cells = [[row[j] for row in cells] for j in columns]
         roles = assign_roles([headers[j] for j in columns], column_cells)
         if not any(headers[j] for j in columns):
-            roles = _sizes_sold(_menu_columns(roles, column_cells, round_share))
+            roles = _nearest_names(_sizes_sold(_menu_columns(roles, column_cells, round_share)), column_cells,
+                                   round_share)
         chosen = {r.role for r in roles}
         if "model" not in chosen and not {"product_name", "price"} <= chosen:
             continue
@@ -940,19 +960,21 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
 
 def _hint(header: str) -> str | None:
     """The role a column's header names: its lowest line naming one, since a group header stands above
-    its columns' own ('价格' over '含税 | 不含税') and a section title may sit under the header row."""
-    return next((role for line in reversed(header.split("\n")) if (role := named_role(line))), None)
+    its columns' own ('价格' over '含税 | 不含税') and a section title may sit under the header row. A
+    currency alone ('USD') heads prices."""
+    return next((role for line in reversed(header.split("\n"))
+                 if (role := named_role(line) or ("price" if is_currency(line) else None))), None)
 
 
 def _menu_hints(columns: list[list[str]], round_share: float) -> list[str | None]:
     """Roles a headerless block's cells suggest for side-by-side menus ('紅茶 | 25 | 30 | 奶茶 | 40 |
     45'): a column of words names products, the first column of menu prices (or of amounts printed
-    with their currency) after it prices them."""
+    with their currency) after it, maybe past a column of sizes, prices them."""
     hints: list[str | None] = []
     for column in columns:
         filled = [cell.strip() for cell in column if cell.strip()]
-        if menu_prices(filled, round_share) or _marked(filled):
-            hints.append("price" if hints and hints[-1] == "product_name" else None)
+        if menu_prices(filled, round_share) or _marked(filled):  # the names' first prices, maybe after their sizes
+            hints.append("price" if next((h for h in reversed(hints) if h), None) == "product_name" else None)
         elif filled and sum(1 for cell in filled if LETTER.search(cell)) >= MENU_NAMES * len(filled):
             hints.append("product_name")
         else:
@@ -980,9 +1002,22 @@ def _menu_parts(columns: list[list[str]]) -> tuple[list[range], float] | None:
         if parts is not None:
             starts = [kept[part.start] for part in parts] + [len(columns)]
             return [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise(starts))], round_share
-        if (parts := _repeating(_menu_hints(columns, round_share))) is not None:
+        hints = _menu_hints(columns, round_share)
+        if (parts := _repeating(hints) or _named_parts(hints)) is not None:
             return parts, round_share
     return None
+
+
+def _named_parts(hints: list[str | None]) -> list[range] | None:
+    """Lists side by side whose columns differ ('name | price' beside 'name | size | price'): a column of
+    names after a price column starts a part, and every part prices its names."""
+    named = [(j, hint) for j, hint in enumerate(hints) if hint]
+    starts = [j for n, (j, hint) in enumerate(named)
+              if hint == "product_name" and (n == 0 or named[n - 1][1] == "price")]
+    if len(starts) < 2:
+        return None
+    parts = [range(0 if n == 0 else a, b) for n, (a, b) in enumerate(pairwise([*starts, len(hints)]))]
+    return parts if all("price" in hints[part.start:part.stop] for part in parts) else None
 
 
 def _inner_header(grid: Grid, body: list[Row], hints: list[str | None]) -> tuple[list[range], list[str]] | None:
@@ -1076,6 +1111,37 @@ def _menu_columns(roles: list[ColumnRole], columns: list[list[str]], round_share
             and menu_prices([column[n].strip() for n in numbered if column[n].strip()], round_share)]
     return [replace(role, role="price" if menu and j == menu[0] else "price_extra") if j in menu else role
             for j, role in enumerate(roles)]
+
+
+def _nearest_names(roles: list[ColumnRole], columns: list[list[str]], round_share: float) -> list[ColumnRole]:
+    """Without a header, a price prices the names printed nearest left of it: where another column of
+    names stands between the names chosen and the prices, past a column of the first names' own
+    amounts (two lists side by side, the left one's prices unread), the nearer names are the ones priced."""
+    chosen = [r.role for r in roles]
+    if "product_name" not in chosen or "price" not in chosen or "model" in chosen:
+        return roles
+    name, price = chosen.index("product_name"), chosen.index("price")
+    hints = _menu_hints(columns, round_share)
+    amounts = [j for j in range(name + 1, price) if _amounts(columns[j])]
+    nearer = [j for j in range(name + 1, price) if hints[j] == "product_name" and chosen[j] is None
+              and any(a < j for a in amounts) and _distinct(columns[j])]
+    if not nearer:
+        return roles
+    return [replace(role, role="product_name") if j == nearer[-1] else replace(role, role=None) if j == name
+            else role for j, role in enumerate(roles)]
+
+
+def _distinct(cells: list[str]) -> bool:
+    """Names, one per row: mostly different from each other, not a few short labels repeated ('WRB', 'RB')."""
+    filled = [cell.strip() for cell in cells if cell.strip()]
+    return len(filled) >= PRICED_ROWS and len(set(filled)) >= DISTINCT_NAMES * len(filled) and statistics.fmean(
+        len(cell) for cell in filled) > SHORT_LABEL
+
+
+def _amounts(cells: list[str]) -> bool:
+    """A column whose cells mostly print a number (a list's own sizes or prices)."""
+    filled = [cell for cell in cells if cell.strip()]
+    return bool(filled) and sum(1 for cell in filled if any(ch.isdigit() for ch in cell)) >= MENU_NAMES * len(filled)
 
 
 def _numbered(row: Sequence[str]) -> bool:

@@ -18,6 +18,7 @@ import pymupdf
 from skuflow_contracts.ir import TextBlock, TextLine, TextSpan
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
 from skuflow_parser.backends.pymupdf_backend import render
+from skuflow_parser.backends.tesseract import read_other_script
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.scripts import in_one_script
 
@@ -25,6 +26,7 @@ DEFAULT_DPI = 200
 LOW_RES_DPI = 150  # a scan below this is read at this resolution (upscaled), never more than ``dpi``
 UPSCALE = 1.5
 SCAN_SHARE = 0.5  # a picture covering this share of the page is its scan
+CHINESE_SHARE = 0.2  # of a reading's letters in CJK: the page is Chinese (or Japanese), read by PP-OCR's own models
 _lock = threading.Lock()
 
 
@@ -60,6 +62,12 @@ def ocr_resolution(dpi: int, scanned_at: float | None) -> int:
     return min(dpi, max(LOW_RES_DPI, round(UPSCALE * scanned_at)))
 
 
+def _chinese(found: list) -> bool:
+    letters = [ch for line in found for ch in line.text if ch.isalpha()]
+    return bool(letters) and sum(1 for ch in letters if unicodedata.east_asian_width(ch) in "WF") \
+        >= CHINESE_SHARE * len(letters)
+
+
 def _normal(text: str) -> str:
     """PP-OCR answers full-width colons, dashes and digits at random: NFKC makes them one."""
     return unicodedata.normalize("NFKC", text).strip()
@@ -76,6 +84,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
     with _lock:  # onnxruntime sessions are not re-entrant from several threads of one process
         found = engine(tuning).read(image)
+    if not _chinese(found) and (other := read_other_script(image)) is not None:
+        found = other  # a script PP-OCR's models misread as Latin look-alikes (Cyrillic)
     blocks: list[TextBlock] = []
     confidences = []
     laid = [placed(_normal(line.text), [(_normal(word), _box(corners, 1.0)) for word, corners in line.words])

@@ -1,0 +1,103 @@
+"""Tesseract, for the scripts PP-OCR's models cannot read.
+
+RapidOCR's bundled models read Chinese and Latin; a Russian price list comes out as Latin look-alikes
+('Kpynbl' for 'Крупы'), no code or name of it usable. Tesseract (Debian's ``tesseract-ocr`` with its
+language packs, run as a program, so nothing is linked into the parser) detects a page's script
+(``--psm 0``) and reads Cyrillic. It is asked only about pages whose first reading is not Chinese,
+and reads only pages it finds written in a script it has a language pack for. Where the program is
+missing, pages are read as before and that is logged once.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import statistics
+import subprocess
+from functools import cache
+from io import BytesIO
+
+import numpy as np
+from PIL import Image
+
+from skuflow_parser.backends.ocr_engines import Corners, Line
+
+log = logging.getLogger(__name__)
+# a script Tesseract detects → the language packs that read it, and the letters that spell it
+LANGUAGES = {"Cyrillic": ("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"))}
+MIN_WORD_CONFIDENCE = 0.2  # a word read less surely is a picture's edge or a rule read as letters
+# Tesseract's script detection is a weak witness on price lists (few words, many numbers): it said
+# 'Cyrillic' of an English catalogue page, 'Latin' of a Russian road-sign list, and 'Cyrillic' with a
+# confidence of 0.1 of a short Russian list. So naming the script at all asks for a reading, which is
+# kept only when most of its letters, of lines read this surely, are the script's (Russian pages
+# 0.51-0.98, others 0.00-0.27 on the real set).
+SURE_LINE = 0.6
+SCRIPT_SHARE = 0.45
+TIMEOUT = 120  # seconds for one page
+SCRIPT = re.compile(r"^Script: (\S+)$", re.M)
+
+
+@cache
+def program() -> str | None:
+    found = shutil.which("tesseract")
+    if found is None:
+        log.warning("tesseract is not installed: pages in Cyrillic are read by the Chinese and Latin models only")
+    return found
+
+
+def _run(image: np.ndarray, *args: str) -> str:
+    """Tesseract's answer for the image, fed as a PNG on standard input."""
+    picture = Image.fromarray(image).convert("L")
+    buffer = BytesIO()
+    picture.save(buffer, format="PNG", compress_level=1)
+    done = subprocess.run([program() or "tesseract", "stdin", "stdout", *args], input=buffer.getvalue(),
+                          capture_output=True, timeout=TIMEOUT, check=False)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def script_of(image: np.ndarray) -> str | None:
+    """The script Tesseract sees on the page, when it has languages for it."""
+    if program() is None:
+        return None
+    answer = _run(image, "--psm", "0")
+    script = SCRIPT.search(answer)
+    return script.group(1) if script is not None and script.group(1) in LANGUAGES else None
+
+
+def _corners(left: int, top: int, width: int, height: int) -> Corners:
+    return [[left, top], [left + width, top], [left + width, top + height], [left, top + height]]
+
+
+def lines_of(tsv: str) -> list[Line]:
+    """Tesseract's TSV words grouped into its lines, each word with its box and the line's confidence
+    the mean of its words' (Tesseract says 0-100)."""
+    grouped: dict[tuple[str, str, str], list[tuple[str, Corners, float]]] = {}
+    for row in tsv.splitlines()[1:]:
+        fields = row.split("\t")
+        word = fields[11].strip() if len(fields) >= 12 and fields[0] == "5" else ""
+        if not word or float(fields[10]) < 100 * MIN_WORD_CONFIDENCE:
+            continue
+        left, top, width, height = (int(v) for v in fields[6:10])
+        grouped.setdefault((fields[2], fields[3], fields[4]), []).append(
+            (word, _corners(left, top, width, height), float(fields[10]) / 100))
+    lines = []
+    for words in grouped.values():
+        xs = [x for _, corners, _ in words for x, _ in corners]
+        ys = [y for _, corners, _ in words for _, y in corners]
+        corners = [[min(xs), min(ys)], [max(xs), min(ys)], [max(xs), max(ys)], [min(xs), max(ys)]]
+        lines.append(Line(corners, " ".join(w for w, _, _ in words), statistics.fmean(c for *_, c in words),
+                          tuple((w, c) for w, c, _ in words)))
+    return lines
+
+
+def read_other_script(image: np.ndarray) -> list[Line] | None:
+    """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not."""
+    script = script_of(image)
+    if script is None:
+        return None
+    languages, letter = LANGUAGES[script]
+    lines = lines_of(_run(image, "-l", languages, "--psm", "3", "tsv"))
+    letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
+    written = sum(1 for ch in letters if letter.match(ch))
+    return lines if letters and written >= SCRIPT_SHARE * len(letters) else None

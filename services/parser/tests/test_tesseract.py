@@ -1,0 +1,52 @@
+"""Pages in a script PP-OCR's models cannot read (Cyrillic) are read by Tesseract; others are not."""
+
+import pymupdf
+from pdf_samples import PAGE, scanned
+
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.backends.tesseract import lines_of
+from skuflow_parser.pages import parse_page
+
+CYRILLIC_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # Debian's fonts-dejavu-core (make setup)
+PRICE_LIST = ["Прайс-лист на продукцию", "Крупа гречневая ядрица 800 г        125,50 руб.",
+              "Рис круглозерный 800 г        98,00 руб.", "Сахар кусковой 1000 г        110,00 руб."]
+
+
+def _russian_scan() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_font(fontname="dejavu", fontfile=CYRILLIC_FONT)
+    for n, line in enumerate(PRICE_LIST):
+        page.insert_text((60, 120 + 24 * n), line, fontname="dejavu", fontsize=13)
+    image = page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80)
+    scan = pymupdf.open()
+    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
+    return scan.tobytes()
+
+
+def test_tesseract_words_are_grouped_into_its_lines_with_their_boxes_and_confidence():
+    tsv = "\n".join([
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+        "4\t1\t1\t1\t1\t0\t10\t20\t200\t12\t-1\t",  # a line's own row, no word
+        "5\t1\t1\t1\t1\t1\t10\t20\t60\t12\t96.0\tКрупа",
+        "5\t1\t1\t1\t1\t2\t80\t21\t90\t11\t90.0\tгречневая",
+        "5\t1\t1\t1\t1\t3\t175\t20\t5\t40\t3.0\t|",  # a rule read as a letter, hardly at all
+        "5\t1\t2\t1\t1\t1\t300\t20\t50\t12\t94.0\t125,50"])
+    first, second = lines_of(tsv)
+    assert first.text == "Крупа гречневая" and round(first.confidence, 2) == 0.93
+    assert first.corners == [[10, 20], [170, 20], [170, 32], [10, 32]]
+    assert [word for word, _ in first.words] == ["Крупа", "гречневая"]
+    assert second.text == "125,50" and second.words[0][1][0] == [300, 20]
+
+
+def test_a_russian_price_list_scan_is_read_in_cyrillic():
+    page = parse_page(open_document(_russian_scan()), 0, "f" * 64, ImageCache()).page
+    text = "\n".join(block.text for block in page.text_blocks)
+    assert page.parser_backend == "ocr"
+    assert "гречневая" in text and "кусковой" in text and "125,50" in text
+
+
+def test_a_latin_scan_keeps_the_reading_of_the_default_models():
+    page = parse_page(open_document(scanned()), 0, "f" * 64, ImageCache()).page
+    text = "".join(block.text for block in page.text_blocks)
+    assert "SF-0012" in text and not any("\u0400" <= ch <= "\u04ff" for ch in text)
