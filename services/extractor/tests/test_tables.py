@@ -832,3 +832,15 @@ def test_headerless_lists_side_by_side_of_different_widths_each_price_their_own_
     assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
         [(row[0], row[1][:-1].replace(",", ".")) for row in rows] + [(row[2], row[4][:-1].replace(",", "."))
                                                                       for row in rows])
+
+
+def test_prices_go_to_the_names_nearest_left_of_them_past_another_lists_own_amounts():
+    """Two headerless lists side by side, the left one's prices unreadable (here: not printed): the
+    right list's prices price the right list's names, never the left one's."""
+    rows = [["Vodka Família", "0,04 l", "Rizling vlašský", "0,50€"],
+            ["Vodka Absolut", "0,04 l", "Veltlínske zelené", "8,00€"],
+            ["Gin Klasik", "0,04 l", "Kláštorné červené", "5,00€"],
+            ["Becherovka", "0,04 l", "Frankovka modrá", "8,50€"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 120, 200, 320)))
+    assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
+        (row[2], row[3][:-1].replace(",", ".")) for row in rows)
