@@ -844,3 +844,17 @@ def test_prices_go_to_the_names_nearest_left_of_them_past_another_lists_own_amou
     found = tables_of(*table(0, 100, rows, xs=(20, 120, 200, 320)))
     assert sorted((s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus) == sorted(
         (row[2], row[3][:-1].replace(",", ".")) for row in rows)
+
+
+def test_a_table_of_goods_headed_by_their_name_and_pack_lists_them_without_prices():
+    """'НАИМЕНОВАНИЕ | УПАКОВКА | ФАСОВКА': names with what each is sold in, no code and no price."""
+    rows = [["НАИМЕНОВАНИЕ", "УПАКОВКА", "ФАСОВКА"], ["Рис круглозерный", "ВОРР-пакет", "800г"],
+            ["Крупа гречневая ядрица", "ВОРР-пакет", "800г"], ["Овсяные хлопья «Экстра»", "коробка", "1000г"]]
+    found = tables_of(*table(0, 100, rows, xs=(20, 200, 300)))
+    assert [s.attributes["product_name"] for t in found for s in t.skus] == [row[0] for row in rows[1:]]
+
+
+def test_a_table_of_parameters_and_values_is_no_table_of_goods():
+    rows = [["Наименование параметра", "Значение"], ["Напряжение питания", "220 В"], ["Мощность", "1,5 кВт"],
+            ["Масса", "12 кг"]]
+    assert tables_of(*table(0, 100, rows, xs=(20, 250))) == []

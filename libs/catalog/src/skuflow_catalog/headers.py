@@ -36,8 +36,9 @@ DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models",
 VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
     "model": (
         ("型号", "货号", "款号", "编号", "编码", "产品编号", "产品型号", "商品编号", "商品编码", "物料编码", "物料号",
-         "料号", "规格型号", "品号", "订货号", "订购型号", "订货型号", "代码", "产品代码", "零件号", "件号", "货品编号",
-         "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号", "图号", "圖號", "零件图号", "代碼", "碼別"),
+         "料号", "规格型号", "型号规格", "品号", "订货号", "订购型号", "订货型号", "代码", "产品代码", "零件号", "件号",
+         "货品编号", "款式编号", "型號", "貨號", "編號", "产品编码", "订购编号", "图号", "圖號", "零件图号", "代碼",
+         "碼別"),
         ("model", "model no", "model number", "models", "item", "item no", "item number", "item code", "item #",
          "sku", "art no", "article no", "article number", "code", "product code", "part no", "part number", "part #",
          "p/n", "pn", "cat no", "catalog no", "catalogue no", "catalog number", "ref", "ref no", "reference",

@@ -31,7 +31,7 @@ from skuflow_catalog.codes import (
     leading_code,
     trailing_code,
 )
-from skuflow_catalog.headers import CJK, is_currency, labelled_value, named_role
+from skuflow_catalog.headers import CJK, header_role, is_currency, labelled_value, named_role
 from skuflow_catalog.prices import MENU_ROUND, Price, find_prices, menu_prices, price_of_cell
 from skuflow_catalog.values import cell_price, is_size, prices_and_rest
 
@@ -108,6 +108,8 @@ PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
 RECORD_TOUCH, RECORD_APART = 0.25, 1.0  # row heights: lines of one record touch, records stand apart
 RECORDS, RECORD_SHARE = 3, 0.6  # records of one number of lines (and their share) that make rows records
 LISTED_ROWS = 3  # names numbered as a list's lines that make the numbers no part of the names
+GOODS_COLUMNS = {"size", "package", "weight", "quantity", "unit", "measure"}  # what goods are sold in or as
+GOODS_CODES = 0.5  # code evidence of a column that keeps a table of codes from being read by its names
 DISTINCT_NAMES = 0.6  # share of a names column's cells that differ from each other
 SHORT_LABEL = 4  # characters: a column of cells this short on average holds labels, not names
 
@@ -602,9 +604,10 @@ def _untagged(text: str, tags: frozenset[str]) -> str:
 
 
 def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRole],
-               rules: list[BBox] | tuple = ()) -> tuple[list[SkuDraft], set[int]]:
+               rules: list[BBox] | tuple = (), goods: bool = False) -> tuple[list[SkuDraft], set[int]]:
     """Body rows → SKUs; codeless rows name the rows below them, wrap the row above (unless a rule
-    parts them), or are skipped."""
+    parts them), or are skipped. In a table of ``goods`` (``_named_goods``) a name printed with what it
+    is sold as is an SKU without a price."""
     by_role = {r.role: j for j, r in zip(columns, roles, strict=True) if r.role not in (None, "custom", "price_extra")}
     model, name = by_role.get("model"), by_role.get("product_name")
     skus: list[SkuDraft] = []
@@ -635,7 +638,8 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
             found, key = ([trailing], LEADING_EVIDENCE), name  # no code column: the code ends the name
         code = found[0][0] if found else None
-        if code or (name is not None and texts[name] and priced and (model is None or skus)):
+        sold = priced or (goods and len(filled) >= 2)
+        if code or (name is not None and texts[name] and sold and (model is None or skus)):
             # a codeless row above the first coded one is the table's title ('Lista de Precios | 4'), not a product
             key = key if code else name
             keyed = roles[key - columns.start].scores["model" if key == model else "product_name"]
@@ -938,7 +942,9 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
             roles = _nearest_names(_sizes_sold(_menu_columns(roles, column_cells, round_share)), column_cells,
                                    round_share)
         chosen = {r.role for r in roles}
-        if "model" not in chosen and not {"product_name", "price"} <= chosen:
+        goods = "model" not in chosen and "price" not in chosen and _named_goods([headers[j] for j in columns], roles,
+                                                                               len(body))
+        if "model" not in chosen and not {"product_name", "price"} <= chosen and not goods:
             continue
         labels: list[Row] = []
         if not any(headers[j] for j in columns):
@@ -946,7 +952,7 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
                 continue  # no header, and neither codes nor priced names: nothing says these rows are products
             if "model" not in chosen:
                 roles, labels = _price_labels(grid, body, columns, roles)
-        skus, used = _read_rows(grid, [row for row in body if row not in labels], columns, roles, rules)
+        skus, used = _read_rows(grid, [row for row in body if row not in labels], columns, roles, rules, goods)
         used |= {ln for row in labels for ln in row.lines}
         if not skus:
             continue
@@ -956,6 +962,17 @@ def _read_grid(grid: Grid, inherit: Callable[[], TableHeader | None], rules: lis
         lines = used | {ln for row in header_rows for ln in row.lines if _inside(row, left, right)}
         tables.append(Table(header, skus, lines, inherited, max(row.bottom for row in body), roles))
     return tables
+
+
+def _named_goods(headers: list[str], roles: list[ColumnRole], rows: int) -> bool:
+    """A table of goods without codes or prices ('НАИМЕНОВАНИЕ | УПАКОВКА | ФАСОВКА'): its header names
+    the column of names and, beside it, what each is sold in or as (a size, a pack, a weight); a spec
+    table names its values column otherwise ('Параметр | Значение'). A column headed or printed as codes
+    ('型号规格' over 'RSG-100') says the table is keyed by them, not by its names."""
+    named = {_hint(header) for header in headers} | {match.role for h in headers if (match := header_role(h))}
+    return rows >= PRICED_ROWS and any(r.role == "product_name" and r.named for r in roles) \
+        and bool(named & GOODS_COLUMNS) and "model" not in named \
+        and not any(r.scores.get("model", 0.0) >= GOODS_CODES for r in roles)
 
 
 def _hint(header: str) -> str | None:
