@@ -14,6 +14,7 @@ from skuflow_extractor.domain.tables import (
     find_tables,
     headerless_rows,
     recurring_tags,
+    series_words,
 )
 from skuflow_extractor.domain.words import Word
 
@@ -858,3 +859,28 @@ def test_a_table_of_parameters_and_values_is_no_table_of_goods():
     rows = [["Наименование параметра", "Значение"], ["Напряжение питания", "220 В"], ["Мощность", "1,5 кВт"],
             ["Масса", "12 кг"]]
     assert tables_of(*table(0, 100, rows, xs=(20, 250))) == []
+
+
+def test_codes_printed_alone_between_priced_rows_are_products_of_their_own():
+    """Shaded rows of a motor list print their type and no price ('3MGS 280SA4 | -'): each is a product,
+    neither a wrapped line of the priced row beside it nor a heading of the rows below."""
+    rows = [["kW", "Tip", "USD"], ["55", "3MGS-250MA4", "3.476,00"], ["75", "3MGS-280SA4", ""],
+            ["90", "3MGS-280MA4", ""], ["250", "3MGS-355MA4", "13.797,00"], ["315", "3MGS-355MB4", "16.174,00"]]
+    blocks = [cells(0, 100, rows[0], xs=(20, 60, 160))]
+    for n, (power, code, price) in enumerate(rows[1:]):
+        blocks.append(cells(n + 1, 116 + 14 * n, [code, price] if price else [code], xs=(60, 160)))
+    found = tables_of(*blocks)
+    assert [(s.attributes["model"], s.attributes.get("price")) for t in found for s in t.skus] == [
+        ("3MGS-250MA4", "3476.00"), ("3MGS-280SA4", None), ("3MGS-280MA4", None), ("3MGS-355MA4", "13797.00"),
+        ("3MGS-355MB4", "16174.00")]
+
+
+def test_a_word_starting_every_code_of_a_column_is_their_series_not_a_code_listed_apart():
+    """'3MGS 315SA4' in a column of '3MGS …' codes is one code, though '3MGS' and '315SA4' each look
+    like a code and start alike."""
+    column = ColumnRole("model", "Tip", {"model": 1.0})
+    series = frozenset({"3MGS"})
+    assert _model_of("3MGS 315SA4", column, series=series) == (["3MGS 315SA4"], pytest.approx(0.75))
+    assert _model_of("3MGS 315SA4", column)[0] == ["3MGS", "315SA4"]  # without the column, two listed codes
+    assert series_words(["3MGS 160MA2", "3MGS 315SA4", "3MGS 355LD2", "RMPS2000"]) == series
+    assert series_words(["HM 1", "HM 2", "AB 3", "CD 4", "EF 5", "GH 6", "IJ 7"]) == frozenset()  # not most

@@ -107,6 +107,7 @@ PRICED_ROWS = 3  # rows of names beside currency-marked amounts that make an unh
 PRICED_SHARE = 0.8  # … of its rows printing a currency with the amount
 RECORD_TOUCH, RECORD_APART = 0.25, 1.0  # row heights: lines of one record touch, records stand apart
 RECORDS, RECORD_SHARE = 3, 0.6  # records of one number of lines (and their share) that make rows records
+UNREAD_CODE = 0.75  # a cell scoring this as a code prints one
 LISTED_ROWS = 3  # names numbered as a list's lines that make the numbers no part of the names
 GOODS_COLUMNS = {"size", "package", "weight", "quantity", "unit", "measure"}  # what goods are sold in or as
 GOODS_CODES = 0.5  # code evidence of a column that keeps a table of codes from being read by its names
@@ -377,7 +378,7 @@ def _spaced_codes(text: str) -> bool:
 
 
 def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset(),
-              priced: bool = False) -> tuple[list[str], float] | None:
+              priced: bool = False, series: frozenset[str] = frozenset()) -> tuple[list[str], float] | None:
     """The codes a model cell prints and how code-like they are: several listed, the whole cell, the
     code it starts with, or the one code in it; under a header that names the column as the code, any
     short cell with a digit ('12', '0457'), digits in groups ('618 009 227 221', however like a
@@ -387,7 +388,7 @@ def _model_of(text: str, column: ColumnRole, tails: frozenset[str] = frozenset()
     named = column.named
     if column.designation:
         return [" ".join(text.split())], NAMED_EVIDENCE
-    if listed := _listed_codes(text):
+    if text.split()[:1] and text.split()[0] not in series and (listed := _listed_codes(text)):
         return listed, LIST_EVIDENCE
     if (named_code := _behind_a_name(text)) is not None:
         return [named_code], code_score(named_code)
@@ -546,7 +547,14 @@ def _records(body: list[Row]) -> list[Row]:
     size, count = sizes.most_common(1)[0]
     if size < 2 or count < max(RECORDS, RECORD_SHARE * len(records)):
         return body
+    several = [record for record in records if len(record) >= 2]
+    if 2 * sum(1 for record in several if all(map(_coded_line, record))) >= len(several):
+        return body  # every line of a record prints its own code: shaded rows set close, each a product
     return [_merge(record) for record in records]
+
+
+def _coded_line(row: Row) -> bool:
+    return any(code_score(cell.text) >= UNREAD_CODE for cell in row.cells)
 
 
 def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | tuple = ()) -> list[Row]:
@@ -574,12 +582,24 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
             continue
         nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
         if abs((body[nearest].top + body[nearest].bottom) / 2 - centre) <= BAND_REACH * body[nearest].height * max(
-                1, len(groups[nearest])):
+                1, len(groups[nearest])) and not _own_product(body[nearest], body[n]):
             groups[nearest].append(n)
     joined = {n for members in groups.values() for n in members}
     rows = [(n, _merge([body[m] for m in sorted(groups[n])])) for n in main]
     rows += [(n, row) for n, row in enumerate(body) if n not in joined]
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
+
+
+def _own_product(row: Row, line: Row) -> bool:
+    """A line printing a whole code of its own under a coded row that does not run on ('3MGS 280SA4'
+    under '3MGS 250MA4 | 3.476,00', its price left blank) is a product, not a wrapped line of the row;
+    so is one above it printing a code of the row's series. A list of codes that breaks at a comma or
+    a joiner runs on; a position number stacked over the code ('POS 4910' over 'WSZRELA0101') heads it."""
+    coded = [cell.text for cell in row.cells if code_score(cell.text) >= UNREAD_CODE]
+    own = " ".join(cell.text for cell in line.cells)
+    if code_score(own) < UNREAD_CODE or not coded or coded[-1].rstrip().endswith((*JOINERS, ",", "，", ";", "、")):
+        return False
+    return line.top > row.top or own[:PREFIX] == coded[0][:PREFIX]  # above it, a code of its series, not a position
 
 
 def _parted(a: Row, b: Row, rules: list[BBox] | tuple) -> bool:
@@ -596,6 +616,14 @@ def recurring_tags(cells: list[str]) -> frozenset[str]:
     ends = Counter(cell.split()[-1] for cell in cells if len(cell.split()) >= 2)
     return frozenset(word for word, count in ends.items() if count >= TAG_ROWS and code_score(word) < 0.5
                      and not any(ch.isalnum() for ch in word[:1]))
+
+
+def series_words(cells: list[str]) -> frozenset[str]:
+    """A word that starts many code cells followed by more ('3MGS 160MA2', '3MGS 315SA4'): the series
+    the codes of the column print apart, part of each code, never a code listed on its own."""
+    starts = Counter(cell.split()[0] for cell in cells if len(cell.split()) >= 2)
+    coded = sum(1 for cell in cells if len(cell.split()) >= 2)
+    return frozenset(word for word, count in starts.items() if count >= TAG_ROWS and 2 * count >= coded)
 
 
 def _untagged(text: str, tags: frozenset[str]) -> str:
@@ -616,7 +644,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
     last_row: Row | None = None
     stacked = model is not None and roles[model - columns.start].stacked
     model_cells = [_texts(grid, row, model, stacked)[model] for row in body] if model is not None else []
-    tags, tails = recurring_tags(model_cells), article_tails(model_cells)
+    tags, tails, series = recurring_tags(model_cells), article_tails(model_cells), series_words(model_cells)
     for row in body:
         texts = _texts(grid, row, model, stacked)
         own = [texts[j] for j in columns]
@@ -628,11 +656,14 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             continue
         priced = any(cell_price(texts[j], role.decimal_mark) for j, role in zip(columns, roles, strict=True)
                      if role.role in ("price", "price_extra"))
-        if len(filled) == 1 and len(columns) >= HEADING_COLUMNS and not priced:
+        # a code printed alone under a product row is a product of its own (its cells left blank), not a heading
+        alone = model is not None and last_row is not None and not stacked and texts[model] == filled[0] \
+            and code_score(filled[0]) >= UNREAD_CODE
+        if len(filled) == 1 and len(columns) >= HEADING_COLUMNS and not priced and not alone:
             family = filled[0]  # a section heading across the table names the rows below it
             used |= row.lines
             continue
-        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start], tails, priced) \
+        found = _model_of(_untagged(texts[model], tags), roles[model - columns.start], tails, priced, series) \
             if model is not None else None
         key = model
         if model is None and name is not None and (trailing := trailing_code(texts[name])):
