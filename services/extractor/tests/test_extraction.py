@@ -210,3 +210,12 @@ def test_prices_printed_on_the_page_that_became_no_sku_are_a_reason_for_review()
     assert extraction.unread_prices(read, result.skus) == 0  # '¥1.50' in each SKU's own row
     assert extraction.unread_prices(read + unread, result.skus) == 3
     assert extraction.doubts(result.skus, read + unread, 0.5) == ["unread_prices:3"]
+
+
+def test_an_amount_in_the_price_column_that_reads_as_no_price_is_a_reason_for_review():
+    rows = [HEADER, ["SF-0001", "玻璃杯", "100ml", "¥1.50"], ["SF-0002", "玻璃杯", "200ml", "3.400,00 b"],
+            ["SF-0003", "玻璃杯", "300ml", "面议"]]  # 'on request' prints no amount: no doubt
+    result = extract(*table(0, 100, rows), page_type="A")
+    assert [(s.attributes.model, s.attributes.price, s.raw_attributes.get("price")) for s in result.skus] == [
+        ("SF-0001", "1.50", "¥1.50"), ("SF-0002", None, "3.400,00 b"), ("SF-0003", None, None)]
+    assert result.review_reasons == ["unreadable_prices:1"]

@@ -14,6 +14,14 @@ def test_look_alikes_stay_letters_without_enough_signed_amounts_or_beside_other_
     assert repaired(texts) == texts
 
 
+def test_a_sign_ocr_could_not_read_after_amounts_on_several_lines_is_a_currency():
+    """'380,00 Ł', '485,00 Đ' for '₺': the generic currency sign stands for it, one character for one."""
+    texts = ["YK65 01", "380,00 Ł", "485,00 Đ", "1.330,00 Ł", "175,00", "3.400,00 b"]
+    assert repaired(texts) == ["YK65 01", "380,00 ¤", "485,00 ¤", "1.330,00 ¤", "175,00", "3.400,00 b"]
+    kept = ["12,50 €", "35,00 ₺", "40 元", "380,00 Ł", "25°", "5 Đ"]  # known signs, and odd signs twice only
+    assert repaired(kept) == kept
+
+
 def test_words_the_recognizer_placed_apart_are_parted_and_keep_their_places():
     """'2530' read as one line but placed as '25' and '30' apart: two prices, with the gap between them."""
     text, boxes = placed("2530", [("25", (100, 10, 136, 40)), ("30", (166, 10, 202, 40))])

@@ -369,7 +369,7 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd", "euro",
-              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt", "nt", "ntd")
+              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt", "nt", "ntd", "¤")
 UNIT = re.compile(rf"(?:{UNITS})")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8

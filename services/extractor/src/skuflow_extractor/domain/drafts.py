@@ -53,11 +53,14 @@ class SkuDraft:
 
     def set_price(self, text: str, decimal_mark: DecimalMark | None = None, source: str | None = None) -> None:
         """A price read with its column's decimal mark; the printed text is kept in ``raw``. A cell
-        listing a price per size ('300元 350元', '55 65') gives the first."""
+        listing a price per size ('300元 350元', '55 65') gives the first. A cell printing digits that
+        read as no price ('3.400,00 b') is kept in ``raw`` alone: the page's reading is in doubt."""
         found = cell_price(text, decimal_mark)
         if found is not None and "price" not in self.attributes:
             self.set("price", found.text, source)
             self.raw["price"] = found.raw
+        elif found is None and "price" not in self.raw and any(ch.isdigit() for ch in text):
+            self.raw["price"] = text  # an amount printed in the price column that reads as no price
 
     def inherit(self, shared: dict[str, str], source: str) -> None:
         for attribute, value in shared.items():

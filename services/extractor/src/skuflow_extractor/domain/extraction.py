@@ -166,6 +166,8 @@ def doubts(skus: list[SkuRecord], lines: list[Line], min_confidence: float) -> l
         reasons.append(f"unread_codes:{len(unread)}")
     if (prices := unread_prices(lines, skus)) >= max(UNREAD_MIN, UNREAD_SHARE * len(skus)):
         reasons.append(f"unread_prices:{prices}")
+    if unreadable := [sku for sku in skus if sku.raw_attributes.get("price") and not sku.attributes.price]:
+        reasons.append(f"unreadable_prices:{len(unreadable)}")
     return reasons
 
 

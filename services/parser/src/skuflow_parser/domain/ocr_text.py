@@ -2,7 +2,8 @@
 
 - A currency sign read as the letter it resembles ('P2,300' among '₱2,050', '₱1,950'): where several
   lines of the page are an amount behind one sign, a lone amount behind a look-alike of that sign is
-  the same sign.
+  the same sign. A sign after amounts that OCR read as some other script's letter ('380,00 Ł',
+  '485,00 Đ' for ₺) on several lines is a currency it could not read.
 - Two prices read as one number ('2530' for '25 30'): the recognizer placed them apart, so the
   line's words are placed where it saw them (``placed``) and a gutter between them parts them.
 - One line detected as two overlapping boxes, the letter in the overlap read by both
@@ -18,12 +19,38 @@ from dataclasses import dataclass
 LOOK_ALIKES = {"₱": "P", "$": "Ss", "¥": "Y半羊", "€": "ECe", "£": "Ef", "₩": "W", "₹": "R"}
 SIGNED = re.compile(r"(?P<sign>\S)(?P<amount>\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?)")
 MIN_LINES = 3  # lines of a page printing an amount behind a sign before its look-alikes are read as it
+SIGNED_AFTER = re.compile(r"(?P<amount>\d{1,3}(?:[,.]\d{3})*(?:[.,]\d{1,2})?) ?(?P<sign>\S)")
+UNREAD_SIGN = "¤"  # the generic currency sign: a currency OCR could not read
+KNOWN_SIGNS = "¤$€£¥₽₺₩₫₹₴৳₱฿₦₸%‰°"  # signs the price grammar reads (or a percentage, a degree)
 SAME_ROW = 0.6  # share of the lower box's height two boxes must share to stand on one row
 GUTTER = 0.5  # line heights: a wider gap between two words OCR read without a space parts two cells
 
 
 def repaired(texts: list[str]) -> list[str]:
     """The page's OCR line texts with look-alike currency signs set right."""
+    return _signs_after(_signs_before(texts))
+
+
+def _odd_sign(match: re.Match | None) -> bool:
+    """A character after an amount that is no letter of a Latin word, no digit, no Chinese or Japanese
+    and no currency the price grammar knows: a sign OCR could not read ('380,00 Ł' for '380,00 ₺')."""
+    if match is None:
+        return False
+    sign = match.group("sign")
+    return not sign.isascii() and not _wide(sign) and sign not in KNOWN_SIGNS
+
+
+def _signs_after(texts: list[str]) -> list[str]:
+    """Where several lines of the page end in an amount and such a sign, each sign is a currency's
+    that OCR misread (the generic sign ¤ stands for it, one character for one, so the line's boxes
+    still fit)."""
+    found = [SIGNED_AFTER.fullmatch(t) for t in texts]
+    if sum(1 for m in found if _odd_sign(m)) < MIN_LINES:
+        return texts
+    return [t[:m.start("sign")] + UNREAD_SIGN if _odd_sign(m) else t for t, m in zip(texts, found, strict=True)]
+
+
+def _signs_before(texts: list[str]) -> list[str]:
     signed = [m.group("sign") for t in texts if (m := SIGNED.fullmatch(t)) and m.group("sign") in LOOK_ALIKES]
     if not signed:
         return texts
