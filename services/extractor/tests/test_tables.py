@@ -4,18 +4,10 @@ import pytest
 from extractor_pages import HEADER, block, body_rows, cells, lines_of, spanned, stacked, table
 
 from skuflow_extractor.domain.grid import Cell, Grid, Row
+from skuflow_extractor.domain.model_cells import NAMED_EVIDENCE, model_of, recurring_tags, series_words
 from skuflow_extractor.domain.roles import ColumnRole
-from skuflow_extractor.domain.tables import (
-    NAMED_EVIDENCE,
-    TableHeader,
-    _header_like,
-    _model_of,
-    _split_header,
-    find_tables,
-    headerless_rows,
-    recurring_tags,
-    series_words,
-)
+from skuflow_extractor.domain.table_header import header_like, split_header
+from skuflow_extractor.domain.tables import TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.words import Word
 
 TOLERANCE = 4.0
@@ -294,19 +286,19 @@ def test_the_first_rows_wrapped_top_line_is_body_not_a_second_header_line():
 
 
 def test_digits_in_groups_under_a_header_naming_the_code_are_an_article_number_not_a_phone():
-    assert _model_of("618 009 227 221", ColumnRole("model", "Art.-Nr.", named=True)) == (
+    assert model_of("618 009 227 221", ColumnRole("model", "Art.-Nr.", named=True)) == (
         ["618 009 227 221"], NAMED_EVIDENCE)
-    assert _model_of("618 009 227 221", ColumnRole("model", "")) is None  # unheaded, it may be a phone number
-    assert _model_of("KOSTAL PIKO 17", ColumnRole("model", "", designation=True)) == (
+    assert model_of("618 009 227 221", ColumnRole("model", "")) is None  # unheaded, it may be a phone number
+    assert model_of("KOSTAL PIKO 17", ColumnRole("model", "", designation=True)) == (
         ["KOSTAL PIKO 17"], NAMED_EVIDENCE)
 
 
 def test_a_priced_code_of_capitals_in_parts_is_a_code_under_a_header_naming_the_code():
     column = ColumnRole("model", "KODE BARANG", named=True)
-    assert _model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column, priced=True) == (
+    assert model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column, priced=True) == (
         ["NN-LLED-MODULE-DEVILEYES-SEIN"], NAMED_EVIDENCE)
-    assert _model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column) is None  # no price: a heading in capitals
-    assert _model_of("LED Luximos", column, priced=True) is None
+    assert model_of("NN-LLED-MODULE-DEVILEYES-SEIN", column) is None  # no price: a heading in capitals
+    assert model_of("LED Luximos", column, priced=True) is None
 
 
 def test_a_title_line_with_header_words_over_the_header_row_does_not_head_the_table():
@@ -322,14 +314,14 @@ def test_a_title_line_with_header_words_over_the_header_row_does_not_head_the_ta
     header = row(111, (20, "No."), (80, "KODE BARANG"), (200, "MASTER DEALER"), (300, "HARGA TOKO"))
     body = [row(129, (20, "1"), (80, "NN-LLED-TSN1"), (200, "480.000,00"), (300, "525.000,00"))]
     grid = Grid(tuple(body), ((20, 55), (80, 155), (200, 275), (300, 375)), (title, header))
-    heading, rows = _split_header(grid)
+    heading, rows = split_header(grid)
     assert heading == [header] and rows == body
 
 
 def test_a_records_first_line_with_a_description_or_a_labelled_value_is_no_header():
-    assert _header_like(["Código", "Descripcion", "Stock", "Precio"])
-    assert not _header_like(["1.133", "BIZCOCHUELO MAMA COCINA VAINILLA (Presentación x10u)", "Stock", "Precio"])
-    assert not _header_like(["409", "MERCADERIA VARIAS", "Stk: 44,00", "$/Unidad"])
+    assert header_like(["Código", "Descripcion", "Stock", "Precio"])
+    assert not header_like(["1.133", "BIZCOCHUELO MAMA COCINA VAINILLA (Presentación x10u)", "Stock", "Precio"])
+    assert not header_like(["409", "MERCADERIA VARIAS", "Stk: 44,00", "$/Unidad"])
 
 
 def test_a_header_set_apart_from_its_rows_by_group_headings_still_heads_them():
@@ -560,9 +552,9 @@ def test_footnote_marks_after_a_code_are_not_part_of_it_and_an_empty_price_takes
 
 def test_a_family_name_before_the_first_code_of_its_group_is_not_part_of_the_code():
     column = ColumnRole("model", "Item")
-    assert [_model_of(t, column)[0] for t in ("Amalfi AM15", "Adirondack - AK25VT", "AM50")] == [
+    assert [model_of(t, column)[0] for t in ("Amalfi AM15", "Adirondack - AK25VT", "AM50")] == [
         ["AM15"], ["AK25VT"], ["AM50"]]
-    assert _model_of("SMA STP 10000TL-20", column)[0] == ["SMA STP 10000TL-20"]  # a designation in capitals
+    assert model_of("SMA STP 10000TL-20", column)[0] == ["SMA STP 10000TL-20"]  # a designation in capitals
 
 
 def test_header_cells_run_together_on_one_line_are_split_over_their_columns():
@@ -880,7 +872,7 @@ def test_a_word_starting_every_code_of_a_column_is_their_series_not_a_code_liste
     like a code and start alike."""
     column = ColumnRole("model", "Tip", {"model": 1.0})
     series = frozenset({"3MGS"})
-    assert _model_of("3MGS 315SA4", column, series=series) == (["3MGS 315SA4"], pytest.approx(0.75))
-    assert _model_of("3MGS 315SA4", column)[0] == ["3MGS", "315SA4"]  # without the column, two listed codes
+    assert model_of("3MGS 315SA4", column, series=series) == (["3MGS 315SA4"], pytest.approx(0.75))
+    assert model_of("3MGS 315SA4", column)[0] == ["3MGS", "315SA4"]  # without the column, two listed codes
     assert series_words(["3MGS 160MA2", "3MGS 315SA4", "3MGS 355LD2", "RMPS2000"]) == series
     assert series_words(["HM 1", "HM 2", "AB 3", "CD 4", "EF 5", "GH 6", "IJ 7"]) == frozenset()  # not most

@@ -30,7 +30,8 @@ _LETTERED = (r"[Kk]r\.|[Kk]r(?=\s)|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY
              r"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)|TWD|AED|SAR|QAR|KWD|KZT|UZS|Dhs\.?")
 BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|₱|฿|₦|¤|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it, 'Р' (Cyrillic) ₽ as Cyrillic OCR reads it
-AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|¤|Ft\.?|HUF|руб\.?|р\.|₽|Р(?![^\W\d_])|грн\.?|zł|zl|zt|PLN|TL|₺|TRY|円|원|₩|đ|₫|"
+AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|¤|Ft\.?|HUF|руб\.?|р\.|₽|Р(?![^\W\d_])|грн\.?|zł|zl|zt|PLN|TL|₺|"
+         r"TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
          r"rupees?|pesos?|reais|บาท|IDR|PHP|THB|VNĐ|đồng|TWD|NTD|AED|SAR|QAR|KWD|тг\.?|₸|KZT|сум|UZS")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|st\.|stück|шт\.?"
