@@ -29,7 +29,9 @@ def test_codes_with_spaces_slashes_dots_and_any_script(text):
                                   "DIN EN ISO 1183-1", "DIN 53504/ISO 37",  # a test method's standard
                                   "KvK 12024240", "BIC INGB NL2A", "ИНН 402565020306", "2S SDIO Ether-",
                                   "()HD-S-001", "ABUS USA 23910 N. 19th", "55 W 4th St",
-                                  "FAX.（0763）62-3841", "Tel: +86 21 5555"])
+                                  "FAX.（0763）62-3841", "Tel: +86 21 5555",
+                                  "MARZO 2025", "JUNE 2024", "2024 MAY", "Oktober 2023",  # a list's date
+                                  "1.185.600 ARS ó 256.880 ARS"])  # two prices, one a month's instalment
 def test_section_numbers_dates_phones_measurements_and_prices_are_not_codes(text):
     assert code_score(text) == 0.0
 

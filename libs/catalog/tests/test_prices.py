@@ -25,6 +25,7 @@ from skuflow_catalog.values import listed_prices
     ("10 zł", "10", "zł"), ("10 zl", "10", "zl"), ("10 zt", "10", "zt"),  # zł typed plain, and as Latin OCR reads it
     ("380,00 ¤", "380.00", "¤"),  # a currency OCR could not read (ocr_text.repaired)
     ("4800Р", "4800", "Р"), ("1500 Р", "1500", "Р"),  # ₽ as Cyrillic OCR reads it
+    ("272.000 ARS", "272000", "ARS"), ("CLP 12.990", "12990", "CLP"), ("1 250,00 ZAR", "1250.00", "ZAR"),
     ("₹ 12,34,567", "1234567", "₹"), ("1,23,456.00", "123456.00", None), ("Rs. 1,25,000/-", "125000", "Rs."),
     ("45/-", "45", None), ("3850-.", "3850", None), ("1,280円(税込)", "1280", "円"),
     ("€ 12,50 incl. MwSt.", "12.50", "€"),

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from skuflow_catalog.prices import price_of_cell
+from skuflow_catalog.prices import find_prices, price_of_cell
 from skuflow_catalog.units import UNITS
 
 NUMBER = r"(?!0\d)\d{1,5}(?:[.,]\d+)?"  # a measured amount: no leading zero, at most five whole digits
@@ -47,6 +47,18 @@ CONTACT = re.compile(r"^(?:tel|fax|phone|mob|mobile|whatsapp|電話|传真|電�
 HEX = re.compile(r"^0[xX][0-9a-fA-F_]+$")  # an address or register value
 SECTION = re.compile(r"^(?:[IVXLC]{1,5}|\d{1,2})(?:[.．]\d{1,2}){1,3}[.．]?$|^(?:[IVXLC]{1,5}|[A-Z])[.．)]$")
 DATE = re.compile(r"^(?:\d{4}[-./年]\d{1,2}(?:[-./月]\d{1,2}日?)?|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))$")
+# a month named with its year ('MARZO 2025', 'June 2024', '2024 MAY'): the date a price list is valid from
+MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun"
+          "|jul|aug|sep|sept|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre"
+          "|octubre|noviembre|diciembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro"
+          "|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|januar|februar"
+          "|märz|juni|juli|oktober|dezember|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
+          "|dicembre|styczeń|luty|marzec|kwiecień|maj|czerwiec|lipiec|sierpień|wrzesień|październik|listopad"
+          "|grudzień|január|február|március|április|május|június|július|augusztus|szeptember|október|ocak|şubat"
+          "|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|январь|февраль|март|апрель|май|июнь"
+          "|июль|август|сентябрь|октябрь|ноябрь|декабрь")
+MONTH_YEAR = re.compile(rf"^(?:(?:{MONTHS})\.?,?\s+(?:19|20)\d{{2}}|(?:19|20)\d{{2}},?\s+(?:{MONTHS})\.?)$",
+                        re.IGNORECASE)
 PHONE = re.compile(r"^(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,5}\)[\s-]?)?\d{2,4}(?:[\s-]\d{2,4}){2,4}$|^\+\d[\d\s-]{7,}$")
 PACKAGE = re.compile(
     r"^(?:[A-Z]{0,2})(?:SOP|SOIC|SSOP|TSSOP|QSOP|MSOP|ESOP|HSOP|SOJ|DIP|PDIP|SDIP|QFN|DFN|TDFN|VQFN|WQFN|UQFN|LQFP|TQFP|"
@@ -75,18 +87,27 @@ def is_measurement(text: str) -> bool:
 
 
 def not_a_code(text: str) -> bool:
-    """Section numbers, dates, phone numbers (labelled too: 'FAX.（0763）62-3841'), hexadecimal
-    numbers, measurements (or alternatives of them, '128K/256K'), dimensions, packs ('500mL×15'), prices,
-    version numbers, standards, bulleted list items, a company's labelled bank and tax numbers, a street address
-    ('23910 N. 19th'), a word broken at the line end ('Ether-'), a text whose brackets are empty (a
-    glyph the text layer lost: '(구)HD-S-001' read as '()HD-S-001'), and series names with
-    placeholders (a datasheet's family, not an orderable part)."""
+    """Section numbers, dates (a month named with its year too: 'MARZO 2025'), phone numbers (labelled
+    too: 'FAX.（0763）62-3841'), hexadecimal numbers, measurements (or alternatives of them,
+    '128K/256K'), dimensions, packs ('500mL×15'), prices (or a text printing one with its currency:
+    '1.185.600 ARS ó 256.880 ARS'), version numbers, standards, bulleted list items, a company's
+    labelled bank and tax numbers, a street address ('23910 N. 19th'), a word broken at the line end
+    ('Ether-'), a text whose brackets are empty (a glyph the text layer lost: '(구)HD-S-001' read as
+    '()HD-S-001'), and series names with placeholders (a datasheet's family, not an orderable part)."""
     t = text.strip()
     return bool(HEX.match(t) or FAMILY.search(t) or VERSION.match(t) or STANDARD.match(t) or BULLET.match(t)
                 or COMPANY_ID.match(t) or CONTACT.match(t) or ORDINAL.search(t) or t.endswith("-") or "()" in t
-                or SECTION.match(t) or DATE.match(t) or PHONE.match(t)
+                or SECTION.match(t) or DATE.match(t) or MONTH_YEAR.match(t) or PHONE.match(t)
                 or all(MEASUREMENT.match(part) for part in t.split("/"))
-                or DIMENSIONS.match(t) or PACKED.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit()))
+                or DIMENSIONS.match(t) or PACKED.match(t) or NOMINAL.match(t) or (price_of_cell(t) and not t.isdigit())
+                or _prints_a_price(t))
+
+
+def _prints_a_price(text: str) -> bool:
+    """An amount with its currency standing apart in the text ('1.185.600 ARS ó …'), not glued into a
+    code ('SB 1300TL-10')."""
+    return any(price.currency and re.search(rf"(?<!\S){re.escape(price.raw)}(?!\S)", text)
+               for price in find_prices(text))
 
 
 @lru_cache(maxsize=65536)

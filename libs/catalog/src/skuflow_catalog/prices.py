@@ -26,14 +26,17 @@ _GROUP = rf"[{_SPACES}.,'’]"
 INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '12,34,567.00'
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 # A currency written in letters starts no word-internal match ('Pairs 20' is no price in rupees)
+# ISO codes of further currencies price lists print in letters (Latin America, Africa, Asia, the rest of Europe)
+_ISO = (r"ARS|CLP|COP|PEN|UYU|BOB|PYG|GTQ|CRC|DOP|AUD|CAD|NZD|SGD|HKD|MYR|ZAR|NGN|EGP|MAD|PKR|LKR|ILS|RON|BGN|RSD"
+        r"|GEL|BYN")
 _LETTERED = (r"[Kk]r\.|[Kk]r(?=\s)|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN"
-             r"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)|TWD|AED|SAR|QAR|KWD|KZT|UZS|Dhs\.?")
+             rf"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)|TWD|AED|SAR|QAR|KWD|KZT|UZS|Dhs\.?|{_ISO}")
 BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|₱|฿|₦|¤|(?<![A-Za-z])(?:{_LETTERED})"
 # 'zl' is zł typed without its letter, 'zt' zł as Latin-only OCR reads it, 'Р' (Cyrillic) ₽ as Cyrillic OCR reads it
 AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|¤|Ft\.?|HUF|руб\.?|р\.|₽|Р(?![^\W\d_])|грн\.?|zł|zl|zt|PLN|TL|₺|"
          r"TRY|円|원|₩|đ|₫|"
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
-         r"rupees?|pesos?|reais|บาท|IDR|PHP|THB|VNĐ|đồng|TWD|NTD|AED|SAR|QAR|KWD|тг\.?|₸|KZT|сум|UZS")
+         rf"rupees?|pesos?|reais|บาท|IDR|PHP|THB|VNĐ|đồng|TWD|NTD|AED|SAR|QAR|KWD|тг\.?|₸|KZT|сум|UZS|{_ISO}")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|st\.|stück|шт\.?"
             r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双|斤|公斤|千克|個|隻|條|雙|盒|瓶|袋)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 # '12,-', '12.–', '22:-', '45/-', '3850-.', and a closing dash: '¥1,280-' (but '06-' is a year on)

@@ -43,6 +43,7 @@ KEY_DISTINCTNESS_MARGIN = 0.2  # a code-less table's key is the words column thi
 DESIGNATION_CODES = 0.4  # code evidence of a column of designations, brand words around codes
 STRONG_CODES, WEAK_CODES, CODES_MARGIN = 0.85, 0.6, 0.3  # clean codes beat a header over half-codes by this
 ARTICLE_ROWS, ARTICLE_SHARE = 3, 0.9  # rows (and share of its cells) of unique numbers in a column of article numbers
+ARTICLE_UNIQUE = 0.8  # share of them that differ: a list may print one article twice
 CURRENCY_ROWS = 0.8  # share of a column's cells printing a currency that marks it as prices
 WHOLE_NUMBER = re.compile(r"\d{1,3}(?:[. ]\d{3})+|\d+")  # '869', '1.134', '12 500'
 ORDER_CODES = 0.35  # code evidence of a column of order numbers that outranks a designation column
@@ -169,27 +170,33 @@ def _codes_over_header(roles: list[str | None], codes: list[float], named: list[
 
 
 def _article_numbers(cells: list[str]) -> bool:
-    """Unique whole numbers ('1.134', '869', '2') that do not count up row by row (an index does),
-    at least one of three digits or more; one cell in ten may hold something else (a footer word
-    run into the column: 'Rubro 4030')."""
+    """Unique whole numbers ('1.134', '869', '2'; one in five may repeat) that do not count up row by
+    row (an index does), at least one of three digits or more; one cell in ten may hold something else
+    (a footer word run into the column: 'Rubro 4030')."""
     filled = [c.strip() for c in cells if c.strip()]
     numbers = [c for c in filled if WHOLE_NUMBER.fullmatch(c)]
     if len(numbers) < ARTICLE_ROWS or len(numbers) < ARTICLE_SHARE * len(filled):
         return False
     values = [int(re.sub(r"\D", "", c)) for c in numbers]
     counting = sum(1 for a, b in pairwise(values) if b == a + 1)
-    return len(set(values)) == len(values) and counting * 2 < len(values) and max(values) >= 100
+    return len(set(values)) >= ARTICLE_UNIQUE * len(values) and counting * 2 < len(values) and max(values) >= 100
 
 
-def _numbers_as_codes(roles: list[str | None], headers: list[str], columns: list[list[str]]) -> bool:
-    """An unheaded first column of article numbers before the names, in a table whose prices print
+def _numbers_as_codes(roles: list[str | None], headers: list[str], columns: list[list[str]],
+                      named: list[str | None]) -> bool:
+    """A first column of article numbers before the names, unheaded in a table whose prices print
     their currency ('1.134 | BIZCOCHUELO … | $/Bulto 25.120,00') or whose numbers are zero-padded to
-    one width ('0121 | 3034'), as no amount is: the numbers are the codes, not a price column (their
-    grouping made them look like amounts). The prices left keep their order."""
-    if "model" in roles or not columns or headers[0].strip() or "product_name" not in roles[1:]:
+    one width ('0121 | 3034'), as no amount is, or headed 'No' over numbers that do not count up
+    ('NO | PRODUCT NAME' over '2031054 | Black Truffle Olive Oil': a number, but not the row's): the
+    numbers are the codes, not a price column (their grouping made them look like amounts). The
+    prices left keep their order."""
+    if "model" in roles or not columns or "product_name" not in roles[1:]:
         return False
-    marked = any(_marked(column) >= CURRENCY_ROWS for column in columns[1:])
-    if not (marked or _zero_padded(columns[0])) or not _article_numbers(columns[0]):
+    if headers[0].strip():
+        if named[0] != "index" or not _article_numbers(columns[0]):
+            return False
+    elif not (any(_marked(column) >= CURRENCY_ROWS for column in columns[1:]) or _zero_padded(columns[0])) \
+            or not _article_numbers(columns[0]):
         return False
     roles[0] = "model"
     for n, j in enumerate(j for j, role in enumerate(roles) if role in ("price", "price_extra")):
@@ -428,7 +435,7 @@ def assign_roles(headers: list[str], columns: list[list[str]]) -> list[ColumnRol
     _codes_over_header(roles, codes, named, [scores for scores, _ in scored])
     _codes_lead_names(roles, columns, named)
     _order_numbers_first(roles, matches, codes)
-    if _numbers_as_codes(roles, headers, columns):
+    if _numbers_as_codes(roles, headers, columns, named):
         named[0] = "model"
     for j, header in enumerate(headers):
         if roles[j] is None and header.strip() and named[j] not in ("picture", "index") and any(columns[j]) \
