@@ -876,3 +876,16 @@ def test_a_word_starting_every_code_of_a_column_is_their_series_not_a_code_liste
     assert model_of("3MGS 315SA4", column)[0] == ["3MGS", "315SA4"]  # without the column, two listed codes
     assert series_words(["3MGS 160MA2", "3MGS 315SA4", "3MGS 355LD2", "RMPS2000"]) == series
     assert series_words(["HM 1", "HM 2", "AB 3", "CD 4", "EF 5", "GH 6", "IJ 7"]) == frozenset()  # not most
+
+
+def test_a_numbered_footnote_mark_after_a_code_and_a_callout_number_before_it_are_not_the_code():
+    rows = [["型号", "名称", "价格"], ["TB-03-SCN ※1", "示教器", "¥1200"], ["①CB-TB3-C050", "电缆", "¥300"],
+            ["TB-03-C", "控制器", "¥900"]]
+    [found] = tables_of(*table(0, 100, rows))
+    assert [s.attributes["model"] for s in found.skus] == ["TB-03-SCN", "CB-TB3-C050", "TB-03-C"]
+
+
+def test_a_header_only_holding_a_names_term_does_not_make_a_spec_table_a_table_of_goods():
+    """'产品目录编号' (a catalogue's number, in the letterhead) over '外形尺寸' and a product's specs."""
+    rows = [["产品目录编号", "外形尺寸"], ["电源电压", "DC24V±10%"], ["消耗电流", "150mA"], ["使用温度", "0～40℃"]]
+    assert tables_of(*table(0, 100, rows, xs=(20, 250))) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
@@ -14,7 +15,9 @@ from skuflow_contracts.ir import BBox, union
 
 TRAILING_MARKS = "#*※"
 LEADING_MARKS = "*＊※"  # '*冰淇淋奶茶': a menu's mark for a new or recommended item, before its name
-FOOTNOTE_MARKS = "*†‡§※"  # printed after a code to point at a footnote ('GV52*', 'AZ15*†'): not the code
+# printed after a code to point at a footnote ('GV52*', 'AZ15*†', 'TB-03-SCN ※1'): not the code
+FOOTNOTE_MARKS = re.compile(r"(?:\s*[*†‡§※]\d{0,2})+$")
+CIRCLED = re.compile(r"^[\u2460-\u2473\u24f5-\u24fe]\s*(?=\S)")  # '①CB-TB3-C050': a callout's number, not the code
 
 Origin = Literal["table_row", "card", "line"]
 
@@ -44,7 +47,7 @@ class SkuDraft:
             value = _unmarked(value)
             value = value if any(ch.isalnum() for ch in value) else ""
         elif attribute == "model":
-            value = value.rstrip(FOOTNOTE_MARKS).rstrip() or value
+            value = CIRCLED.sub("", FOOTNOTE_MARKS.sub("", value)).strip() or value
         if not value or attribute in self.attributes:
             return
         self.attributes[attribute] = value

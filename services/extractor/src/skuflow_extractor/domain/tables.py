@@ -528,9 +528,16 @@ def _named_goods(headers: list[str], roles: list[ColumnRole], rows: int) -> bool
     table names its values column otherwise ('Параметр | Значение'). A column headed or printed as codes
     ('型号规格' over 'RSG-100') says the table is keyed by them, not by its names."""
     named = {hint(header) for header in headers} | {match.role for h in headers if (match := header_role(h))}
-    return rows >= PRICED_ROWS and any(r.role == "product_name" and r.named for r in roles) \
+    return rows >= PRICED_ROWS and any(r.role == "product_name" and _whole_term(r.header) for r in roles) \
         and bool(named & GOODS_COLUMNS) and "model" not in named \
         and not any(r.scores.get("model", 0.0) >= GOODS_CODES for r in roles)
+
+
+def _whole_term(header: str) -> bool:
+    """A header line that is a name's term whole ('НАИМЕНОВАНИЕ'), not one holding it ('产品目录编号', a
+    catalogue's number in a page's letterhead)."""
+    return any((match := header_role(line)) is not None and match.role == "product_name" and match.score >= 1.0
+               for line in header.split("\n"))
 
 
 def _sizes_sold(roles: list[ColumnRole]) -> list[ColumnRole]:
