@@ -28,8 +28,8 @@ ATTRIBUTE_ROLES: tuple[Role, ...] = ("model", "product_name", "size", "material"
 # Model terms that name a product's designation rather than the number it is ordered by: where a list
 # prints both ('Type | Art-Num', '型号 | 订货号'), the order number is the model.
 DESIGNATIONS = frozenset({"型号", "型號", "产品型号", "model", "models", "model name", "type", "typ", "style", "modelo",
-                          "modèle", "modell", "modello", "модель", "тип", "típus", "tip", "typenbezeichnung", "型式",
-                          "形式", "모델", "모델명"})
+                          "modèle", "modell", "modello", "модель", "тип", "típus", "modellnév", "tip",
+                          "typenbezeichnung", "型式", "形式", "모델", "모델명"})
 
 # Terms per role, one tuple per language (zh, en, es, pt, fr, de, it, ru, hu, pl, tr, ja, ko, vi, then uz
 # (Cyrillic and Latin) and id/ms where a role has Uzbek or Indonesian and Malay terms).
@@ -56,7 +56,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
         ("codice", "cod", "articolo", "modello", "riferimento", "rif", "codice articolo", "cod art", "codice prodotto"),
         ("артикул", "код", "модель", "код товара", "каталожный номер", "арт", "обозначение", "тип", "марка",
          "код продукции", "номер по каталогу", "no чертежа", "номер чертежа", "чертеж", "чертёж"),
-        ("cikkszám", "termékkód", "kód", "típus", "modell", "cikkszam", "cikk szám", "azonosító", "rendelési szám"),
+        ("cikkszám", "termékkód", "kód", "típus", "modell", "cikkszam", "cikk szám", "azonosító", "rendelési szám",
+         "modellnév", "típusnév"),
         ("kod", "indeks", "symbol", "nr katalogowy", "numer katalogowy", "model", "kod produktu", "nr art", "typ",
          "kod towaru", "kód", "objednací číslo", "katalogové číslo", "katalógové číslo", "obj č"),  # pl, cs, sk
         ("ürün kodu", "kod", "model", "stok kodu", "referans", "ürün no", "kodu", "malzeme kodu", "malzeme no", "tip"),
