@@ -53,7 +53,8 @@ def test_units_and_ranges_are_kept_apart_from_the_amount():
     assert (ranged.amount, ranged.upper) == (Decimal("12.50"), Decimal("15.00"))
 
 
-@pytest.mark.parametrize("text", ["free", "300ml", "", "SF-0001", "33,35%", "na zapytanie", "12 V", "17705412-KR6"])
+@pytest.mark.parametrize("text", ["free", "300ml", "", "SF-0001", "33,35%", "na zapytanie", "12 V", "17705412-KR6",
+                                  "Gel 250", "PEN 12", "ars 20"])  # words, and a currency's code in lower case
 def test_what_is_not_a_price(text):
     assert price_of_cell(text) is None
 

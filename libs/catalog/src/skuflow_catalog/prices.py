@@ -26,9 +26,9 @@ _GROUP = rf"[{_SPACES}.,'’]"
 INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"  # lakh and crore grouping: '12,34,567.00'
 AMOUNT = rf"{INDIAN}|\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,4}})?|\d+(?:[.,]\d{{1,4}})?"
 # A currency written in letters starts no word-internal match ('Pairs 20' is no price in rupees)
-# ISO codes of further currencies price lists print in letters (Latin America, Africa, Asia, the rest of Europe)
-_ISO = (r"ARS|CLP|COP|PEN|UYU|BOB|PYG|GTQ|CRC|DOP|AUD|CAD|NZD|SGD|HKD|MYR|ZAR|NGN|EGP|MAD|PKR|LKR|ILS|RON|BGN|RSD"
-        r"|GEL|BYN")
+# ISO codes of further currencies price lists print in letters (Latin America, Africa, Asia, the rest of Europe),
+# in capitals only and none that is also a word ('PEN', 'GEL', 'CAD', 'COP' are left out: 'Shower GEL 250')
+_ISO = r"(?-i:ARS|CLP|UYU|PYG|GTQ|DOP|AUD|NZD|SGD|HKD|MYR|ZAR|NGN|EGP|PKR|LKR|ILS|BGN|RSD|BYN)"
 _LETTERED = (r"[Kk]r\.|[Kk]r(?=\s)|Rs\.?|RMB|CNY|USD|EUR|GBP|CHF|HUF|PLN|BRL|JPY|KRW|VND|INR|TRY|RUB|UAH|CZK|MXN"
              rf"|Euro|RM|Rp\.?|Tk\.?|IDR|PHP|THB|KSh|Fr\.|NTD|NT(?=\s?\d)|TWD|AED|SAR|QAR|KWD|KZT|UZS|Dhs\.?|{_ISO}")
 BEFORE = rf"US\$|HK\$|NT\$|S\$|R\$|A\$|C\$|\$US|\$|¥|￥|€|£|₽|₺|₩|₫|₹|₴|৳|₱|฿|₦|¤|(?<![A-Za-z])(?:{_LETTERED})"
