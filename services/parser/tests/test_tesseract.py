@@ -1,8 +1,11 @@
 """Pages in a script PP-OCR's models cannot read (Cyrillic) are read by Tesseract; others are not."""
 
+import subprocess
+
 import pymupdf
 from pdf_samples import PAGE, scanned
 
+from skuflow_parser.backends import tesseract
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.backends.tesseract import lines_of
 from skuflow_parser.pages import parse_page
@@ -50,3 +53,13 @@ def test_a_latin_scan_keeps_the_reading_of_the_default_models():
     page = parse_page(open_document(scanned()), 0, "f" * 64, ImageCache()).page
     text = "".join(block.text for block in page.text_blocks)
     assert "SF-0012" in text and not any("\u0400" <= ch <= "\u04ff" for ch in text)
+
+
+def test_tesseract_failing_leaves_the_first_reading(monkeypatch):
+    def too_slow(*_args, **_kwargs):
+        raise subprocess.TimeoutExpired("tesseract", tesseract.TIMEOUT)
+
+    monkeypatch.setattr(tesseract.subprocess, "run", too_slow)
+    page = parse_page(open_document(_russian_scan()), 0, "f" * 64, ImageCache()).page
+    text = "".join(block.text for block in page.text_blocks)
+    assert page.parser_backend == "ocr" and "125,50" in text  # PP-OCR's numbers, not nothing

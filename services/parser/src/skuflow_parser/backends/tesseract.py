@@ -92,12 +92,18 @@ def lines_of(tsv: str) -> list[Line]:
 
 
 def read_other_script(image: np.ndarray) -> list[Line] | None:
-    """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not."""
-    script = script_of(image)
-    if script is None:
+    """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not.
+    Tesseract failing (killed, too slow, a broken language pack) leaves the first reading: logged, not
+    raised, so the page keeps the text it had."""
+    try:
+        script = script_of(image)
+        if script is None:
+            return None
+        languages, letter = LANGUAGES[script]
+        lines = lines_of(_run(image, "-l", languages, "--psm", "3", "tsv"))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        log.exception("tesseract failed; the page keeps its first reading")
         return None
-    languages, letter = LANGUAGES[script]
-    lines = lines_of(_run(image, "-l", languages, "--psm", "3", "tsv"))
     letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
     written = sum(1 for ch in letters if letter.match(ch))
     return lines if letters and written >= SCRIPT_SHARE * len(letters) else None
