@@ -112,6 +112,13 @@ def test_an_asterisk_before_a_name_marks_it_and_is_no_part_of_it():
     assert draft.attributes["product_name"] == "冰淇淋奶茶"
 
 
+def test_a_bullet_before_a_name_is_the_lists_not_the_names():
+    for printed, name in (("·芋頭鮮奶", "芋頭鮮奶"), ("• Espresso", "Espresso"), ("・抹茶ラテ", "抹茶ラテ")):
+        draft = SkuDraft(origin="table_row")
+        draft.set("product_name", printed)
+        assert draft.attributes["product_name"] == name
+
+
 def test_cards_whose_codes_sit_on_lines_of_their_own_are_not_a_price_list():
     lines = lines_of(stacked(0, 40, 100, "抱枕 ¥46.80", "CU.866", "收纳箱 ¥67.00", "SB.867", "衣架 ¥26.99", "CH.870"))
     assert all("model" in d.attributes for d in extract_cards(lines))

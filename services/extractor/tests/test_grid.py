@@ -2,8 +2,9 @@
 
 from extractor_pages import block, lines_of, spanned, table
 
-from skuflow_extractor.domain.grid import cell_rows, columns_of, grids_of, split_at_header
+from skuflow_extractor.domain.grid import Cell, Grid, Row, cell_rows, columns_of, grids_of, split_at_header
 from skuflow_extractor.domain.tables import find_tables
+from skuflow_extractor.domain.words import Word
 
 TOLERANCE = 4.0
 
@@ -13,6 +14,18 @@ def test_numbers_set_close_together_are_separate_cells_but_a_grouped_amount_is_o
                spanned(214, 100, "400")]  # 8 points between the three numbers, 2 inside the amount
     [row] = cell_rows(lines_of(block(0, numbers)), TOLERANCE)
     assert [cell.text for cell in row.cells] == ["512", "512", "256", "32 400"]
+
+
+def test_a_closing_bracket_past_a_gutter_stays_with_the_phrase_it_closes():
+    """'Bánh san hô ( gai )' ends a little right of its column: its ')' would fall into the next one."""
+    spots = [("Bánh", 58, 80), ("(", 111, 114), ("gai", 117, 129), (")", 131, 134), ("100", 155, 169)]
+    words = tuple(Word(text, (left, 415, right, 425), 0) for text, left, right in spots)
+    row = Row((Cell("Bánh ( gai )", (58, 415, 134, 425), words[:4]), Cell("100", (155, 415, 169, 425), words[4:])),
+              frozenset({0}), 10)
+    grid = Grid((row,), ((72, 121), (143, 181)))
+    assert grid.texts(row) == ["Bánh ( gai )", "100"]
+    loose = Row((Cell(")", (131, 415, 134, 425), words[3:4]),), frozenset({0}), 10)
+    assert grid.texts(loose) == ["", ")"]  # a mark alone closes nothing: it stays where it stands
 
 
 def test_a_title_across_the_table_does_not_join_its_columns():

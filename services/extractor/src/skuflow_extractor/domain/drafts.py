@@ -14,7 +14,8 @@ from skuflow_catalog.values import cell_price
 from skuflow_contracts.ir import BBox, union
 
 TRAILING_MARKS = "#*※"
-LEADING_MARKS = "*＊※"  # '*冰淇淋奶茶': a menu's mark for a new or recommended item, before its name
+# '*冰淇淋奶茶': a menu's mark for a new or recommended item, before its name; '·芋頭鮮奶': a list's bullet
+LEADING_MARKS = "*＊※·•・"
 # printed after a code to point at a footnote ('GV52*', 'AZ15*†', 'TB-03-SCN ※1'): not the code
 FOOTNOTE_MARKS = re.compile(r"(?:\s*[*†‡§※]\d{0,2})+$")
 CIRCLED = re.compile(r"^[\u2460-\u2473\u24f5-\u24fe]\s*(?=\S)")  # '①CB-TB3-C050': a callout's number, not the code

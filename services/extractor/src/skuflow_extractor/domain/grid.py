@@ -37,6 +37,7 @@ FULL_ROW_SHARE = 0.6  # rows with at least this share of the widest row's cells 
 TAIL_GAP = 0.5  # row heights: a line this close under a table's last row may be a wrapped line of it
 MAX_TAIL_LINES = 2  # … and so may the line under it
 LETTER = re.compile(r"[^\W\d_]")
+CLOSING = re.compile(r"[)）\]】」』]+[.,;:]?")
 CROSSING_SHARE = 8  # up to 1 row in 8 may cross a gutter (a spanning title, a long cell)
 TRAILING_ROWS = 3  # rows of a column ending in an amount after its words that make the amounts a column
 TRAILING_SHARE = 0.5  # … of the rows printing in that column
@@ -101,9 +102,18 @@ class Grid:
         """The row's text per column ('' where it prints nothing)."""
         parts: list[list[str]] = [[] for _ in self.columns]
         for cell in row.cells:
-            for word in cell.words:
-                parts[self.column_of(word)].append(word.text)
+            for column, word in self.placed(cell):
+                parts[column].append(word.text)
         return [" ".join(p) for p in parts]
+
+    def placed(self, cell: Cell) -> list[tuple[int, Word]]:
+        """The cell's words, each with its column; a closing mark ends the phrase before it ('( gai )'),
+        even where it stands past a gutter."""
+        placed: list[tuple[int, Word]] = []
+        for word in cell.words:
+            closes = placed and CLOSING.fullmatch(word.text)
+            placed.append((placed[-1][0] if closes else self.column_of(word), word))
+        return placed
 
     def spans(self, cell: Cell) -> list[int]:
         """The columns a cell overlaps (a header cell may stand over several)."""

@@ -110,14 +110,14 @@ def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> li
     """Column ``j`` is ruled more coarsely than the rows: where some of the rows one of its cells spans
     print nothing in it, the cell is merged and its words stand in each of those rows."""
     def in_column(cell: Cell) -> bool:
-        return any(grid.column_of(w) == j for w in cell.words)
+        return any(column == j for column, _ in grid.placed(cell))
 
     spread: dict[int, Row] = {}
     for band in _bands(rows, cuts):
         holders = [row for row in band if any(in_column(cell) for cell in row.cells)]
         if len(band) < 2 or not holders or len(holders) == len(band):
             continue
-        words = tuple(w for row in holders for cell in row.cells for w in cell.words if grid.column_of(w) == j)
+        words = tuple(w for row in holders for cell in row.cells for column, w in grid.placed(cell) if column == j)
         text, left, right = " ".join(w.text for w in words), min(w.bbox[0] for w in words), max(
             w.bbox[2] for w in words)
         for row in band:
