@@ -112,6 +112,16 @@ def test_an_asterisk_before_a_name_marks_it_and_is_no_part_of_it():
     assert draft.attributes["product_name"] == "冰淇淋奶茶"
 
 
+def test_a_header_word_with_its_colon_labels_a_value_and_names_no_product():
+    for label in ("Cena:", "产品名称："):
+        draft = SkuDraft(origin="card")
+        draft.set("product_name", label)
+        assert "product_name" not in draft.attributes
+    draft = SkuDraft(origin="table_row")
+    draft.set("product_name", "Furatolt betét felára ajtónként:")  # a surcharge, named with a colon
+    assert draft.attributes["product_name"] == "Furatolt betét felára ajtónként:"
+
+
 def test_a_bullet_before_a_name_is_the_lists_not_the_names():
     for printed, name in (("·芋頭鮮奶", "芋頭鮮奶"), ("• Espresso", "Espresso"), ("・抹茶ラテ", "抹茶ラテ")):
         draft = SkuDraft(origin="table_row")

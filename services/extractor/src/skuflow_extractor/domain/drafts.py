@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
-from skuflow_catalog.headers import CJK, is_currency
+from skuflow_catalog.headers import CJK, header_role, is_currency
 from skuflow_catalog.prices import DecimalMark, parse_price
 from skuflow_catalog.values import cell_price
 
@@ -46,7 +46,7 @@ class SkuDraft:
             value = parse_price(value) or ""
         elif attribute == "product_name":
             value = _unmarked(value)
-            value = value if any(ch.isalnum() for ch in value) else ""
+            value = value if any(ch.isalnum() for ch in value) and not _field_label(value) else ""
         elif attribute == "model":
             value = CIRCLED.sub("", FOOTNOTE_MARKS.sub("", value)).strip() or value
         if not value or attribute in self.attributes:
@@ -88,6 +88,12 @@ def _unmarked(name: str) -> str:
             and CJK.match(name[-2]) and name[-1] not in name[:-1]:
         name = name[:-1]
     return name
+
+
+def _field_label(name: str) -> bool:
+    """A header word and its colon ('Cena:', '产品名称：') labels the value beside it; it names no product."""
+    match = header_role(name[:-1]) if name.endswith((":", "：")) else None
+    return match is not None and match.score == 1.0
 
 
 def custom_label(header: str) -> str:
