@@ -10,6 +10,7 @@ from skuflow_catalog.prices import (
     leadered_prices,
     leaders,
     menu_prices,
+    money_shaped,
     parse_price,
     price_of_cell,
 )
@@ -207,3 +208,10 @@ def test_a_price_printed_again_another_way_in_brackets_is_the_first_printed():
 def test_currencies_of_vietnam_the_gulf_central_asia_and_taiwan(printed, amount, currency):
     found = price_of_cell(printed)
     assert (found.text, found.currency) == (amount, currency)
+
+
+@pytest.mark.parametrize("text, money", [
+    ("14,000.00", True), ("1.234,56", True), ("1,234,567.89", True),
+    ("14000.00", False), ("12.50", False), ("1,234", False), ("€ 14,000.00", False)])
+def test_an_amount_grouped_to_the_thousand_and_written_to_the_cent_is_written_as_money(text, money):
+    assert money_shaped(text) is money

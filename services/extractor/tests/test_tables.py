@@ -158,6 +158,29 @@ def test_a_merged_cell_the_row_rules_stop_short_of_stands_in_every_row_it_spans(
     assert len([s for t in unruled for s in t.skus]) < 4  # without the rules nothing says the cell is merged
 
 
+def test_a_headerless_block_does_not_take_the_columns_of_a_block_above_that_had_no_header_either():
+    """Menus side by side under a one-list block: the block above was read from its cells alone, so its
+    columns say nothing of these; laid over them they priced 'Citron' with the right-hand list's 4,50 €."""
+    first = table(0, 100, [["Thé vert", "3,50 €"], ["Thé noir", "3,20 €"], ["Café", "2,80 €"]], xs=(300, 450))
+    second = table(10, 300, [["Citron", "4,00 €", "Orange", "4,50 €"], ["Pomme", "3,90 €", "Poire", "4,10 €"],
+                             ["Fraise", "5,00 €", "Kiwi", "4,20 €"]], xs=(50, 200, 300, 450))
+    found = tables_of(*first, *second)
+    priced = {s.attributes["product_name"]: s.attributes["price"] for t in found for s in t.skus}
+    assert priced["Citron"] == "4.00" and priced["Pomme"] == "3.90" and priced["Thé vert"] == "3.50"
+    assert not any(t.inherited for t in found)
+
+
+def test_a_heading_in_capitals_right_above_a_row_heads_the_rows_below_and_is_no_part_of_its_name():
+    xs = (50, 200, 300, 450)
+    before = table(0, 30, [["Vleeskroket", "2.25", "Broodje Ham", "2.50"], ["Kaaskroket", "2.75", "Broodje Ei", "2.50"],
+                           ["Frikandel", "2.10", "Broodje Kaas", "2.50"]], xs=xs, pitch=14)
+    heading = cells(5, 100, ["PATAT (exclusief saus)", "BROODJES"], xs=(50, 300))  # touching the row below it
+    rows = table(6, 111, [["Patat klein", "2.85", "Broodje Gezond", "4.00"],
+                          ["Patat groot", "3.75", "Broodje Kroket", "3.25"]], xs=xs, pitch=14)
+    names = [s.attributes["product_name"] for t in tables_of(*before, heading, *rows) for s in t.skus]
+    assert "Broodje Gezond" in names and not any("BROODJES" in name for name in names)
+
+
 def test_a_headerless_block_of_rows_continues_the_table_above_it_but_a_lone_footer_line_does_not():
     found = tables_of(*table(0, 100, [HEADER, *body_rows(1, 2)]), cells(9, 210, ["(续上表)"]),
                       *table(10, 240, body_rows(3, 2)), cells(20, 400, ["SF-9999 Datasheet", "", "", "12/54"]))
@@ -264,6 +287,18 @@ def test_names_beside_currency_marked_amounts_are_a_price_list_without_a_header(
         ({"product_name": "5# - spouw - 3(1)3", "price": "56.05"}, {"Coated glass": "58,15 p/m²"}),
         ({"product_name": "6(2)6 - spouw - #4(2)4", "price": "105.60"}, {"Coated glass": "109,90 p/m²"})]
     assert len(found) == 1
+
+
+def test_names_beside_amounts_written_as_money_are_a_price_list_without_a_header():
+    """'14,000.00': grouped to the thousand and written to the cent, as money is and specifications are not."""
+    rows = [["21.", "Scholar desk and chairs", "14,000.00"], ["22.", "Auditorium chair collapsible", "25,000.00"],
+            ["23.", "Folding table", "13,000.00"]]
+    found = tables_of(*table(0, 100, rows, xs=(50, 110, 460)))
+    assert [(s.attributes["product_name"], s.attributes["price"]) for t in found for s in t.skus] == [
+        ("Scholar desk and chairs", "14000.00"), ("Auditorium chair collapsible", "25000.00"),
+        ("Folding table", "13000.00")]
+    ungrouped = [[n, name, price.replace(",", "")] for n, name, price in rows]
+    assert tables_of(*table(0, 100, ungrouped, xs=(50, 110, 460))) == []  # '14000.00' may measure anything
 
 
 def test_names_beside_bare_decimals_or_codes_beside_prices_are_no_price_list_without_a_header():

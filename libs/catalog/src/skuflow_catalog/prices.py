@@ -112,6 +112,12 @@ def _kopecks(printed: str, upper: Decimal, amount: Decimal, currency: str | None
 CENTS_AFTER_GROUPS = re.compile(r"\d{1,3}(?:[.,]\d{3})+[.,]\d{2}")
 
 
+def money_shaped(text: str) -> bool:
+    """An amount grouped to the thousand and written to the cent ('14,000.00', '1.234,56'): written as
+    money is; a table of specifications does not print its values so."""
+    return CENTS_AFTER_GROUPS.fullmatch(text.strip()) is not None
+
+
 def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal | None:
     """The number an amount prints, read with ``decimal_mark`` when the column's is known."""
     seps = _separators(amount)

@@ -207,7 +207,7 @@ def part_rows(grid: Grid, rows: list[Row], columns: range) -> list[Row]:
     for row in rows:
         cells = []
         for cell in row.cells:
-            words = tuple(w for w in cell.words if grid.column_of(w) in columns)
+            words = tuple(w for column, w in grid.placed(cell) if column in columns)
             if words:
                 cells.append(cell if len(words) == len(cell.words)
                              else Cell(" ".join(w.text for w in words), union([w.bbox for w in words]), words))

@@ -31,6 +31,7 @@ RECORD_TOUCH, RECORD_APART = 0.25, 1.0  # row heights: lines of one record touch
 RECORDS, RECORD_SHARE = 3, 0.6  # records of one number of lines (and their share) that make rows records
 UNREAD_CODE = 0.75  # a cell scoring this as a code prints one
 LATIN = re.compile(r"[A-Za-z]")
+BRACKETED = re.compile(r"\([^()]*\)|（[^（）]*）|\[[^\[\]]*\]")  # a remark in brackets
 
 
 def _filled(grid: Grid, row: Row, columns: range) -> set[int]:
@@ -187,12 +188,31 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
             continue
         nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
         if abs((body[nearest].top + body[nearest].bottom) / 2 - centre) <= BAND_REACH * body[nearest].height * max(
-                1, len(groups[nearest])) and not _own_product(body[nearest], body[n]):
+                1, len(groups[nearest])) and not _own_product(body[nearest], body[n]) \
+                and not _capitals_over(grid, body[n], body[nearest], fill):
             groups[nearest].append(n)
     joined = {n for members in groups.values() for n in members}
     rows = [(n, _merge([body[m] for m in sorted(groups[n])])) for n in main]
     rows += [(n, row) for n, row in enumerate(body) if n not in joined]
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
+
+
+def _capitals_over(grid: Grid, line: Row, row: Row, columns: set[int]) -> bool:
+    """A line in capitals right above a row whose own cells there are not ('PATAT (exclusief saus)'
+    over 'Patat klein | 2.85') heads the rows below it; a name's wrapped line is set like the name."""
+    def there(texts: list[str]) -> str:
+        return " ".join(text for j, text in enumerate(texts) if j in columns)
+
+    own = there(grid.texts(row))
+    return (line.top + line.bottom) / 2 < row.top and _capitals(there(grid.texts(line))) and bool(own) \
+        and not _capitals(own)
+
+
+def _capitals(text: str) -> bool:
+    """Words set in capitals, a remark in brackets aside ('STOKBROODJES (wit)'): three letters or
+    more with case, none of them small."""
+    cased = [ch for ch in BRACKETED.sub("", text) if ch.isalpha() and ch.upper() != ch.lower()]
+    return len(cased) >= 3 and all(ch.isupper() for ch in cased)
 
 
 def _own_product(row: Row, line: Row) -> bool:

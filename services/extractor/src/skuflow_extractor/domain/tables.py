@@ -33,7 +33,7 @@ from skuflow_catalog.codes import (
     trailing_code,
 )
 from skuflow_catalog.headers import header_role, is_currency, labelled_value, named_role
-from skuflow_catalog.prices import MENU_ROUND, Price, find_prices, menu_prices, price_of_cell
+from skuflow_catalog.prices import MENU_ROUND, Price, find_prices, menu_prices, money_shaped, price_of_cell
 from skuflow_catalog.values import cell_price, is_size, prices_and_rest
 
 from skuflow_contracts.ir import BBox
@@ -602,9 +602,9 @@ def _numbered(row: Sequence[str]) -> bool:
 
 def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> bool:
     """Cells that say a block without a header lists products: a column of codes, or names each beside
-    an amount with its currency (in the cell, or in a cell of its own next to it: '€ | 36,25'), or
-    beside amounts that read as a menu's prices. Other bare numbers do not: a table of specifications
-    prints them too."""
+    an amount with its currency (in the cell, or in a cell of its own next to it: '€ | 36,25') or
+    written as money ('14,000.00'), or beside amounts that read as a menu's prices. Other bare numbers
+    do not: a table of specifications prints them too."""
     chosen = [r.role for r in roles]
     if "model" in chosen:
         return len(rows) >= 2
@@ -620,7 +620,8 @@ def _products_without_header(roles: list[ColumnRole], rows: list[list[str]]) -> 
     def priced(row: list[str]) -> bool:
         found = price_of_cell(row[price], roles[price].decimal_mark)
         beside = row[max(price - 1, 0):price] + row[price + 1:price + 2]
-        return found is not None and (found.currency is not None or any(is_currency(t) for t in beside if t))
+        return found is not None and (found.currency is not None or money_shaped(row[price])
+                                      or any(is_currency(t) for t in beside if t))
 
     marked = sum(1 for row in named if priced(row))
     return marked >= PRICED_ROWS and marked >= PRICED_SHARE * len(named)
@@ -727,8 +728,9 @@ def find_tables(lines: list[Line], row_tolerance: float, previous: TableHeader |
     loose = cache(partial(_loose_headers, lines, row_tolerance, grids))  # found only if a headerless block asks
     for grid in grids:
         above = previous  # a headerless block of rows (or one with a code, not a footer) continues the table above
-        if tables:
-            above = tables[-1].header if len(grid.rows) > 1 or _coded(grid.rows[0]) else None
+        if tables:  # … when that table had a header: one read from its cells alone says nothing of this block's
+            above = tables[-1].header if (len(grid.rows) > 1 or _coded(grid.rows[0])) and not tables[-1].inferred \
+                else None
         for table in _read_grid(grid, partial(_inherited, above, loose, grid), rules):
             shared, caption = _shared_above(lines, table, used | table.lines)
             group = f"t{len(tables) + 1}" if "product_name" in shared else None
