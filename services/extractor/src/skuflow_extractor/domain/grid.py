@@ -115,6 +115,10 @@ class Grid:
             placed.append((placed[-1][0] if closes else self.column_of(word), word))
         return placed
 
+    def words_in(self, row: Row, column: int) -> list[Word]:
+        """The row's words placed in ``column``."""
+        return [word for cell in row.cells for j, word in self.placed(cell) if j == column]
+
     def spans(self, cell: Cell) -> list[int]:
         """The columns a cell overlaps (a header cell may stand over several)."""
         return [j for j, (left, right) in enumerate(self.columns)

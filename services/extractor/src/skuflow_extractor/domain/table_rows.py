@@ -118,7 +118,7 @@ def _spread_merged(grid: Grid, rows: list[Row], j: int, cuts: list[float]) -> li
         holders = [row for row in band if any(in_column(cell) for cell in row.cells)]
         if len(band) < 2 or not holders or len(holders) == len(band):
             continue
-        words = tuple(w for row in holders for cell in row.cells for column, w in grid.placed(cell) if column == j)
+        words = tuple(w for row in holders for w in grid.words_in(row, j))
         text, left, right = " ".join(w.text for w in words), min(w.bbox[0] for w in words), max(
             w.bbox[2] for w in words)
         for row in band:
@@ -170,13 +170,14 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
     section heading ruled off from the rows around it) or they translate it. Lines printing elsewhere
     (a section heading, a note) stay rows of their own."""
     body = records(body)
-    fills = [_filled(grid, row, columns) for row in body]
+    texts = [grid.texts(row) for row in body]
+    fills = [{j for j in columns if row_texts[j]} for row_texts in texts]
     widest = max((len(f) for f in fills), default=0)
     main = [n for n, f in enumerate(fills) if len(f) >= max(2, FULL_ROW_SHARE * widest)]
     if not main:
         return body
     usual = {j for j in columns if sum(j in fills[n] for n in main) * 2 >= len(main)}
-    printed = [" ".join(grid.texts(row)) for row in body]
+    printed = [" ".join(row_texts) for row_texts in texts]
     groups: dict[int, list[int]] = {n: [n] for n in main}
     for n, fill in enumerate(fills):
         if n in groups or not fill or not fill <= usual:
@@ -189,7 +190,7 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
         nearest = min(joinable, key=lambda m: abs((body[m].top + body[m].bottom) / 2 - centre))
         if abs((body[nearest].top + body[nearest].bottom) / 2 - centre) <= BAND_REACH * body[nearest].height * max(
                 1, len(groups[nearest])) and not _own_product(body[nearest], body[n]) \
-                and not _capitals_over(grid, body[n], body[nearest], fill):
+                and not _capitals_over(body[n], body[nearest], texts[n], texts[nearest], fill):
             groups[nearest].append(n)
     joined = {n for members in groups.values() for n in members}
     rows = [(n, _merge([body[m] for m in sorted(groups[n])])) for n in main]
@@ -197,14 +198,14 @@ def table_rows(grid: Grid, body: list[Row], columns: range, rules: list[BBox] | 
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
 
 
-def _capitals_over(grid: Grid, line: Row, row: Row, columns: set[int]) -> bool:
+def _capitals_over(line: Row, row: Row, line_texts: list[str], row_texts: list[str], columns: set[int]) -> bool:
     """A line in capitals right above a row whose own cells there are not ('PATAT (exclusief saus)'
     over 'Patat klein | 2.85') heads the rows below it; a name's wrapped line is set like the name."""
     def there(texts: list[str]) -> str:
         return " ".join(text for j, text in enumerate(texts) if j in columns)
 
-    own = there(grid.texts(row))
-    return (line.top + line.bottom) / 2 < row.top and _capitals(there(grid.texts(line))) and bool(own) \
+    own = there(row_texts)
+    return (line.top + line.bottom) / 2 < row.top and _capitals(there(line_texts)) and bool(own) \
         and not _capitals(own)
 
 

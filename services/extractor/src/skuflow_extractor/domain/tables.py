@@ -206,7 +206,7 @@ def _read_rows(grid: Grid, body: list[Row], columns: range, roles: list[ColumnRo
             # a codeless row above the first coded one is the table's title ('Lista de Precios | 4'), not a product
             key = key if code else name
             keyed = roles[key - columns.start].scores["model" if key == model else "product_name"]
-            key_lines = {w.line for c in row.cells for w in c.words if grid.column_of(w) == key}
+            key_lines = {w.line for w in grid.words_in(row, key)}
             evidence = _evidence(found[1] if found else NAME_EVIDENCE, keyed, row.confidence(key_lines))
             codes = found[0] if found else [None]
             for listed in codes:
@@ -239,7 +239,7 @@ def _texts(grid: Grid, row: Row, model: int | None, stacked: bool) -> list[str]:
     over 'Artikel') gives what it prints under its top line."""
     texts = grid.texts(row)
     if stacked and model is not None:
-        words = [w for cell in row.cells for w in cell.words if grid.column_of(w) == model]
+        words = grid.words_in(row, model)
         top = min((w.bbox[1] for w in words), default=0.0)
         lower = [w.text for w in words if w.bbox[1] - top > (w.bbox[3] - w.bbox[1]) / 2]
         texts[model] = " ".join(lower) or texts[model]
