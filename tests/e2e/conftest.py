@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.e2e.review_desk import LOCK_SECONDS, TIMER_SECONDS
 from tests.e2e.stack import running_stack
 
 PORT_OFFSET = 10000
@@ -12,5 +13,6 @@ MAX_UPLOAD_MB = 2
 def pipeline(database_url, kafka_bootstrap, tmp_path_factory):
     root = tmp_path_factory.mktemp("e2e")
     with running_stack(database_url, kafka_bootstrap, root, port_offset=PORT_OFFSET,
-                       env={"SKUFLOW_MAX_UPLOAD_MB": str(MAX_UPLOAD_MB)}) as stack:
+                       env={"SKUFLOW_MAX_UPLOAD_MB": str(MAX_UPLOAD_MB), "SKUFLOW_TASK_LOCK_SECONDS": str(LOCK_SECONDS),
+                            "SKUFLOW_TASK_TIMER_SECONDS": str(TIMER_SECONDS)}) as stack:
         yield stack

@@ -1,6 +1,7 @@
 """The human review loop end to end, on the real Kafka, Postgres and the eight services: doubted pages
 become tasks, their SKUs wait, an annotator's corrections come back as page.reviewed and are
-delivered as a new revision, a team lead's revert and redo supersedes them, the job completes."""
+delivered as a new revision, a team lead's revert and a redo from the reverted correction supersedes
+what the redo changed, and only that; the job completes."""
 
 import json
 
@@ -35,16 +36,19 @@ def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeli
         detail = ann.get(f"/api/v1/tasks/{binding['task_id']}").json()
         [ambiguous] = [b for b in detail["result"]["bindings"] if b["is_ambiguous"]]
         second_candidate = ambiguous["candidates"][1]["image_id"]
-        edits = [{"sku_id": s["sku_id"], "attributes": s["attributes"], "image_id": second_candidate
-                  if s["sku_id"] == ambiguous["sku_id"] else None} for s in detail["result"]["skus"]]
-        edits[0]["attributes"] = {**edits[0]["attributes"], "price": "123.45"}
-        assert ann.post(f"/api/v1/tasks/{binding['task_id']}/complete", json={"skus": edits}).status_code == 200
+        first_sku = detail["result"]["skus"][0]
+        edits = {first_sku["sku_id"]: {"sku_id": first_sku["sku_id"], "attributes": {
+            "price": {"before": first_sku["attributes"]["price"], "after": "123.45"}}}}
+        edits.setdefault(ambiguous["sku_id"], {"sku_id": ambiguous["sku_id"]})["image_id"] = {
+            "before": None, "after": second_candidate}
+        assert ann.post(f"/api/v1/tasks/{binding['task_id']}/complete",
+                        json={"edited": list(edits.values())}).status_code == 200
 
         assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/lock").status_code == 200
         page3 = ann.get(f"/api/v1/tasks/{page_review['task_id']}").json()["result"]
-        kept = [{"sku_id": s["sku_id"], "attributes": s["attributes"]} for s in page3["skus"][1:]]
-        kept.append({"attributes": {"model": "HUMAN-1", "price": "9.99"}, "bbox": [40, 700, 300, 720]})
-        assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json={"skus": kept}).status_code == 200
+        patch = {"deleted": [page3["skus"][0]["sku_id"]],
+                 "added": [{"attributes": {"model": "HUMAN-1", "price": "9.99"}, "bbox": [40, 700, 300, 720]}]}
+        assert ann.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json=patch).status_code == 200
 
     pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED")
     pages = pipeline.result(job_id)["pages"]
@@ -64,15 +68,18 @@ def test_corrections_are_delivered_as_new_revisions_and_the_job_completes(pipeli
         assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/revert",
                          json={"reason": "HUMAN-1 is a typo"}).status_code == 200
         assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/lock").status_code == 200
-        kept[-1]["attributes"] = {"model": "HUMAN-2", "price": "9.99"}
-        assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json={"skus": kept}).status_code == 200
+        redo = lead.get(f"/api/v1/tasks/{page_review['task_id']}").json()
+        assert redo["rework"]["reason"] == "HUMAN-1 is a typo"
+        [typo] = [s for s in redo["result"]["skus"] if s["attributes"]["model"] == "HUMAN-1"]  # the correction
+        fix = {"edited": [{"sku_id": typo["sku_id"], "attributes": {"model": {"before": "HUMAN-1",
+                                                                              "after": "HUMAN-2"}}}]}
+        assert lead.post(f"/api/v1/tasks/{page_review['task_id']}/complete", json=fix).status_code == 200
 
-    superseded = payloads(records_of(pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id,
-                                     len(pages[2]["skus"])))
-    assert {(s["page"], s["revision"], s["superseded_by"]) for s in superseded} == {(3, 2, 3)}
-    again = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id,
-                                len(delivered) + len(kept)))
-    assert len(again) == len({d["delivery_key"] for d in again})
-    assert {d["sku"]["attributes"]["model"] for d in again if d["revision"] == 3} >= {"HUMAN-2"}
+    superseded = payloads(records_of(pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id, 1))
+    assert [(s["sku_id"], s["page"], s["revision"], s["superseded_by"]) for s in superseded] == [
+        (typo["sku_id"], 3, 2, 3)]  # only what the redo changed
+    again = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id, len(delivered) + 1))
+    assert len(again) == len({d["delivery_key"] for d in again}) == len(delivered) + 1
+    assert [d["sku"]["attributes"]["model"] for d in again if d["revision"] == 3] == ["HUMAN-2"]
     final = pipeline.wait(job_id, lambda j: "HUMAN-2" in json.dumps(pipeline.result(job_id)["pages"][2]))
     assert final["status"] == "FULL_IMPORTED"

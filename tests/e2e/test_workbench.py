@@ -5,45 +5,25 @@ the API holds exactly that. A page of 800 SKU boxes opens and a box can be picke
 render and to select a box are printed (figures, not assertions). SKUFLOW_SCREENSHOTS=DIR keeps the
 screenshots (docs/screenshots holds the committed ones)."""
 
-import io
 import json
-import os
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from playwright.async_api import async_playwright
 
-from skuflow_cli.main import main as skuflow
 from tests.e2e.review_catalog import review_catalog
+from tests.e2e.review_desk import CHROMIUM, PASSWORD, account, logged_in, open_task, shots
 
 pytestmark = pytest.mark.e2e
-CHROMIUM = "/usr/bin/chromium"
-PASSWORD = "correct horse 77"
 MERCHANT = "merchant-wb"  # its own queue: other end-to-end tests leave tasks of their merchant waiting
-
-
-def shots(tmp_path: Path) -> Path:
-    out = Path(os.environ.get("SKUFLOW_SCREENSHOTS", tmp_path))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 @pytest.fixture(scope="module")
 def annotator(pipeline):
     """An annotator account made with `skuflow user add`, as an operator would."""
-    old_env, old_stdin = dict(os.environ), os.sys.stdin
-    os.environ["SKUFLOW_DATABASE_URL"] = pipeline.database_url
-    os.sys.stdin = io.StringIO(PASSWORD + "\n")
-    try:
-        assert skuflow(["user", "add", "ann.browser", "--merchant", MERCHANT, "--password-stdin"]) == 0
-    finally:
-        os.environ.clear()
-        os.environ.update(old_env)
-        os.sys.stdin = old_stdin
-    return "ann.browser"
+    return account(pipeline, "ann.browser", MERCHANT)
 
 
 def wait_tasks(pipeline, job_id: str, expect: int) -> list[dict]:
@@ -54,15 +34,6 @@ def wait_tasks(pipeline, job_id: str, expect: int) -> list[dict]:
                 return found
             time.sleep(0.3)
     raise AssertionError("no tasks")
-
-
-async def logged_in(browser, pipeline, user: str):
-    page = await browser.new_page(viewport={"width": 1400, "height": 950})
-    await page.goto(f"{pipeline.collab}/workbench/")
-    await page.fill("input[name=username]", user)
-    await page.fill("input[name=password]", PASSWORD)
-    await page.keyboard.press("Enter")
-    return page
 
 
 async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_it(pipeline, annotator, tmp_path):
@@ -120,6 +91,7 @@ async def test_an_annotator_corrects_a_page_with_the_keyboard_and_the_api_holds_
         await page.keyboard.press("l")
         await page.get_by_test_id("approve").filter(has_text="提交").wait_for()
         await page.screenshot(path=out / "workbench-zh.png")
+        await page.close()  # the tab closes: the SKU review it holds goes back to the queue
         await browser.close()
 
     done = await _detail(pipeline, binding["task_id"])
@@ -170,12 +142,12 @@ async def test_a_page_with_800_boxes_opens_and_a_box_can_be_picked(pipeline, ann
     job_id = pipeline.upload(review_catalog(tmp_path / "dense.pdf"), merchant=MERCHANT)
     pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
     wait_tasks(pipeline, job_id, 2)
-    _crowded_task(pipeline, job_id, 800)
+    crowded = _crowded_task(pipeline, job_id, 800)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
         started = time.perf_counter()
         page = await logged_in(browser, pipeline, annotator)
-        await page.get_by_test_id("task-title").filter(has_text="SKU_REVIEW").wait_for()
+        assert await open_task(page) == crowded
         await page.wait_for_function("performance.getEntriesByName('page-drawn').length > 0")
         first_render = time.perf_counter() - started
         assert await page.get_by_test_id("sku-row").count() < 60  # the list is virtualised

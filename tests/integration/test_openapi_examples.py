@@ -130,8 +130,9 @@ def contract_parts() -> list[tuple[str, type[BaseModel], dict, set[str]]]:
         ("page", PageResult, example(ours, "/api/v1/jobs/{job_id}/pages/{page}")["result"], set()),
         ("profile", ThresholdProfile, example(ours, "/api/v1/config/profiles/{profile_id}")["settings"], set()),
         *[("category schema", CategorySchema, schema, set()) for schema in categories],
-        ("task", PageResult, example(tasks, "/api/v1/tasks/{task_id}")["result"], set()),
-        ("next task", PageResult, example(tasks, "/api/v1/tasks/next")["result"], set()),
+        ("task", PageResult, example(tasks, "/api/v1/tasks/{task_id}", "task")["result"], set()),
+        ("reworked task", PageResult, example(tasks, "/api/v1/tasks/{task_id}", "rework")["result"], set()),
+        ("next task", PageResult, example(tasks, "/api/v1/tasks/next", "task")["result"], set()),
     ]
 
 

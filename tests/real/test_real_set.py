@@ -11,7 +11,7 @@ import pytest
 
 from skuflow_cli.evaluation.gate import regressions
 from skuflow_cli.evaluation.report import summary_table
-from skuflow_cli.evaluation.runner import evaluate, run_in_process
+from skuflow_cli.evaluation.runner import evaluate
 
 REAL = Path(__file__).parent
 SOURCES = json.loads((REAL / "sources.json").read_text(encoding="utf-8"))
@@ -48,8 +48,8 @@ def test_the_set_is_as_large_and_as_varied_as_promised():
     assert len(holdout) * 5 >= len(drawn_from) - 1
 
 
-def test_the_committed_real_catalogs_score_at_least_their_baseline():
-    report = evaluate(REAL / "committed", run_in_process, "in-process")
+def test_the_committed_real_catalogs_score_at_least_their_baseline(read_in_process):
+    report = evaluate(REAL / "committed", read_in_process, "in-process")
     print(summary_table(report))
     assert report["overall"]["silent_loss"]["rate"] == 0
     assert regressions(report, json.loads((REAL / "baseline.json").read_text())) == []

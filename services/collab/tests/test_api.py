@@ -31,6 +31,12 @@ def token(user: str, merchant: str = "m1", roles=("annotator",)) -> dict:
     return {"Authorization": f"Bearer {mint_token(user_id=user, merchant_id=merchant, secret=SECRET, roles=roles)}"}
 
 
+def named(user: str, name: str, roles=("annotator",)) -> dict:
+    """Headers of a login as the gateway makes it: an opaque user id and the username."""
+    bearer = mint_token(user_id=user, merchant_id="m1", secret=SECRET, roles=roles, name=name)
+    return {"Authorization": f"Bearer {bearer}"}
+
+
 ANN, BOB, LEAD, OTHER = token("ann"), token("bob"), token("lea", roles=("team_lead",)), token("eve", merchant="m2")
 
 
@@ -55,7 +61,7 @@ async def collab(database_url, tmp_path):
     async with ctx.db.transaction() as conn:
         await conn.execute(sa.text("TRUNCATE collab.human_tasks, collab.annotations, collab.annotation_examples, "
                                    "collab.documents, collab.outbox, collab.state_transitions, "
-                                   "collab.processed_events"))
+                                   "collab.processed_events, collab.task_reverts, collab.people"))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://collab",
                                  event_hooks=example_checks(app.openapi())) as client:
         yield client, ctx
@@ -150,14 +156,18 @@ async def test_completing_with_corrections_writes_annotations_and_publishes_the_
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
     [sku] = detail["result"]["skus"]
     assert [c["image_id"] for c in detail["result"]["bindings"][0]["candidates"]] == ["img_1", "img_2"]
-    body = {"skus": [{"sku_id": sku["sku_id"], "attributes": {"model": "SF-1", "price": "12.50"},
-                      "image_id": "img_2"},
-                     {"attributes": {"model": "SF-2"}, "bbox": [50, 130, 300, 150]}]}
+    body = {"edited": [{"sku_id": sku["sku_id"], "attributes": {"price": {"before": "9.90", "after": "12.50"}},
+                        "image_id": {"before": None, "after": "img_2"}}],
+            "added": [{"attributes": {"model": "SF-2"}, "bbox": [50, 130, 300, 150]}]}
     assert (await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=ANN)).status_code == 409
     await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
     assert (await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=BOB)).status_code == 409
-    bad = {"skus": [{"attributes": {"model": "SF-3"}}]}
+    bad = {"added": [{"attributes": {"model": "SF-3"}}]}
     assert (await client.post(f"/api/v1/tasks/{task}/complete", json=bad, headers=ANN)).status_code == 422
+    stale = {"edited": [{"sku_id": sku["sku_id"], "attributes": {"price": {"before": "1.00", "after": "2.00"}}}]}
+    refused = await client.post(f"/api/v1/tasks/{task}/complete", json=stale, headers=ANN)
+    assert refused.status_code == 409 and refused.json()["detail"]["error_code"] == "STALE_VALUE"
+    assert (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()["status"] == "PROCESSING"
     done = await client.post(f"/api/v1/tasks/{task}/complete", json=body, headers=ANN)
     assert done.status_code == 200 and done.json()["status"] == "COMPLETED"
     assert sorted(done.json()["annotations"]) == ["BINDING_CORRECTION", "SKU_ATTRIBUTE_CORRECTION",
@@ -225,8 +235,7 @@ async def test_a_new_task_is_dispatched_to_the_best_annotator_and_others_see_it_
     client, ctx = collab
     first = await new_task(ctx, page=1)
     await client.post(f"/api/v1/tasks/{first}/lock", headers=BOB)
-    body = {"skus": []}
-    assert (await client.post(f"/api/v1/tasks/{first}/complete", json=body, headers=BOB)).status_code == 200
+    assert (await client.post(f"/api/v1/tasks/{first}/complete", json={}, headers=BOB)).status_code == 200
     dispatched = await new_task(ctx, page=2)  # bob is the one annotator with a record for m1
     assert (await client.get(f"/api/v1/tasks/{dispatched}", headers=BOB)).json()["status"] == "CREATED"
     assert (await client.get("/api/v1/tasks/next", headers=ANN)).status_code == 204
@@ -250,7 +259,7 @@ async def test_every_task_of_a_document_shows_what_its_first_page_says_of_it(col
     assert detail["doc_global_attributes"] == {"title": "ACME Kitchen 2026", "brand": "ACME"}
 
 
-VALID_BODIES = {"complete": {"skus": []}, "skip": {"reason": "r"}, "revert": {"reason": "r"}}
+VALID_BODIES = {"complete": {}, "skip": {"reason": "r"}, "revert": {"reason": "r"}}
 
 
 async def test_every_task_endpoint_refuses_every_wrong_caller(collab, wrong_tokens):
@@ -305,10 +314,10 @@ async def test_a_team_lead_sees_each_annotators_profile_and_statistics_of_their_
     first, second, third = [await new_task(ctx, page=page) for page in (1, 2, 3)]
     for task in (first, second):
         await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
-        assert (await client.post(f"/api/v1/tasks/{task}/complete", json={"skus": []}, headers=ANN)).status_code == 200
+        assert (await client.post(f"/api/v1/tasks/{task}/complete", json={}, headers=ANN)).status_code == 200
     await client.post(f"/api/v1/tasks/{second}/revert", json={"reason": "a row was missed"}, headers=LEAD)
     await client.post(f"/api/v1/tasks/{second}/lock", headers=ANN)
-    await client.post(f"/api/v1/tasks/{second}/complete", json={"skus": []}, headers=ANN)
+    await client.post(f"/api/v1/tasks/{second}/complete", json={}, headers=ANN)
     await client.post(f"/api/v1/tasks/{third}/lock", headers=BOB)
     await client.post(f"/api/v1/tasks/{third}/skip", json={"reason": "unreadable"}, headers=BOB)
 
@@ -325,3 +334,58 @@ async def test_a_team_lead_sees_each_annotators_profile_and_statistics_of_their_
     stranger = token("eve", merchant="m2", roles=("team_lead",))
     assert (await client.get("/api/v1/ops/annotators", headers=stranger)).json()["annotators"] == []
     assert (await client.get("/api/v1/ops/annotators/ann/stats", headers=stranger)).status_code == 404
+
+
+async def test_an_annotators_own_locked_task_comes_back_first_and_taking_it_again_renews_the_lock(collab):
+    client, ctx = collab
+    held = await new_task(ctx, page=2)
+    await new_task(ctx, page=1)  # older and as urgent: it would come first for anyone else
+    locked = (await client.post(f"/api/v1/tasks/{held}/lock", headers=ANN)).json()
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == held  # a tab closed, a new login
+    assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] != held
+    await asyncio.sleep(0.01)
+    again = (await client.post(f"/api/v1/tasks/{held}/lock", headers=ANN)).json()
+    assert again["lock_expires_at"] > locked["lock_expires_at"]
+
+
+async def test_release_passes_the_task_to_the_others_and_a_closing_tab_frees_it_for_its_holder_too(collab):
+    client, ctx = collab
+    first, second = await new_task(ctx, page=1), await new_task(ctx, page=2)
+    await client.post(f"/api/v1/tasks/{first}/lock", headers=ANN)
+    assert (await client.post(f"/api/v1/tasks/{first}/release", headers=ANN)).json()["status"] == "CREATED"
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == second
+    assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == first
+    await client.post(f"/api/v1/tasks/{second}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{second}/release", headers=ANN)
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).status_code == 204  # both passed on: none now
+    async with ctx.db.transaction() as conn:  # the cool-down ends
+        await conn.execute(human_tasks.update().values(released_at=sa.func.now() - sa.text("interval '1 hour'")))
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == first
+
+    await client.post(f"/api/v1/tasks/{first}/lock", headers=ANN)
+    closed = await client.post(f"/api/v1/tasks/{first}/release", params={"closed": "true"}, headers=ANN)
+    assert closed.json()["locked_by"] is None
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == first
+
+
+async def test_a_rework_goes_to_any_qualified_annotator_from_the_undone_correction_with_who_and_why(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    ann, lead = named("ann-id", "ann"), named("lea-id", "lea", ("team_lead",))
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ann)
+    sku_id = (await client.get(f"/api/v1/tasks/{task}", headers=ann)).json()["result"]["skus"][0]["sku_id"]
+    patch = {"edited": [{"sku_id": sku_id, "attributes": {"price": {"before": "9.90", "after": "99.00"}}}]}
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=patch, headers=ann)).status_code == 200
+    reverted = await client.post(f"/api/v1/tasks/{task}/revert", json={"reason": "that is the 10-pack's price"},
+                                 headers=lead)
+    assert reverted.json()["rework_count"] == 1
+    redo = (await client.get("/api/v1/tasks/next", headers=BOB)).json()  # not only the annotator who did it
+    assert redo["task_id"] == task
+    assert redo["rework"] == {**redo["rework"], "count": 1, "reason": "that is the 10-pack's price",
+                              "reverted_by": "lea", "previous_annotator": "ann", "previous_correction": patch}
+    assert redo["result"]["skus"][0]["attributes"]["price"] == "99.00"  # the redo starts from the correction
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=BOB)
+    fix = {"edited": [{"sku_id": sku_id, "attributes": {"price": {"before": "99.00", "after": "9.90"}}}]}
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=fix, headers=BOB)).status_code == 200
+    reviews = [e.payload for e in await published(ctx, "page.reviewed")]
+    assert [(r.revision, r.result.skus[0].attributes.price) for r in reviews] == [(2, "99.00"), (3, "9.90")]

@@ -1,6 +1,7 @@
 """The HTTP importer on the real Postgres with a real receiver: a refused page is not called again
 and is skipped after a day, which completes its job (§7.27); a review supersedes an import not yet
-made; a cancelled job's imports are skipped and nothing more is sent."""
+made and re-delivers only the SKUs it changed; a cancelled job's imports are skipped and nothing more
+is sent."""
 
 import asyncio
 import uuid
@@ -12,7 +13,15 @@ import sqlalchemy as sa
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import JobCancelled, PageBound, PageReviewed
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
-from skuflow_contracts.topics import JOB_CANCELLED, JOB_COMPLETED, PAGE_BOUND, PAGE_IMPORTED, PAGE_REVIEWED
+from skuflow_contracts.topics import (
+    JOB_CANCELLED,
+    JOB_COMPLETED,
+    PAGE_BOUND,
+    PAGE_IMPORTED,
+    PAGE_REVIEWED,
+    SKU_DELIVERED,
+    SKU_SUPERSEDED,
+)
 from skuflow_output.importer import Importer, ImportSettings
 from skuflow_output.service import definition, subscriptions
 from skuflow_output.tables import deliveries, imports
@@ -25,9 +34,11 @@ OUTBOX = definition.tables.outbox
 HASH = "1a" * 32
 
 
-def work(page: int = 1, revision: int = 1) -> PageBound | PageReviewed:
+def work(page: int = 1, revision: int = 1, price: str | None = None) -> PageBound | PageReviewed:
+    """A page of two SKUs; ``price``, if given, is the first one's (a review's correction)."""
     skus = [SkuRecord(sku_id=f"{HASH[:8]}_p{page:02d}_{n:03d}", validity="valid",
-                      attributes=SkuAttributes(model=f"AB-{n}"), source_bbox=(0, 0, 1, 1), confidence=0.9)
+                      attributes=SkuAttributes(model=f"AB-{n}", price=price if n == 1 else None),
+                      source_bbox=(0, 0, 1, 1), confidence=0.9 if revision == 1 else 1.0)
             for n in range(1, 3)]
     result = PageResult(page=page, status="AI_COMPLETED", page_type="A", layout="L1", needs_review=False,
                         parser_backend="pymupdf", extraction_method="table_rule", skus=skus)
@@ -37,9 +48,9 @@ def work(page: int = 1, revision: int = 1) -> PageBound | PageReviewed:
 
 
 @pytest.fixture
-async def output(database_url, tmp_path, monkeypatch):
+async def output(database_url, tmp_path, monkeypatch, request):
     await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
-    receiver = Receiver(faults=("reject",))
+    receiver = Receiver(faults=getattr(request, "param", ("reject",)))
     server = receiver.serve()
     monkeypatch.setenv("SKUFLOW_IMPORT_URL", receiver.url)
     db = Database(database_url)
@@ -110,9 +121,29 @@ async def test_a_refused_page_is_not_called_again_and_is_skipped_after_a_day_whi
 async def test_a_review_supersedes_an_import_not_yet_made(output):
     job_id = f"job-{uuid.uuid4().hex[:8]}"
     await output.handle(PAGE_BOUND, work(), job_id)
-    await output.handle(PAGE_REVIEWED, work(revision=2), job_id)
+    await output.handle(PAGE_REVIEWED, work(revision=2, price="9.90"), job_id)
     assert [(r.revision, r.status) for r in await import_rows(output, job_id)] == [(1, "SUPERSEDED"), (2, "PENDING")]
-    assert await sku_statuses(output, job_id) == [(1, "SUPERSEDED")] * 2 + [(2, "DELIVERED")] * 2
+    assert await sku_statuses(output, job_id) == [(1, "SUPERSEDED"), (1, "DELIVERED"), (2, "DELIVERED")]
+
+
+@pytest.mark.parametrize("output", [("ok",)], indirect=True)
+async def test_a_review_delivers_again_only_what_it_changed_and_imports_the_rest_under_its_keys(output):
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    await output.handle(PAGE_BOUND, work(), job_id)
+    assert await output.importer.import_due() == 1
+    await output.handle(PAGE_REVIEWED, work(revision=2, price="9.90"), job_id)  # the person fixed one price
+    delivered = await announced(output, job_id, SKU_DELIVERED)
+    assert [(d.revision, d.sku.sku_id[-3:], d.sku.attributes.price) for d in delivered] == [
+        (1, "001", None), (1, "002", None), (2, "001", "9.90")]
+    [superseded] = await announced(output, job_id, SKU_SUPERSEDED)
+    assert (superseded.sku_id[-3:], superseded.revision, superseded.superseded_by) == ("001", 1, 2)
+    assert await output.importer.import_due() == 1
+    assert sorted(key.split("/", 2)[2] for key in output.receiver.skus) == [
+        f"r1/{HASH[:8]}_p01_001", f"r1/{HASH[:8]}_p01_002", f"r2/{HASH[:8]}_p01_001"]
+    assert await sku_statuses(output, job_id) == [(1, "SUPERSEDED"), (1, "IMPORTED"), (2, "IMPORTED")]
+    await output.handle(PAGE_REVIEWED, work(revision=3, price="9.90"), job_id)  # a redo that changes nothing
+    assert len(await announced(output, job_id, SKU_DELIVERED)) == 3
+    assert len(await announced(output, job_id, SKU_SUPERSEDED)) == 1
 
 
 async def test_a_cancelled_jobs_imports_are_skipped_and_not_sent(output):

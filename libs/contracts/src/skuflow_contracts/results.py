@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -15,7 +15,8 @@ Route = Literal["AUTO", "HYBRID", "HUMAN_ALL"]
 ImageRole = Literal["PRODUCT_MAIN", "DETAIL", "SCENE", "SIZE_CHART", "LOGO", "DECORATION"]
 ExtractionMethod = Literal["table_rule", "two_stage", "single_stage", "final_fallback"]
 SkuStatus = Literal["IMPORT_READY", "REJECTED", "PENDING_CONFIRMATION"]
-ATTRIBUTE_NAMES = ("model", "product_name", "size", "material", "color", "price")
+AttributeName = Literal["model", "product_name", "size", "material", "color", "price"]
+ATTRIBUTE_NAMES: tuple[str, ...] = get_args(AttributeName)
 PARSE_FAILED, DEAD_LETTER = "AI_FAILED", "DEAD_LETTER"
 FAILED_PAGE_STATUSES = frozenset({PARSE_FAILED, DEAD_LETTER})  # a page no reading came out of
 

@@ -19,13 +19,18 @@ class Principal:
     user_id: str
     merchant_id: str
     roles: tuple[str, ...]
+    name: str | None = None  # the login's username, for people to read (user_id is an opaque id)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.user_id
 
 
 def mint_token(*, user_id: str, merchant_id: str, secret: str, roles: tuple[str, ...] = ("merchant",),
-               ttl_seconds: int = 3600) -> str:
+               ttl_seconds: int = 3600, name: str | None = None) -> str:
     now = int(time.time())
     claims = {"sub": user_id, "merchant_id": merchant_id, "roles": list(roles), "iat": now,
-              "exp": now + ttl_seconds}
+              "exp": now + ttl_seconds, **({"name": name} if name else {})}
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
@@ -39,7 +44,9 @@ def verify_token(token: str, secret: str) -> Principal:
     merchant = claims.get("merchant_id")
     if not isinstance(merchant, str) or not merchant:
         raise AuthError("token carries no merchant_id")
-    return Principal(user_id=str(claims["sub"]), merchant_id=merchant, roles=tuple(claims.get("roles", ())))
+    name = claims.get("name")
+    return Principal(user_id=str(claims["sub"]), merchant_id=merchant, roles=tuple(claims.get("roles", ())),
+                     name=name if isinstance(name, str) and name else None)
 
 
 def bearer_principal(authorization: str | None, secret: str) -> Principal:

@@ -8,7 +8,6 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import store
@@ -17,6 +16,7 @@ from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.document import global_attributes
 from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
 from skuflow_collab.feedback import suggest
+from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import documents, human_tasks, metadata, platform
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.envelope import EventEnvelope
@@ -28,11 +28,6 @@ from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition
 from skuflow_platform.storage import StorageError
 
 FEEDBACK_CHECK_SECONDS = 900  # the daily suggestions are written at the first check after their hour
-
-
-class CollabSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="SKUFLOW_")
-    task_timer_seconds: float = 30.0
 
 
 def difficulty(bound: PageBound) -> float:

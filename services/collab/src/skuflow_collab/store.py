@@ -7,14 +7,16 @@ from dataclasses import asdict
 from datetime import datetime
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_collab.domain.dispatch import Profile, profile_of
 from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, SYSTEM, move
-from skuflow_collab.tables import human_tasks, platform
+from skuflow_collab.tables import human_tasks, people, platform, task_reverts
 from skuflow_contracts.events import PageBound, PageReviewed
 from skuflow_contracts.results import PageResult
 from skuflow_contracts.revisions import review_revision
+from skuflow_platform.auth import Principal
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 
@@ -138,3 +140,33 @@ async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: i
     for task in stale:
         await change(conn, task, "supersede", (SYSTEM,), SYSTEM, "a full reprocess read the page again",
                      locked_by=None, lock_expires_at=None, completed_at=sa.func.now())
+
+
+async def remember_person(conn: AsyncConnection, who: Principal) -> None:
+    """Keep the name the caller's login gives them, so that people are shown by name, not by id."""
+    stmt = pg_insert(people).values(merchant_id=who.merchant_id, user_id=who.user_id, name=who.display_name)
+    await conn.execute(stmt.on_conflict_do_update(index_elements=[people.c.merchant_id, people.c.user_id],
+                                                  set_={"name": stmt.excluded.name, "last_seen_at": sa.func.now()}))
+
+
+async def record_revert(conn: AsyncConnection, task: sa.Row, reverted_by: str, reason: str) -> None:
+    """The revert of ``task`` (as it was before it), with the correction it undid."""
+    await conn.execute(task_reverts.insert().values(
+        task_id=task.task_id, rework=task.rework_count + 1, annotator=task.assigned_to, reverted_by=reverted_by,
+        reason=reason, patch=task.result))
+
+
+async def last_revert(conn: AsyncConnection, task: sa.Row) -> dict | None:
+    """What a rework's annotator is shown: who reverted the task, when and why, and the correction
+    it undid, by whom (people by name where their login gave one)."""
+    found = (await conn.execute(sa.select(task_reverts).where(task_reverts.c.task_id == task.task_id).order_by(
+        task_reverts.c.rework.desc()).limit(1))).first()
+    if found is None:
+        return None
+    names = dict((await conn.execute(sa.select(people.c.user_id, people.c.name).where(
+        people.c.merchant_id == task.merchant_id,
+        people.c.user_id.in_([found.annotator or "", found.reverted_by])))).all())
+    return {"count": task.rework_count, "reason": found.reason, "reverted_at": found.reverted_at.isoformat(),
+            "reverted_by": names.get(found.reverted_by, found.reverted_by),
+            "previous_annotator": names.get(found.annotator, found.annotator) if found.annotator else None,
+            "previous_correction": found.patch}

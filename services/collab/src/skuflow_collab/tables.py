@@ -1,4 +1,4 @@
-"""The collab schema: human tasks (one per page and task type), annotations, few-shot examples."""
+"""The collab schema: human tasks (one per page and task type), their reverts, annotations, few-shot examples."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -30,7 +30,22 @@ human_tasks = sa.Table(
     sa.Column("rework_count", sa.Integer, nullable=False, server_default="0"),
     sa.Column("result", JSONB),
     sa.Column("skip_reason", sa.Text),
+    sa.Column("reviewed", JSONB),  # the page as the last completion left it: a rework starts from it
+    sa.Column("released_by", sa.Text),  # who last passed the task on: /tasks/next offers them others first
+    sa.Column("released_at", sa.DateTime(timezone=True)),
     sa.UniqueConstraint("job_id", "page", "task_type"),
+)
+
+task_reverts = sa.Table(  # each revert, with the correction it undid, shown to whoever redoes the task
+    "task_reverts", metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("task_id", sa.Text, nullable=False),
+    sa.Column("rework", sa.Integer, nullable=False),
+    sa.Column("annotator", sa.Text),
+    sa.Column("reverted_by", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("patch", JSONB),
+    sa.Column("reverted_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )
 
 annotations = sa.Table(
@@ -61,6 +76,15 @@ annotation_examples = sa.Table(
 
 sa.Index("ix_tasks_queue", human_tasks.c.merchant_id, human_tasks.c.status, human_tasks.c.priority,
          human_tasks.c.created_at)
+sa.Index("ix_task_reverts_task", task_reverts.c.task_id)
+
+people = sa.Table(  # the names of the people who worked on tasks, as their logins named them
+    "people", metadata,
+    sa.Column("merchant_id", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+)
 sa.Index("ix_annotations_type", annotations.c.type, annotations.c.annotated_at)
 
 feedback_suggestions = sa.Table(

@@ -1,39 +1,43 @@
 // The annotator's workbench: log in, take the next task, correct the page, approve, and the next
-// task (fetched and its picture preloaded while this one was open) is already there.
+// task (fetched and its picture preloaded while this one was open) is already there. Edits are kept as
+// a draft while they are made; a login that ends sends the annotator to the login page and, once they
+// are back, to the same task with their edits.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Api, Conflict, login, Unauthorized, type BBox, type Session, type Task } from "./api";
-import { FIELDS, fromResult, toCorrections, type DrawnImage, type EditSku, type Field } from "./edits";
+import { Api, Conflict, Gone, Unauthorized, type BBox, type Task } from "./api";
+import { draftedTasks, dropDraft, loadDraft, saveDraft } from "./drafts";
+import { fromResult, problem, toPatch, type DrawnImage, type EditSku } from "./edits";
 import { t, SHORTCUTS, type Lang } from "./i18n";
 import { PageCanvas } from "./PageCanvas";
+import { ReworkNote } from "./ReworkNote";
+import { currentSession, keepSession, login, type Session } from "./session";
+import { SkuEditor } from "./SkuEditor";
 import { SkuList } from "./SkuList";
 
-const HEARTBEAT_MS = 60_000;
 const IDLE_POLL_MS = 5_000;
-
-function storedSession(): Session | null {
-  const raw = sessionStorage.getItem("skuflow.session");
-  return raw ? (JSON.parse(raw) as Session) : null;
-}
+const MIN_HEARTBEAT_MS = 2_000;
 
 export function App() {
   const [lang, setLang] = useState<Lang>((localStorage.getItem("skuflow.lang") as Lang) || "en");
-  const [session, setSession] = useState<Session | null>(storedSession);
+  const [session, setSession] = useState<Session | null>(currentSession);
+  const [ended, setEnded] = useState(false);
   const switchLang = useCallback(() => setLang((l) => {
     const next = l === "en" ? "zh" : "en";
     localStorage.setItem("skuflow.lang", next);
     return next;
   }), []);
-  const signOut = useCallback(() => { sessionStorage.removeItem("skuflow.session"); setSession(null); }, []);
+  const signOut = useCallback((expired: boolean) => {
+    keepSession(null);
+    setEnded(expired);
+    setSession(null);
+  }, []);
   if (!session) {
-    return <Login lang={lang} onLang={switchLang} onSession={(s) => {
-      sessionStorage.setItem("skuflow.session", JSON.stringify(s));
-      setSession(s);
-    }} />;
+    return <Login lang={lang} onLang={switchLang} ended={ended} onSession={(s) => { setEnded(false); setSession(s); }} />;
   }
   return <Workbench lang={lang} onLang={switchLang} session={session} onSignOut={signOut} />;
 }
 
-function Login({ lang, onLang, onSession }: { lang: Lang; onLang: () => void; onSession: (s: Session) => void }) {
+function Login({ lang, onLang, ended, onSession }:
+               { lang: Lang; onLang: () => void; ended: boolean; onSession: (s: Session) => void }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [failed, setFailed] = useState(false);
@@ -48,6 +52,7 @@ function Login({ lang, onLang, onSession }: { lang: Lang; onLang: () => void; on
   return (
     <form className="login" onSubmit={submit}>
       <h1>{t(lang, "title")}</h1>
+      {ended && <p className="notice-inline" data-testid="session-ended">{t(lang, "sessionEnded")}</p>}
       <label>{t(lang, "username")}<input name="username" autoFocus value={username}
                                          onChange={(e) => setUsername(e.target.value)} /></label>
       <label>{t(lang, "password")}<input name="password" type="password" value={password}
@@ -62,8 +67,9 @@ function Login({ lang, onLang, onSession }: { lang: Lang; onLang: () => void; on
 type Open = { task: Task; picture: string; previous: string | null; next: string | null };
 
 function Workbench({ lang, onLang, session, onSignOut }:
-                   { lang: Lang; onLang: () => void; session: Session; onSignOut: () => void }) {
-  const api = useRef(new Api(session)).current;
+                   { lang: Lang; onLang: () => void; session: Session; onSignOut: (expired: boolean) => void }) {
+  const api = useRef(new Api()).current;
+  const user = session.username;
   const [open, setOpen] = useState<Open | null>(null);
   const [skus, setSkus] = useState<EditSku[]>([]);
   const [selected, setSelected] = useState(0);
@@ -72,13 +78,15 @@ function Workbench({ lang, onLang, session, onSignOut }:
   const [help, setHelp] = useState(false);
   const [focusEditor, setFocusEditor] = useState(false);
   const [notice, setNotice] = useState<string>(t(lang, "loading"));
+  const [message, setMessage] = useState<string | null>(null);
   const preloaded = useRef<Map<string, string>>(new Map());
   const editor = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
   const failed = useCallback((error: unknown) => {
-    if (error instanceof Unauthorized) onSignOut();
-    else setNotice(error instanceof Conflict ? t(lang, "lockLost") : String(error));
+    if (error instanceof Unauthorized) onSignOut(true);
+    else if (error instanceof Conflict) setMessage(t(lang, "lockLost"));
+    else setMessage(String(error));
   }, [lang, onSignOut]);
 
   const preloadNext = useCallback(async (current: string) => {
@@ -91,27 +99,43 @@ function Workbench({ lang, onLang, session, onSignOut }:
     } catch { /* preloading is only a head start */ }
   }, [api]);
 
+  const show = useCallback(async (detail: Task) => {
+    const picture = preloaded.current.get(detail.task_id)
+      ?? (detail.page_image_url ? await api.picture(detail.page_image_url) : "");
+    preloaded.current.delete(detail.task_id);
+    const [previous, next] = await Promise.all([detail.context_pages.previous, detail.context_pages.next]
+      .map((url) => (url ? api.picture(url) : Promise.resolve(null))));
+    const draft = loadDraft(user, detail);
+    setSkus(draft ? draft.skus : detail.result ? fromResult(detail.result) : []);
+    setNewImages(draft ? draft.newImages : []);
+    setMessage(draft ? t(lang, "draftRestored") : null);
+    setSelected(0);
+    setDrawing(null);
+    setOpen({ task: detail, picture, previous, next });
+    void preloadNext(detail.task_id);
+  }, [api, user, lang, preloadNext]);
+
+  /** Take a task: first one this annotator left edits on (still theirs to take), then the next one. */
   const take = useCallback(async () => {
     setOpen(null);
+    for (const taskId of draftedTasks(user)) {
+      try {
+        await api.act(taskId, "lock");
+        await show(await api.task(taskId));
+        return true;
+      } catch (e) {
+        if (!(e instanceof Conflict || e instanceof Gone)) throw e;
+        dropDraft(user, taskId);  // finished or taken by someone else meanwhile
+      }
+    }
     for (;;) {
       const task = await api.next();
       if (task === null) { setNotice(t(lang, "noTask")); return false; }
       try { await api.act(task.task_id, "lock"); } catch (e) { if (e instanceof Conflict) continue; throw e; }
-      const detail = await api.task(task.task_id);
-      const picture = preloaded.current.get(task.task_id)
-        ?? (detail.page_image_url ? await api.picture(detail.page_image_url) : "");
-      preloaded.current.delete(task.task_id);
-      const [previous, next] = await Promise.all([detail.context_pages.previous, detail.context_pages.next]
-        .map((url) => (url ? api.picture(url) : Promise.resolve(null))));
-      setSkus(detail.result ? fromResult(detail.result) : []);
-      setNewImages([]);
-      setSelected(0);
-      setDrawing(null);
-      setOpen({ task: detail, picture, previous, next });
-      void preloadNext(detail.task_id);
+      await show(await api.task(task.task_id));
       return true;
     }
-  }, [api, lang, preloadNext]);
+  }, [api, user, lang, show]);
 
   useEffect(() => {
     let stopped = false;
@@ -125,23 +149,46 @@ function Workbench({ lang, onLang, session, onSignOut }:
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
+  useEffect(() => {  // keep the lock: renewed every third of its life; a closing tab gives it back
     if (!open) return;
-    const timer = setInterval(() => api.act(open.task.task_id, "heartbeat").catch(failed), HEARTBEAT_MS);
-    return () => clearInterval(timer);
+    const taskId = open.task.task_id;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const beat = async () => {
+      try {
+        const held = await api.heartbeat(taskId);
+        if (!stopped) timer = setTimeout(beat, Math.max(MIN_HEARTBEAT_MS, (held.lock_seconds * 1000) / 3));
+      } catch (e) { if (!stopped) failed(e); }
+    };
+    void beat();
+    const closing = () => api.releaseOnClose(taskId);
+    window.addEventListener("pagehide", closing);
+    return () => { stopped = true; clearTimeout(timer); window.removeEventListener("pagehide", closing); };
   }, [api, open, failed]);
+
+  useEffect(() => {  // every edit is kept in the browser until the task is finished
+    if (!open?.task.result) return;
+    const patch = toPatch(open.task.result, skus, newImages);
+    if (Object.keys(patch).length) saveDraft(user, open.task, skus, newImages);
+    else dropDraft(user, open.task.task_id);
+  }, [open, skus, newImages, user]);
 
   const finish = useCallback(async (action: "complete" | "skip" | "release", body?: unknown) => {
     if (!open) return;
     try {
       await api.act(open.task.task_id, action, body);
+      dropDraft(user, open.task.task_id);
       setNotice(t(lang, "saved"));
       if (!(await take())) setTimeout(() => void take().catch(failed), IDLE_POLL_MS);
     } catch (e) { failed(e); }
-  }, [api, open, lang, take, failed]);
+  }, [api, open, user, lang, take, failed]);
 
-  const approve = useCallback(() => void finish("complete", toCorrections(skus, newImages)),
-                              [finish, skus, newImages]);
+  const approve = useCallback(() => {
+    if (!open) return;
+    const wrong = problem(skus);
+    if (wrong) { setMessage(wrong); return; }
+    void finish("complete", open.task.result ? toPatch(open.task.result, skus, newImages) : {});
+  }, [open, finish, skus, newImages]);
   const skip = useCallback(() => {
     const reason = window.prompt(t(lang, "skipReason"));
     if (reason) void finish("skip", { reason });
@@ -151,14 +198,15 @@ function Workbench({ lang, onLang, session, onSignOut }:
     setSkus((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
 
   const onKey = useCallback((event: KeyboardEvent) => {
-    const typing = (event.target as HTMLElement).tagName === "INPUT";
-    if (typing) {
-      if (event.key === "Enter" && !event.ctrlKey) {
+    const target = event.target as HTMLElement;
+    if (target.tagName === "INPUT" || target.tagName === "TEXTAREA") {
+      const newline = target.tagName === "TEXTAREA" && event.shiftKey;
+      if (event.key === "Enter" && !event.ctrlKey && !newline) {
         event.preventDefault();
-        (event.target as HTMLInputElement).blur();
+        target.blur();
         root.current?.focus();
       } else if (event.key === "Escape") {
-        (event.target as HTMLInputElement).blur();
+        target.blur();
         root.current?.focus();
       }
       if (!(event.key === "Enter" && event.ctrlKey)) return;
@@ -170,7 +218,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
     else if (key === "k" || key === "K") setSelected((s) => Math.max(s - 1, 0));
     else if (key === "e" || key === "E") {
       event.preventDefault();
-      editor.current?.querySelector<HTMLInputElement>("input")?.focus();
+      editor.current?.querySelector<HTMLElement>("input, textarea")?.focus();
     } else if (["0", "1", "2", "3"].includes(key) && skus[selected]) {
       const sku = skus[selected];
       const image = key === "0" ? null : sku.candidates[Number(key) - 1];
@@ -199,7 +247,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
       setNewImages((all) => [...all, { key, bbox }]);
       if (skus[selected]) update(selected, { image_id: key });
     } else {
-      setSkus((all) => [...all, { key: `new-${Date.now()}`, sku_id: null, attributes: {}, custom: "", bbox,
+      setSkus((all) => [...all, { key: `new-${Date.now()}`, sku_id: null, attributes: {}, custom: [], bbox,
                                   image_id: null, candidates: [] }]);
       setSelected(skus.length);
       setFocusEditor(true);
@@ -209,7 +257,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
 
   useEffect(() => {  // a drawn SKU is typed into at once: its first field takes the focus once rendered
     if (!focusEditor) return;
-    editor.current?.querySelector<HTMLInputElement>("input")?.focus();
+    editor.current?.querySelector<HTMLElement>("input, textarea")?.focus();
     setFocusEditor(false);
   }, [focusEditor, skus]);
 
@@ -218,13 +266,14 @@ function Workbench({ lang, onLang, session, onSignOut }:
     <div className="workbench" ref={root} tabIndex={-1}>
       <header>
         <strong>{t(lang, "title")}</strong>
-        {open && <span data-testid="task-title">{open.task.task_type} · {t(lang, "page")} {open.task.page}
+        {open && <span data-testid="task-title" data-task={open.task.task_id}>{open.task.task_type} · {t(lang, "page")} {open.task.page}
           · {open.task.job_id.slice(0, 8)}</span>}
         <span className="who">{session.username}</span>
         <button onClick={onLang}>{lang === "en" ? "中文" : "English"}</button>
         <button onClick={() => setHelp(true)}>?</button>
-        <button onClick={onSignOut}>{t(lang, "logout")}</button>
+        <button onClick={() => onSignOut(false)}>{t(lang, "logout")}</button>
       </header>
+      {!open && message && <p className="message" role="status">{message}</p>}
       {!open && <p className="notice" data-testid="notice">{notice}</p>}
       {open && (
         <main>
@@ -244,30 +293,15 @@ function Workbench({ lang, onLang, session, onSignOut }:
                           onSelect={setSelected} onDrawn={drawn} />)}
           </section>
           <section className="side">
+            {message && <p className="message" role="status" data-testid="message">{message}</p>}
             <p className="reason"><b>{t(lang, "reason")}:</b> {open.task.reason}</p>
+            {open.task.rework && <ReworkNote lang={lang} rework={open.task.rework} />}
             {Object.keys(open.task.doc_global_attributes ?? {}).length > 0 && (
               <p className="document" data-testid="document"><b>{t(lang, "document")}:</b>{" "}
                 {Object.entries(open.task.doc_global_attributes).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>)}
             <h2>{t(lang, "skus")} ({skus.length})</h2>
             <SkuList skus={skus} selected={selected} onSelect={setSelected} />
-            {sku && (
-              <div className="editor" ref={editor} data-testid="editor">
-                {FIELDS.map((field: Field) => (
-                  <label key={field}>{t(lang, field)}
-                    <input name={field} value={sku.attributes[field] ?? ""}
-                           onChange={(e) => update(selected, { attributes: { ...sku.attributes, [field]: e.target.value } })} />
-                  </label>))}
-                <label>{t(lang, "custom")}
-                  <input name="custom" value={sku.custom} onChange={(e) => update(selected, { custom: e.target.value })} />
-                </label>
-                <div className="candidates" data-testid="candidates">
-                  <span>{t(lang, "candidates")}</span>
-                  {sku.candidates.map((id, i) => (
-                    <button key={id} className={sku.image_id === id ? "bound" : ""}
-                            onClick={() => update(selected, { image_id: id })}>{i + 1}: {id}</button>))}
-                  <span data-testid="bound-image">{t(lang, "image")}: {sku.image_id ?? "—"}</span>
-                </div>
-              </div>)}
+            {sku && <SkuEditor ref={editor} lang={lang} sku={sku} onChange={(change) => update(selected, change)} />}
             <div className="actions">
               <button data-testid="approve" onClick={approve}>
                 {t(lang, "approve")} (Ctrl+Enter)</button>

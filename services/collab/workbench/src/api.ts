@@ -1,5 +1,9 @@
-// The workbench's calls: login at the gateway, tasks at collab (same origin). Every call carries the
-// bearer token; a 401 sends the annotator back to the login page.
+// The workbench's calls to collab's task API (same origin). Every call carries the tab's bearer token;
+// a 401 renews it once with the refresh token and tries again, and only a login that has ended
+// (Unauthorized) sends the annotator to the login page, their edits kept as a draft.
+import { currentSession, refresh, Unauthorized } from "./session";
+
+export { Unauthorized };
 export type Attributes = {
   model?: string | null; product_name?: string | null; price?: string | null;
   size?: string | null; color?: string | null; material?: string | null;
@@ -18,44 +22,52 @@ export type PageResult = {
   page: number; page_type: string | null; layout: string | null; skus: Sku[]; images: Image[];
   bindings: Binding[]; review_reasons: string[]; validation: { triggered_rules: string[] };
 };
+export type ValueChange = { before: string | null; after: string | null };
+export type SkuPatch = {
+  sku_id: string; attributes?: Record<string, ValueChange>; custom_attributes?: Record<string, ValueChange>;
+  image_id?: ValueChange;
+};
+export type PagePatch = {
+  edited?: SkuPatch[]; deleted?: string[];
+  added?: { attributes: Attributes; custom_attributes: Record<string, string>; bbox: BBox; image_id: string | null }[];
+  new_images?: { key: string; bbox: BBox }[];
+};
+export type Rework = {
+  count: number; reason: string; reverted_at: string; reverted_by: string; previous_annotator: string | null;
+  previous_correction: PagePatch | null;
+};
 export type Task = {
   task_id: string; job_id: string; page: number; task_type: string; status: string; reason: string;
-  priority: number; sla_level: string; locked_by: string | null; result: PageResult | null;
+  priority: number; sla_level: string; locked_by: string | null; rework_count: number; result: PageResult | null;
   page_size: [number, number] | null; page_image_url: string | null;
   text_blocks: { bbox: BBox; text: string }[];
   doc_global_attributes: Record<string, string>;
   context_pages: { previous: string | null; next: string | null };
+  rework: Rework | null;
 };
-export type Session = { token: string; username: string; roles: string[]; merchant_id: string };
+export type Heartbeat = { task_id: string; lock_expires_at: string; lock_seconds: number };
 
-export class Unauthorized extends Error {}
 export class Conflict extends Error {}
+export class Gone extends Error {}
 
-export async function gatewayUrl(): Promise<string> {
-  const response = await fetch("/workbench/config.json");
-  return ((await response.json()) as { gateway_url: string }).gateway_url;
-}
-
-export async function login(username: string, password: string): Promise<Session> {
-  const response = await fetch(`${await gatewayUrl()}/api/v1/auth/login`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }),
-  });
-  if (!response.ok) throw new Unauthorized(await response.text());
-  const body = await response.json();
-  return { token: body.access_token, username: body.username, roles: body.roles, merchant_id: body.merchant_id };
+function bearer(): Record<string, string> {
+  const session = currentSession();
+  if (!session) throw new Unauthorized("not logged in");
+  return { Authorization: `Bearer ${session.token}` };
 }
 
 export class Api {
-  constructor(private readonly session: Session) {}
-
-  private async call(path: string, init: RequestInit = {}): Promise<Response> {
+  private async call(path: string, init: RequestInit = {}, renewed = false): Promise<Response> {
     const response = await fetch(path, {
-      ...init,
-      headers: { Authorization: `Bearer ${this.session.token}`, "Content-Type": "application/json",
-                 ...(init.headers || {}) },
+      ...init, headers: { ...bearer(), "Content-Type": "application/json", ...(init.headers || {}) },
     });
-    if (response.status === 401) throw new Unauthorized("session expired");
+    if (response.status === 401) {
+      if (renewed) throw new Unauthorized("session expired");
+      await refresh();
+      return this.call(path, init, true);
+    }
     if (response.status === 409) throw new Conflict(await response.text());
+    if (response.status === 404) throw new Gone(await response.text());
     if (!response.ok && response.status !== 204) throw new Error(`${response.status} ${await response.text()}`);
     return response;
   }
@@ -72,6 +84,17 @@ export class Api {
   async act(taskId: string, action: string, body?: unknown): Promise<unknown> {
     const init: RequestInit = { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) };
     return (await this.call(`/api/v1/tasks/${taskId}/${action}`, init)).json();
+  }
+
+  async heartbeat(taskId: string): Promise<Heartbeat> {
+    return (await this.act(taskId, "heartbeat")) as Heartbeat;
+  }
+
+  /** Free the task as the tab closes: a request the browser sends even as the page goes away. */
+  releaseOnClose(taskId: string): void {
+    try {
+      void fetch(`/api/v1/tasks/${taskId}/release?closed=true`, { method: "POST", keepalive: true, headers: bearer() });
+    } catch { /* logged out already: the lock runs out on its own */ }
   }
 
   /** A page picture as an object URL (an <img> cannot send the bearer token itself). */

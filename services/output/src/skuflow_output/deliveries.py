@@ -9,19 +9,21 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from skuflow_output.domain.skus import SKU
+from skuflow_output.domain.skus import SKU, SUPERSEDED
 from skuflow_output.tables import deliveries, platform
 
 
-async def deliver_skus(conn: AsyncConnection, job_id: str, page: int, revision: int, sku_ids: list[str]) -> list[str]:
-    """Record the page's valid SKUs as delivered; returns those not delivered before (a redelivered
-    page delivers nothing twice)."""
-    if not sku_ids:
+async def deliver_skus(conn: AsyncConnection, job_id: str, page: int, revision: int,
+                       contents: dict[str, str]) -> list[str]:
+    """Record the page's valid SKUs (``contents``: sku_id → content key) as delivered at ``revision``;
+    returns those not delivered before (a redelivered page delivers nothing twice)."""
+    if not contents:
         return []
     status = SKU.fire(None, "deliver")
     new = list((await conn.execute(pg_insert(deliveries).values([
-        {"job_id": job_id, "sku_id": sku_id, "page": page, "revision": revision, "status": status}
-        for sku_id in sku_ids]).on_conflict_do_nothing().returning(deliveries.c.sku_id))).scalars())
+        {"job_id": job_id, "sku_id": sku_id, "page": page, "revision": revision, "status": status,
+         "content_key": key} for sku_id, key in contents.items()]).on_conflict_do_nothing().returning(
+        deliveries.c.sku_id))).scalars())
     if new:
         await conn.execute(platform.state_transitions.insert(), [
             {"entity": "sku", "entity_id": _audit_id(job_id, revision, sku_id), "from_status": None,
@@ -52,5 +54,13 @@ def _audit_id(job_id: str, revision: int, sku_id: str) -> str:
     return f"{job_id}/r{revision}/{sku_id}"
 
 
-def of_page(job_id: str, page: int, revision: int) -> tuple[sa.ColumnElement[bool], ...]:
-    return (deliveries.c.job_id == job_id, deliveries.c.page == page, deliveries.c.revision == revision)
+async def live_deliveries(conn: AsyncConnection, job_id: str, page: int) -> dict[str, sa.Row]:
+    """The page's SKUs as downstream holds them now (not superseded), by sku_id: revision and content key."""
+    rows = (await conn.execute(sa.select(deliveries.c.sku_id, deliveries.c.revision, deliveries.c.content_key).where(
+        *live_on(job_id, page)))).all()
+    return {row.sku_id: row for row in rows}
+
+
+def live_on(job_id: str, page: int) -> tuple[sa.ColumnElement[bool], ...]:
+    """The page's deliveries that are not superseded: what a page import sends and moves."""
+    return deliveries.c.job_id == job_id, deliveries.c.page == page, deliveries.c.status != SUPERSEDED

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_contracts.events import PageImported
 from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import ImageRecord, PageResult
-from skuflow_output.deliveries import move_skus, of_page
+from skuflow_output.deliveries import live_deliveries, live_on, move_skus
 from skuflow_output.domain.completion import CANCELLED
 from skuflow_output.domain.imports import (
     ASSUMED,
@@ -152,7 +152,7 @@ class Importer:
                 next_attempt_at=from_now(lease)).returning(
                 imports))).all()
             for row in claimed:
-                await move_skus(conn, "import", *of_page(row.job_id, row.page, row.revision))
+                await move_skus(conn, "import", *live_on(row.job_id, row.page))
             return claimed
 
     async def _call(self, client: httpx.AsyncClient, row: sa.Row) -> Answer | None:
@@ -161,10 +161,12 @@ class Importer:
             found = (await conn.execute(sa.select(page_results.c.result, page_results.c.revision, jobs.c.file_hash)
                                         .join(jobs, jobs.c.job_id == page_results.c.job_id).where(
                 page_results.c.job_id == row.job_id, page_results.c.page == row.page))).first()
+            live = await live_deliveries(conn, row.job_id, row.page)
         if found is None or found.revision != row.revision:
             return None
         try:
-            body = self._body(row, PageResult.model_validate(found.result), found.file_hash or "")
+            body = self._body(row, PageResult.model_validate(found.result), found.file_hash or "",
+                              {sku_id: delivery.revision for sku_id, delivery in live.items()})
             response = await client.post(self.settings.url, json=body,
                                          headers={"Idempotency-Key": body["key"]})
         except Exception as exc:  # this page's call failed, not the batch: tried again after a wait
@@ -178,7 +180,9 @@ class Importer:
             reply = None
         return answer_of(response.status_code, reply)
 
-    def _body(self, row: sa.Row, result: PageResult, file_hash: str) -> dict:
+    def _body(self, row: sa.Row, result: PageResult, file_hash: str, revisions: dict[str, int]) -> dict:
+        """The page as downstream should hold it after this revision: each SKU under the key of the
+        revision that delivered its content (one a review left unchanged keeps its earlier key)."""
         secret, settings = self.ctx.settings.jwt_secret, self.settings
         bound = linked_images(result)
         skus = []
@@ -189,7 +193,8 @@ class Importer:
                        "url": signed_url(settings.image_base_url, image.source_uri, secret,
                                          settings.image_url_ttl_seconds)}
                       for image in bound.get(sku.sku_id, []) if image.source_uri]
-            skus.append({"key": delivery_key(row.merchant_id, row.job_id, row.revision, sku.sku_id),
+            revision = revisions.get(sku.sku_id, row.revision)
+            skus.append({"key": delivery_key(row.merchant_id, row.job_id, revision, sku.sku_id),
                          "sku_id": sku.sku_id, "confidence": sku.confidence,
                          "attributes": sku.attributes.model_dump(mode="json", exclude_none=True),
                          "images": images})
@@ -213,7 +218,7 @@ class Importer:
             await _move(conn, current, answer.trigger, self.ctx.tables.outbox, attempts=attempts,
                         last_error=answer.error, next_attempt_at=due)
             await move_skus(conn, "import_err" if answer.trigger == "failed" else "import_ok",
-                            *of_page(row.job_id, row.page, row.revision))
+                            *live_on(row.job_id, row.page))
 
     async def _confirmed(self, client: httpx.AsyncClient, row: sa.Row) -> bool:
         key = page_key(row.merchant_id, row.job_id, row.revision, row.page)

@@ -27,7 +27,7 @@ from skuflow_contracts.ids import delivery_key
 from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
 from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
-from skuflow_output.deliveries import deliver_skus, move_skus
+from skuflow_output.deliveries import deliver_skus, live_deliveries, move_skus
 from skuflow_output.domain.completion import (
     CANCELLED,
     assemble,
@@ -38,7 +38,7 @@ from skuflow_output.domain.completion import (
     valid_sku_count,
 )
 from skuflow_output.domain.imports import imports_settled
-from skuflow_output.domain.skus import SUPERSEDED
+from skuflow_output.domain.skus import SUPERSEDED, content_key
 from skuflow_output.export import write_result
 from skuflow_output.importer import Importer, ImportSettings, enqueue, job_import_statuses, linked_images, stop_job
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
@@ -81,19 +81,26 @@ async def _put_result(uow: UnitOfWork, page: int, result: PageResult, revision: 
 
 
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool) -> None:
-    """One sku.delivered per valid SKU of a final page, keyed for the importer by merchant, job and
-    revision, and the page's HTTP import when ``importing``; a review supersedes what the page
-    delivered before (sku.superseded for each)."""
+    """One sku.delivered per valid SKU of a final page whose content downstream does not hold yet, keyed
+    for the importer by merchant, job and revision, and the page's HTTP import when ``importing``. A
+    newer revision supersedes (sku.superseded) the SKUs it changes or drops; one it leaves as it was
+    keeps its delivery and key."""
     job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
+    linked = linked_images(result)
+    valid = [sku for sku in result.skus if sku.validity == "valid"]
+    contents = {sku.sku_id: content_key(sku, linked.get(sku.sku_id, [])) for sku in valid}
+    live = await live_deliveries(uow.conn, job_id, result.page)
+    kept = [sku_id for sku_id, key in contents.items()
+            if sku_id in live and live[sku_id].revision < revision and live[sku_id].content_key == key]
     replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id,
-                               deliveries.c.page == result.page, deliveries.c.revision < revision)
+                               deliveries.c.page == result.page, deliveries.c.revision < revision,
+                               deliveries.c.sku_id.not_in(kept))
     for old in replaced:
         await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
                                      sku_id=old.sku_id, page=result.page, revision=old.revision,
                                      superseded_by=revision))
-    linked = linked_images(result)
-    valid = [sku for sku in result.skus if sku.validity == "valid"]
-    delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, [sku.sku_id for sku in valid]))
+    changed = {sku_id: key for sku_id, key in contents.items() if sku_id not in kept}
+    delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, changed))
     for sku in valid:
         if sku.sku_id in delivered:
             await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),

@@ -42,6 +42,7 @@ deliveries = sa.Table(
     sa.Column("page", sa.Integer, nullable=False),
     sa.Column("status", sa.Text, nullable=False, server_default="DELIVERED"),
     sa.Column("delivered_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
+    sa.Column("content_key", sa.Text),  # domain.skus.content_key: a newer revision re-delivers only on change
 )
 
 imports = sa.Table(

@@ -49,9 +49,15 @@ DETAIL = {
     "text_blocks": [{"bbox": [50.0, 100.0, 300.0, 120.0], "text": "SF-0001 Glass tumbler 350ml"}],
     "page_image_url": IMAGE_URL,
     "context_pages": {"previous": f"{IMAGE_URL}?offset=-1", "next": f"{IMAGE_URL}?offset=1"},
-    "doc_global_attributes": {"title": "ACME Kitchen 2026", "brand": "ACME"},
+    "doc_global_attributes": {"title": "ACME Kitchen 2026", "brand": "ACME"}, "rework": None,
 }
-HEARTBEAT = {"task_id": TASK_ID, "lock_expires_at": LOCKED_UNTIL}
+# a task a team lead reverted: the redo starts from the page as the undone correction left it
+REWORK_DETAIL = {**DETAIL, "rework_count": 1, "rework": {
+    "count": 1, "reason": "the price is the 10-pack's, not the single tumbler's",
+    "reverted_at": "2026-03-02T10:02:11.504211+00:00", "reverted_by": "lea", "previous_annotator": "ann",
+    "previous_correction": {"edited": [{"sku_id": SKU_ID, "attributes": {"price": {"before": "9.90", "after": "99.00"}},
+                                        "image_id": {"before": None, "after": "img_d7e3bd58_p02_001"}}]}}}
+HEARTBEAT = {"task_id": TASK_ID, "lock_expires_at": LOCKED_UNTIL, "lock_seconds": 120.0}
 COMPLETED = {**TASK, "status": "COMPLETED", "annotations": ["BINDING_CORRECTION", "SKU_ATTRIBUTE_CORRECTION"]}
 SKIPPED = {**TASK, "status": "SKIPPED"}
 REVERTED = {**TASK, "rework_count": 1}

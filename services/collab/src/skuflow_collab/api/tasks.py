@@ -2,7 +2,9 @@
 
 Every query is scoped to the caller's merchant: another merchant's task answers 404, as if it did
 not exist. The database is the lock's authority (one UPDATE … WHERE status = 'CREATED' wins); an
-illegal move answers 409 with the task's status; a move the caller's role does not allow, 403.
+illegal move answers 409 with the task's status; a move the caller's role does not allow, 403. A
+completion is a patch of what the annotator changed (domain/corrections.py): one that would change
+a value the page does not hold is refused (409 STALE_VALUE) and nothing of it is kept.
 """
 
 import asyncio
@@ -17,17 +19,18 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_collab import pages, store
 from skuflow_collab.api import examples
 from skuflow_collab.domain import dispatch
-from skuflow_collab.domain.corrections import RENDER_DPI, Corrections, InvalidCorrection, apply
+from skuflow_collab.domain.corrections import RENDER_DPI, InvalidCorrection, PagePatch, StaleValue, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
+from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import annotation_examples, annotations, documents, human_tasks
 from skuflow_contracts.events import PageBound
 from skuflow_contracts.results import PageResult
 from skuflow_platform.access import ANNOTATORS, caller
 from skuflow_platform.auth import Principal
+from skuflow_platform.db import from_now
 from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 
-LOCK_SECONDS = 300
 EXAMPLE_QUALITY = 0.85  # annotations by annotators at least this accurate become few-shot examples
 Status = Literal["CREATED", "ESCALATED", "PROCESSING", "COMPLETED", "SKIPPED"]
 TaskId = Annotated[str, Path(pattern=r"^[\w-]{1,64}$")]
@@ -48,9 +51,19 @@ def _summary(task: sa.Row) -> dict:
             "rework_count": task.rework_count, "difficulty": task.difficulty}
 
 
+def _base(task: sa.Row, work: PageBound) -> PageResult:
+    """The page the annotator is shown and patches: the machine's reading, or for a rework the page
+    as the reverted correction left it."""
+    return PageResult.model_validate(task.reviewed) if task.reviewed else work.result
+
+
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/tasks", tags=["tasks"])
     Annotator = caller(ctx.settings.jwt_secret, *ANNOTATORS)
+    settings = CollabSettings()
+
+    def lock_until() -> datetime:
+        return datetime.now(UTC) + timedelta(seconds=settings.task_lock_seconds)
 
     def refused(exc: Exception, code: str = "ILLEGAL_TRANSITION") -> HTTPException:
         if isinstance(exc, NotAllowed):
@@ -73,17 +86,20 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return found or {}
 
     async def detail(task: sa.Row) -> dict:
-        result = PageResult.model_validate(task.context["result"]) if task.context else None
+        work = PageBound.model_validate(task.context) if task.context else None
+        result = _base(task, work) if work else None
         size = await asyncio.to_thread(pages.page_size, ctx.storage, task.job_id, task.page)
-        blocks = await asyncio.to_thread(pages.text_blocks, ctx.storage, task.context["ir_uri"]) if task.context else []
+        blocks = await asyncio.to_thread(pages.text_blocks, ctx.storage, work.ir_uri) if work else []
         base = f"/api/v1/tasks/{task.task_id}/page-image"
+        async with ctx.db.transaction() as conn:
+            rework = await store.last_revert(conn, task) if task.rework_count else None
         return {**_summary(task), "result": result.model_dump(mode="json") if result else None,
                 "page_size": list(size[:2]) if size else None, "text_blocks": blocks,
                 "page_image_url": base if size else None,
                 "context_pages": {
                     "previous": f"{base}?offset=-1" if size and task.page > 1 else None,
                     "next": f"{base}?offset=1" if size and task.page < size[2] else None},
-                "doc_global_attributes": await document_attributes(task.job_id)}
+                "doc_global_attributes": await document_attributes(task.job_id), "rework": rework}
 
     async def existing(conn, task_id: str, who: Principal, lock: bool = False) -> sa.Row:
         task = await store.find(conn, task_id, who.merchant_id, lock=lock)
@@ -113,28 +129,35 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 t.priority, t.created_at, t.task_id).limit(limit).offset(offset))).all()
         return {"total": total, "tasks": [_summary(r) for r in rows]}
 
-    @router.get("/next", responses={**answer(examples.DETAIL), 204: {"description": "no task waits for you"}})
+    @router.get("/next", responses={**answer(several={"task": examples.DETAIL, "rework": examples.REWORK_DETAIL}),
+                                    204: {"description": "no task waits for you"}})
     async def next_task(who: Annotator, response: Response) -> dict | None:
-        """The task this annotator should take now (§7.28): one dispatched to them first, then the public
-        queue (tasks dispatched to someone else join it once the SLA has raised them past HIGH); hard
-        pages only for accurate annotators; most urgent, then oldest."""
+        """The task this annotator should take now (§7.28): one they hold already (a tab closed, a
+        login ended), then one dispatched to them, then the public queue (tasks dispatched to someone
+        else join it once the SLA has raised them past HIGH); hard pages only for accurate annotators;
+        a task they passed on comes back to them only after the release cool-down; most urgent, then
+        oldest."""
         t = human_tasks.c
         async with ctx.db.transaction() as conn:
             me = await store.profile(conn, who.user_id, who.merchant_id)
-            where = [t.merchant_id == who.merchant_id, t.status == "CREATED",
-                     sa.or_(t.assigned_to.is_(None), t.assigned_to == who.user_id,
-                            t.sla_level.in_(("CRITICAL", "AUTO_RESOLVE")))]
+            held_by_me = sa.and_(t.status == "PROCESSING", t.locked_by == who.user_id)
+            waiting = [t.status == "CREATED",
+                       sa.or_(t.assigned_to.is_(None), t.assigned_to == who.user_id,
+                              t.sla_level.in_(("CRITICAL", "AUTO_RESOLVE"))),
+                       sa.or_(t.released_by.is_distinct_from(who.user_id), t.released_at.is_(None),
+                              t.released_at < from_now(-settings.release_cooldown_seconds))]
             if not dispatch.eligible(me, difficulty=0.0):
-                where.append(t.difficulty >= dispatch.HARD)
-            mine_first = sa.case((t.assigned_to == who.user_id, 0), else_=1)
-            task = (await conn.execute(sa.select(human_tasks).where(*where).order_by(
-                mine_first, t.priority, t.created_at, t.task_id).limit(1))).first()
+                waiting.append(t.difficulty >= dispatch.HARD)
+            first = sa.case((held_by_me, 0), (t.assigned_to == who.user_id, 1), else_=2)
+            task = (await conn.execute(sa.select(human_tasks).where(
+                t.merchant_id == who.merchant_id, sa.or_(held_by_me, sa.and_(*waiting))).order_by(
+                first, t.priority, t.created_at, t.task_id).limit(1))).first()
         if task is None:
             response.status_code = 204
             return None
         return await detail(task)
 
-    @router.get("/{task_id}", responses=answer(examples.DETAIL))
+    @router.get("/{task_id}", responses=answer(several={"task": examples.DETAIL, "rework": examples.REWORK_DETAIL}))
     async def get_task(task_id: TaskId, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
@@ -152,13 +175,16 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.post("/{task_id}/lock", responses=answer(examples.LOCKED))
     async def lock(task_id: TaskId, who: Annotator) -> dict:
-        until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
+        """Take the task; taking one's own again renews its lock (a reloaded tab, a new login)."""
+        until = lock_until()
         async with ctx.db.transaction() as conn:
+            await store.remember_person(conn, who)
             if not await store.claim(conn, task_id, who.merchant_id, who.user_id, until):
-                task = await existing(conn, task_id, who)
+                task = await existing(conn, task_id, who, lock=True)
                 if task.status == "PROCESSING" and task.locked_by == who.user_id:
-                    return _summary(task)  # locking one's own task again is harmless
-                if task.status == "ESCALATED":
+                    await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task_id).values(
+                        lock_expires_at=until))
+                elif task.status == "ESCALATED":
                     await moved(conn, task, "supervisor_assign", who, locked_by=who.user_id, locked_at=sa.func.now(),
                                 lock_expires_at=until, assigned_to=who.user_id)
                 else:
@@ -174,10 +200,11 @@ def routes(ctx: ServiceContext) -> APIRouter:
             if task.status != "PROCESSING" or task.locked_by != who.user_id:
                 held(task, who)
                 raise refused(IllegalMove(task.status, "heartbeat"))
-            until = datetime.now(UTC) + timedelta(seconds=LOCK_SECONDS)
+            until = lock_until()
             await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task_id).values(
                 lock_expires_at=until))
-        return {"task_id": task_id, "lock_expires_at": until.isoformat()}
+        return {"task_id": task_id, "lock_expires_at": until.isoformat(),
+                "lock_seconds": settings.task_lock_seconds}
 
     async def mine(conn, task_id: str, who: Principal) -> sa.Row:
         task = await existing(conn, task_id, who, lock=True)
@@ -185,29 +212,42 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return task
 
     @router.post("/{task_id}/release", responses=answer(examples.TASK))
-    async def release(task_id: TaskId, who: Annotator) -> dict:
+    async def release(task_id: TaskId, who: Annotator,
+                      closed: Annotated[bool, Query(description="the workbench's tab closed: the task is free "
+                                                                "again, for its holder too")] = False) -> dict:
+        """Give the task back. Passed on (R), it goes to the others first: the annotator is offered it
+        again only after the release cool-down. A closing tab's release frees it for anyone."""
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
-            await moved(conn, task, "release", who, locked_by=None, locked_at=None, lock_expires_at=None,
-                        assigned_to=None)
+            passed = {} if closed else {"released_by": who.user_id, "released_at": sa.func.now()}
+            await moved(conn, task, "release", who, "tab closed" if closed else None, locked_by=None, locked_at=None,
+                        lock_expires_at=None, assigned_to=None, **passed)
             return _summary(await existing(conn, task_id, who))
 
-    @router.post("/{task_id}/complete", responses=answer(examples.COMPLETED))
-    async def complete(task_id: TaskId, body: Corrections, who: Annotator) -> dict:
+    @router.post("/{task_id}/complete", responses={
+        **answer(examples.COMPLETED), 409: {"description": "not yours, not open, or STALE_VALUE: a change replaces "
+                                                           "a value the page does not hold"}})
+    async def complete(task_id: TaskId, body: PagePatch, who: Annotator) -> dict:
         async with ctx.db.transaction() as conn:
             task = await mine(conn, task_id, who)
             if task.context is None:
                 raise HTTPException(409, "this task holds no page result to correct")
             work = PageBound.model_validate(task.context)
+            base = _base(task, work)
             try:
-                reviewed, notes = apply(work.result, body, work.file_hash)
+                reviewed, notes = apply(base, body, work.file_hash)
             except InvalidCorrection as exc:
                 raise HTTPException(422, str(exc)) from exc
-            await moved(conn, task, "complete", who, locked_by=None, lock_expires_at=None,
-                        completed_at=sa.func.now(), result=body.model_dump(mode="json"))
-            drawn = {i.image_id for i in reviewed.images} - {i.image_id for i in work.result.images}
+            except StaleValue as exc:
+                raise HTTPException(409, {"error_code": "STALE_VALUE", "message": str(exc), "where": exc.where,
+                                          "status": task.status}) from exc
+            drawn = {i.image_id for i in reviewed.images} - {i.image_id for i in base.images}
             reviewed = await asyncio.to_thread(pages.cut_pictures, ctx.storage, task.job_id, reviewed, drawn,
                                                RENDER_DPI)
+            await store.remember_person(conn, who)
+            await moved(conn, task, "complete", who, locked_by=None, lock_expires_at=None,
+                        completed_at=sa.func.now(), result=body.model_dump(mode="json", exclude_defaults=True),
+                        reviewed=reviewed.model_dump(mode="json"))
             if notes:
                 await conn.execute(annotations.insert(), [
                     {"task_id": task_id, "job_id": task.job_id, "merchant_id": task.merchant_id, "page": task.page,
@@ -237,12 +277,16 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.post("/{task_id}/revert", responses=answer(examples.REVERTED))
     async def revert(task_id: TaskId, body: Reason, who: Annotator) -> dict:
-        """Team leads only (§10.5): the task waits again, its result cleared and its rework counted."""
+        """Team leads only (§10.5): the task waits again in the public queue for any qualified
+        annotator, its rework counted; the correction it undid and the reason are kept for whoever
+        redoes it, who starts from the page as that correction left it."""
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)
             await moved(conn, task, "revert", who, body.reason, code="TASK_NOT_REVERTABLE", result=None,
-                        completed_at=None, skip_reason=None, locked_by=None, locked_at=None,
-                        rework_count=task.rework_count + 1)
+                        completed_at=None, skip_reason=None, locked_by=None, locked_at=None, assigned_to=None,
+                        released_by=None, released_at=None, rework_count=task.rework_count + 1)
+            await store.remember_person(conn, who)
+            await store.record_revert(conn, task, who.user_id, body.reason)
             return _summary(await existing(conn, task_id, who))
 
     return router

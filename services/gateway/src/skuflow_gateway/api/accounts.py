@@ -95,7 +95,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             token_hash=digest, user_id=user.user_id, family_id=family_id or str(uuid.uuid4()),
             expires_at=from_now(settings.refresh_days * 86400)))
         access = mint_token(user_id=user.user_id, merchant_id=user.merchant_id, secret=ctx.settings.jwt_secret,
-                            roles=tuple(user.roles), ttl_seconds=settings.token_minutes * 60)
+                            roles=tuple(user.roles), ttl_seconds=settings.token_minutes * 60, name=user.username)
         return {"access_token": access, "token_type": "bearer", "expires_in": settings.token_minutes * 60,
                 "refresh_token": refresh, "refresh_expires_in": settings.refresh_days * 86400,
                 "user_id": user.user_id, "username": user.username, "merchant_id": user.merchant_id,
