@@ -1,5 +1,5 @@
 """``skuflow``: extract a catalog in-process, make a sample catalog, mint a dev token, submit a job,
-add a user."""
+add a user, evaluate, train the page reader, export annotators' corrections."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import httpx
 
 from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_cli.llm import add_llm_commands
+from skuflow_cli.training.commands import add_training_commands, cross_validate
+from skuflow_cli.training.corrections import add_corrections_commands
 from skuflow_cli.users import add_user_commands
 from skuflow_platform.auth import mint_token
 from skuflow_platform.settings import PlatformSettings
@@ -100,6 +102,11 @@ def _eval(args: argparse.Namespace) -> int:
     from skuflow_cli.evaluation.store import store_report
     from skuflow_llm import LLMSettings
 
+    if args.cross_validate:
+        return cross_validate(args)
+    if args.golden_dir is None:
+        print("skuflow eval: give the golden set's directory (or --cross-validate batch)", file=sys.stderr)
+        return 2
     settings = PlatformSettings()
     if args.llm and args.via == "kafka":
         print("skuflow eval: --llm runs in-process; the services read their own SKUFLOW_LLM_* settings",
@@ -117,7 +124,7 @@ def _eval(args: argparse.Namespace) -> int:
     else:
         run = run_in_process
     try:
-        report = evaluate(args.golden_dir, run, args.via)
+        report = evaluate(args.golden_dir, run, args.via, batch=args.batch)
     except GoldenSetError as exc:
         print(f"skuflow eval: {exc}", file=sys.stderr)
         return 2
@@ -179,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     golden_sub = golden.add_subparsers(dest="golden_command", required=True)
     add_generate_arguments(golden_sub.add_parser("generate", help="write a generated golden set"))
     evaluation = sub.add_parser("eval", help="score a golden set (GOLDEN_FORMAT §3) and write a report")
-    evaluation.add_argument("golden_dir", type=Path)
+    evaluation.add_argument("golden_dir", type=Path, nargs="?", default=None)
     evaluation.add_argument("--out", type=Path, required=True, help="report.json to write")
     evaluation.add_argument("--via", choices=["in-process", "kafka"], default="in-process")
     evaluation.add_argument("--gateway", default="http://127.0.0.1:8000")
@@ -190,9 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
                             help="with the LLM paths: record (providers from SKUFLOW_LLM_* keys) or replay fixtures")
     evaluation.add_argument("--llm-fixtures", type=Path, default=Path("tests/llm/fixtures"),
                             help="where --llm records or replays provider answers")
+    evaluation.add_argument("--batch", default=None, help="only the real set's documents of this batch "
+                            "(sources.json), e.g. the frozen batch measured once")
     evaluation.set_defaults(run=_eval)
+    add_training_commands(sub, evaluation)
     add_llm_commands(sub.add_parser("llm", help="LLM providers: configuration and reachability"))
     add_user_commands(sub.add_parser("user", help="user accounts for the workbench and the API"))
+    add_corrections_commands(sub.add_parser("corrections", help="annotators' corrections as labelled pages"))
     return parser
 
 

@@ -19,12 +19,13 @@ from skuflow_classifier.domain.classification import classify_page
 from skuflow_classifier.llm import classify_with_model
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import profile_for
-from skuflow_contracts.results import JobSummary, PageResult, ResultDocument
+from skuflow_contracts.results import JobSummary, PageResult, ResultDocument, reader_version_of
 from skuflow_contracts.revisions import machine_revision
 from skuflow_evaluator.llm import evaluate_with_model, wants_model
 from skuflow_evaluator.probe import evaluate_document, render
-from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
+from skuflow_extractor.domain.extraction import needs_previous_page
 from skuflow_extractor.llm import read_with_model
+from skuflow_extractor.reading.pipeline import read_page
 from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
 from skuflow_output.domain.completion import assemble, job_status
@@ -52,12 +53,14 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
         review = evaluation.review_pages.get(page.page)
         # the previous page's header goes only to a page that may continue it, as the extractor service decides
         continued = previous_table if previous_table and needs_previous_page(page, classification, profile) else None
-        rules = extract_page(page, classification, file_hash, profile, continued)
+        rules = read_page(page, classification, file_hash, profile, continued)
         extraction, more = await read_with_model(llm, rules, page, classification, review,
                                                  dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
         previous_table = extraction.table
         result = bind_page(page, classification, extraction.skus, extraction.method, profile, seen,
                            extraction.fallback_reason, [*extraction.review_reasons, *filter(None, [review])])
+        result = result.model_copy(update={"reader_version": extraction.reader_version,
+                                           "reading_confidence": extraction.confidence})
         result, _ = await settle_with_model(llm, result, dataclasses.replace(call, calls_used=(spent + more).calls))
         results.append(result)
     return results
@@ -85,7 +88,7 @@ async def read_document(pdf: bytes, storage: LocalStorage, llm: LLMService | Non
     pages = await process_pages(pdf, file_hash, storage, job_id, evaluation, llm)
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=evaluation.route,
                          status=job_status([(page, machine_revision(0)) for page in pages], evaluation.route),
-                         total_pages=len(pages), config_version=CONFIG_VERSION)
+                         total_pages=len(pages), config_version=CONFIG_VERSION, reader_version=reader_version_of(pages))
     return assemble(summary, pages)
 
 

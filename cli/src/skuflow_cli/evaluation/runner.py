@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import tempfile
 import time
 from collections.abc import Callable
@@ -89,8 +90,15 @@ async def run_via_services(documents: list[GoldenDocument], *, gateway: str, sec
         return list(await asyncio.gather(*(one(d) for d in documents)))
 
 
-def evaluate(golden_dir: Path, run: Callable[[list[GoldenDocument]], list[Outcome]], via: str) -> dict:
+def evaluate(golden_dir: Path, run: Callable[[list[GoldenDocument]], list[Outcome]], via: str,
+             batch: str | None = None) -> dict:
+    """Read and score every labelled document below ``golden_dir`` (with ``batch``: only the real set's
+    documents of that batch, by ``sources.json`` beside them)."""
     documents = load_golden_set(golden_dir)
+    if batch is not None:
+        sources = json.loads((golden_dir / "sources.json").read_text(encoding="utf-8"))
+        names = {s["name"] for s in sources if str(s["batch"]) == batch}
+        documents = [d for d in documents if d.pdf.stem in names]
     started = time.perf_counter()
     outcomes = run(documents)
     seconds = time.perf_counter() - started

@@ -131,6 +131,8 @@ class PageExtracted(PageWork):
     fallback_reason: str | None = None
     skus: list[SkuRecord]
     review_reasons: list[str] = Field(default_factory=list, description="why extraction doubts its own reading")
+    reader_version: str | None = Field(default=None, description="the learned page reader that decided the SKUs")
+    reading_confidence: float | None = Field(default=None, ge=0, le=1, description="its confidence in the page")
 
 
 class PageBound(PageWork):

@@ -105,6 +105,10 @@ class PageResult(Contract):
     images: list[ImageRecord] = Field(default_factory=list)
     bindings: list[BindingRecord] = Field(default_factory=list)
     validation: Validation = Field(default_factory=Validation)
+    reader_version: str | None = Field(default=None, description="the learned page reader that read the SKUs "
+                                                                  "(null: the rule readers alone)")
+    reading_confidence: float | None = Field(default=None, ge=0, le=1, description="the reader's calibrated "
+                                             "confidence that the page's SKUs are all right and none is missing")
 
 
 class JobSummary(Contract):
@@ -114,6 +118,12 @@ class JobSummary(Contract):
     status: str
     total_pages: int
     config_version: str
+    reader_version: str | None = Field(default=None, description="the learned page reader of its pages")
+
+
+def reader_version_of(pages: list[PageResult]) -> str | None:
+    """The reader a document's pages were read with (the latest, should a reprocess mix them)."""
+    return max((p.reader_version for p in pages if p.reader_version), default=None)
 
 
 class ResultDocument(Contract):

@@ -58,6 +58,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            await book.get(uow.conn, extracted.config_version), seen, extracted.fallback_reason,
                            [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
+        result = result.model_copy(update={"reader_version": extracted.reader_version,
+                                           "reading_confidence": extracted.reading_confidence})
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=extracted.llm_calls)
         result, spent = await settle_with_model(llm, result, call)

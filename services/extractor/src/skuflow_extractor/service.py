@@ -18,9 +18,10 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageExtracted, PageFailed
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
-from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
+from skuflow_extractor.domain.extraction import needs_previous_page
 from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.llm import read_with_model
+from skuflow_extractor.reading.pipeline import read_page
 from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, profiles, skus
 from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
@@ -69,7 +70,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     call = PageCall.of(page, job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
                        calls_used=classified.llm_calls)
     extraction, spent = await read_with_model(
-        llm, extract_page(page, classified.classification, classified.file_hash, profile, header), page,
+        llm, read_page(page, classified.classification, classified.file_hash, profile, header), page,
         classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
     reading = pg_insert(page_tables).values(
         job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
@@ -96,6 +97,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     await uow.emit(classified.advance(
         PageExtracted, classification=classified.classification, extraction_method=extraction.method,
         fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons,
+        reader_version=extraction.reader_version, reading_confidence=extraction.confidence,
         **classified.spent(spent.calls, spent.cost_usd)))
     await _release_next(uow, ctx, page.page, llm)
 

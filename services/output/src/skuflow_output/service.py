@@ -24,7 +24,7 @@ from skuflow_contracts.events import (
     SkuSuperseded,
 )
 from skuflow_contracts.ids import delivery_key
-from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult
+from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult, reader_version_of
 from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.deliveries import deliver_skus, live_deliveries, move_skus
@@ -132,7 +132,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return  # INV-04: announced when the last page's import settles (on_page_imported)
         summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
                              status=status, total_pages=job.total_pages,
-                             config_version=job.config_version or "")
+                             config_version=job.config_version or "", reader_version=reader_version_of(pages))
         document = assemble(summary, pages)
         key = f"results/{job.job_id}"
         await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))

@@ -45,7 +45,7 @@ class SkuDraft:
         if attribute == "price":
             value = parse_price(value) or ""
         elif attribute == "product_name":
-            value = _unmarked(value)
+            value = unmarked(value)
             value = value if any(ch.isalnum() for ch in value) and not _field_label(value) else ""
         elif attribute == "model":
             value = CIRCLED.sub("", FOOTNOTE_MARKS.sub("", value)).strip() or value
@@ -75,7 +75,7 @@ class SkuDraft:
         return bool(self.attributes.get("model") or self.attributes.get("product_name"))
 
 
-def _unmarked(name: str) -> str:
+def unmarked(name: str) -> str:
     """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee', '*奶茶') or
     after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*'). A mark that closes a tag it opened
     ('세하도★20KG세일★') is the tag's. A currency ending the name ('Trend IVT Rp.') is the price's,

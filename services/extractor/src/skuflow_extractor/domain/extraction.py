@@ -44,6 +44,8 @@ class Extraction:
     table: TableHeader | None = None  # the header the page's last table was read with (for the next page)
     merged_from: int | None = None  # the page whose table this page continues
     review_reasons: list[str] = field(default_factory=list)  # why this reading is doubtful
+    confidence: float | None = None  # the learned reader's confidence in the page's reading
+    reader_version: str | None = None  # the learned reader that decided it (None: the rules alone)
 
 
 def margin_blocks(classification: PageClassification) -> set[int]:

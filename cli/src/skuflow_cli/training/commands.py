@@ -1,0 +1,72 @@
+"""The command line of the reader's training: ``skuflow train`` and ``skuflow eval --cross-validate batch``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from skuflow_extractor.reading.decisions import MODEL_DIR
+
+UNTOUCHED = Path("tests/real/untouched.json")  # each batch's figure when it was new to the rules
+
+
+def _corpus_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--real", type=Path, default=Path("tests/real"), help="the real-catalog set")
+    parser.add_argument("--golden", type=Path, default=Path("tests/golden"), help="the golden set")
+    parser.add_argument("--corrections", type=Path, action="append", default=[],
+                        help="a directory of pages annotators corrected (NAME.pdf + NAME.truth.json), from "
+                             "`skuflow corrections export`; repeatable")
+    parser.add_argument("--cache", type=Path, default=Path(".cache/reader"), help="parsed pages, by PDF and parser")
+
+
+def _untouched() -> dict[str, float]:
+    return json.loads(UNTOUCHED.read_text(encoding="utf-8"))["sku_f1"] if UNTOUCHED.is_file() else {}
+
+
+def _train(args: argparse.Namespace) -> int:
+    from skuflow_cli.training.run import corpus_manifest, learn, load_corpus, samples_of, table, write_report
+
+    started = time.perf_counter()
+    corpus = load_corpus(args.real, args.golden, args.corrections)
+    samples = samples_of(corpus, args.cache)
+    reader, result = learn(samples)
+    reader.save(args.out, corpus_manifest(corpus, samples))
+    write_report(result, args.report, _untouched())
+    print(table(result, _untouched()))
+    print(f"\n{reader.version} written to {args.out} ({len(samples)} pages, "
+          f"{time.perf_counter() - started:.0f} s); held-out report: {args.report}")
+    return 0
+
+
+def cross_validate(args: argparse.Namespace) -> int:
+    """``skuflow eval --cross-validate batch``: the held-out figures, without writing a reader."""
+    from skuflow_cli.training.crossval import calibrate, choose_review, choose_take, leave_one_batch_out, report
+    from skuflow_cli.training.run import load_corpus, samples_of, table, write_report
+
+    if args.cross_validate != "batch":
+        print("skuflow eval: only --cross-validate batch is known", file=sys.stderr)
+        return 2
+    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache)
+    held = leave_one_batch_out(samples)
+    calibration = calibrate(held)
+    take = choose_take(held, calibration)
+    result = report(held, calibration, take, choose_review(held, calibration, take))
+    write_report(result, args.out, _untouched())
+    print(table(result, _untouched()))
+    print(f"report: {args.out}")
+    return 0
+
+
+def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.ArgumentParser) -> None:
+    train = sub.add_parser("train", help="learn the page reader from the labelled pages and write its artifact")
+    _corpus_arguments(train)
+    train.add_argument("--out", type=Path, default=MODEL_DIR, help="where the reader artifact goes (committed)")
+    train.add_argument("--report", type=Path, default=Path("docs/reader/cross-validation.json"),
+                       help="the held-out (leave-one-batch-out) report, JSON and a .md table beside it")
+    train.set_defaults(run=_train)
+    evaluation.add_argument("--cross-validate", choices=["batch"], default=None,
+                            help="train without each real batch in turn and score it (no golden_dir needed)")
+    _corpus_arguments(evaluation)

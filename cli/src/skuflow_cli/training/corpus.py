@@ -1,0 +1,103 @@
+"""The labelled corpus: real catalogs by batch, the golden set and annotators' corrections, each
+document with its truth, and its pages as the parser reads them (kept in ``.cache/reader`` by the
+PDF's hash and the parser's code, since OCR'd pages take seconds each)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import skuflow_contracts.ir
+import skuflow_parser
+from skuflow_contracts.ir import ParsedPage
+from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.pipeline import parse_and_store
+from skuflow_platform.storage import LocalStorage, sha256_hex
+
+GOLDEN = "golden"  # the batch of the generated and handmade golden documents
+CORRECTIONS = "corrections"  # the batch of pages annotators corrected
+
+
+@dataclass(frozen=True)
+class Document:
+    name: str
+    pdf: Path
+    truth: dict
+    batch: str  # "1".."16" for the real set, GOLDEN, CORRECTIONS
+    split: str
+
+    @property
+    def scored_pages(self) -> list[dict]:
+        return [page for page in self.truth["pages"] if not page.get("uncertain")]
+
+
+def real_documents(real: Path) -> tuple[list[Document], list[str]]:
+    """The real set's documents whose PDF is here, and the names of those whose PDF is not (external
+    ones are rebuilt by ``tests/real/build.py``)."""
+    found, missing = [], []
+    for source in json.loads((real / "sources.json").read_text(encoding="utf-8")):
+        folder = real / ("committed" if source["committed"] else "external")
+        pdf = folder / f"{source['name']}.pdf"
+        if not pdf.is_file():
+            missing.append(source["name"])
+            continue
+        truth = json.loads((folder / f"{source['name']}.truth.json").read_text(encoding="utf-8"))
+        found.append(Document(source["name"], pdf, truth, str(source["batch"]), source["split"]))
+    return found, missing
+
+
+def labelled_documents(directory: Path, batch: str) -> list[Document]:
+    """Every ``NAME.pdf`` beside its ``NAME.truth.json`` below ``directory`` (golden set, corrections)."""
+    documents = []
+    for pdf in sorted(directory.rglob("*.pdf")):
+        truth_path = pdf.with_name(pdf.stem + ".truth.json")
+        if truth_path.is_file():
+            truth = json.loads(truth_path.read_text(encoding="utf-8"))
+            documents.append(Document(f"{batch}/{pdf.relative_to(directory).with_suffix('')}", pdf, truth, batch,
+                                      truth.get("split", batch)))
+    return documents
+
+
+def _parser_fingerprint() -> str:
+    """The parser's code and the IR's shape: a change to either reads the pages again."""
+    digest = hashlib.sha256()
+    for path in [*sorted(Path(skuflow_parser.__file__).parent.rglob("*.py")), Path(skuflow_contracts.ir.__file__)]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+class PageCache:
+    """Parsed pages by document, read once per parser version."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.fingerprint = _parser_fingerprint()
+
+    def pages(self, pdf: Path) -> list[ParsedPage]:
+        data = pdf.read_bytes()
+        file_hash = sha256_hex(data)
+        cached = self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
+        if cached.is_file():
+            return [ParsedPage.model_validate(p) for p in json.loads(gzip.decompress(cached.read_bytes()))]
+        pages = list(_parse(data, file_hash))
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        body = json.dumps([p.model_dump(mode="json") for p in pages], ensure_ascii=False).encode()
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_bytes(gzip.compress(body))
+        tmp.replace(cached)
+        return pages
+
+
+def _parse(data: bytes, file_hash: str) -> Iterator[ParsedPage]:
+    with tempfile.TemporaryDirectory(prefix="skuflow-corpus-") as scratch:
+        try:
+            for stored in parse_and_store(data, job_id=f"corpus-{file_hash[:12]}", file_hash=file_hash,
+                                          storage=LocalStorage(Path(scratch))):
+                yield stored.page
+        except UnreadableDocument:
+            return

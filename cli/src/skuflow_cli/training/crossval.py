@@ -1,0 +1,164 @@
+"""Leave one batch out: for each batch of the real set, a model trained on every other batch and the
+golden set reads that batch. These held-out readings are the only figures that say how the reader
+reads catalogs it has never seen; the calibration and both thresholds are chosen on them too.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from skuflow_cli.evaluation.scoring import Tally, score_page
+from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
+from skuflow_cli.training.fit import GOLDEN_WEIGHT, isotonic, raw_scores, train
+from skuflow_cli.training.samples import PageSample
+from skuflow_extractor.reading.assembly import assemble
+from skuflow_extractor.reading.decisions import Calibration
+from skuflow_extractor.reading.pipeline import review_reasons
+
+UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
+TAKE_GRID = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
+RELIABILITY_BINS = 10
+
+
+@dataclass
+class HeldOut:
+    sample: PageSample
+    scores: np.ndarray  # raw scores of a model that never saw the sample's batch
+
+
+def real_batches(samples: list[PageSample]) -> list[str]:
+    return sorted({s.batch for s in samples if s.batch not in (GOLDEN, CORRECTIONS)}, key=int)
+
+
+def stacked(samples: list[PageSample]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, labels and weights of every candidate of ``samples``."""
+    matrix = np.concatenate([s.matrix for s in samples]) if samples else np.zeros((0, 0))
+    labels = np.concatenate([s.labels for s in samples]) if samples else np.zeros(0)
+    weights = np.concatenate([np.full(len(s.labels), GOLDEN_WEIGHT if s.batch == GOLDEN else 1.0)
+                              for s in samples]) if samples else np.zeros(0)
+    return matrix, labels, weights
+
+
+def leave_one_batch_out(samples: list[PageSample], progress=sys.stderr) -> list[HeldOut]:
+    held: list[HeldOut] = []
+    batches = real_batches(samples)
+    for n, batch in enumerate(batches, start=1):
+        print(f"\r[{n}/{len(batches)}] training without batch {batch}", end="", file=progress, flush=True)
+        booster = train(*stacked([s for s in samples if s.batch != batch]))
+        held += [HeldOut(s, raw_scores(booster, s.matrix)) for s in samples if s.batch == batch]
+    print(file=progress)
+    return held
+
+
+def calibrate(held: list[HeldOut]) -> Calibration:
+    scores = np.concatenate([h.scores for h in held]) if held else np.zeros(0)
+    labels = np.concatenate([h.sample.labels for h in held]) if held else np.zeros(0)
+    return isotonic(scores, labels)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A held-out page as the reader would leave it: its predicted page (scoring format) and confidence."""
+
+    sample: PageSample
+    predicted: dict
+    confidence: float
+    flagged: bool
+
+
+def judge(h: HeldOut, calibration: Calibration, take: float, review_below: float) -> Judged:
+    reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
+    flagged = bool(review_reasons(reading, review_below, h.sample.page_type))
+    predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
+                 "skus": [s.model_dump(mode="json") for s in reading.skus]}
+    return Judged(h.sample, predicted, reading.confidence, flagged)
+
+
+def tally(judged: list[Judged]) -> Tally:
+    total = Tally()
+    for j in judged:
+        total += score_page(j.sample.truth, j.predicted)
+    return total
+
+
+def rules_tally(samples: list[PageSample]) -> Tally:
+    """The rule readers' reading, scored the same way (as flagged: their flag is not the reader's)."""
+    total = Tally()
+    for s in samples:
+        total += score_page(s.truth, {"needs_review": True, "page_type": s.page_type,
+                                      "skus": [k.model_dump(mode="json") for k in s.engine]})
+    return total
+
+
+def choose_take(held: list[HeldOut], calibration: Calibration) -> float:
+    """The threshold that reads the held-out pages best (SKU F1)."""
+    return max(TAKE_GRID, key=lambda t: (tally([judge(h, calibration, t, 0.0) for h in held]).metrics()["sku"]["f1"]
+                                         or 0.0, -abs(t - 0.5)))
+
+
+def choose_review(held: list[HeldOut], calibration: Calibration, take: float) -> float:
+    """The lowest page confidence at which the pages left unflagged still hold SKUs at least
+    ``UNFLAGGED_PRECISION`` right (held out), so that as few pages as that allows go to people."""
+    judged = sorted((judge(h, calibration, take, 0.0) for h in held), key=lambda j: -j.confidence)
+    matched = predicted = 0
+    best = 1.01
+    for j in judged:
+        t = score_page(j.sample.truth, j.predicted)
+        matched, predicted = matched + t.sku_matched, predicted + t.sku_predicted
+        if predicted and matched / predicted >= UNFLAGGED_PRECISION:
+            best = j.confidence
+    return round(best, 4)
+
+
+def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
+    """How often a candidate given probability p was right, by tenths of p, and the expected
+    calibration error (ECE) over candidates."""
+    probability = np.concatenate([calibration(h.scores) for h in held]) if held else np.zeros(0)
+    labels = np.concatenate([h.sample.labels for h in held]) if held else np.zeros(0)
+    rows, ece = [], 0.0
+    for b in range(RELIABILITY_BINS):
+        low, high = b / RELIABILITY_BINS, (b + 1) / RELIABILITY_BINS
+        inside = (probability >= low) & ((probability < high) | (b == RELIABILITY_BINS - 1))
+        n = int(inside.sum())
+        if n:
+            mean_p, right = float(probability[inside].mean()), float(labels[inside].mean())
+            ece += n / len(probability) * abs(mean_p - right)
+            rows.append({"bin": f"{low:.1f}-{high:.1f}", "candidates": n, "mean_probability": round(mean_p, 3),
+                         "right": round(right, 3)})
+    return {"bins": rows, "ece": round(ece, 4)}
+
+
+def report(held: list[HeldOut], calibration: Calibration, take: float, review_below: float) -> dict:
+    """Per batch and overall: the reader's figures on held-out pages, the rules' beside them, and
+    what the review flag leaves unflagged."""
+    judged = [judge(h, calibration, take, review_below) for h in held]
+    by_batch: dict[str, list[Judged]] = defaultdict(list)
+    for j in judged:
+        by_batch[j.sample.batch].append(j)
+    batches = {}
+    for batch in sorted(by_batch, key=int):
+        reader = tally(by_batch[batch]).metrics()
+        rules = rules_tally([j.sample for j in by_batch[batch]]).metrics()
+        batches[batch] = {"pages": len(by_batch[batch]), "truth_skus": reader["sku"]["truth"],
+                          "reader": reader["sku"], "rules": rules["sku"],
+                          "price_accuracy": reader["attributes"].get("price", {}).get("accuracy"),
+                          "silent_loss": reader["silent_loss"]}
+    weight = sum(b["truth_skus"] for b in batches.values()) or 1
+    weighted = {name: round(sum((b["reader"][name] or 0.0) * b["truth_skus"] for b in batches.values()) / weight, 4)
+                for name in ("precision", "recall", "f1")}
+    unflagged = [j for j in judged if not j.flagged]
+    product_pages = [j for j in judged if j.sample.truth.get("skus")]
+    clean = tally(unflagged).metrics()["sku"]
+    return {
+        "pages": len(judged), "take": take, "review_below": review_below,
+        "overall": tally(judged).metrics(), "rules_overall": rules_tally([j.sample for j in judged]).metrics(),
+        "sku_weighted_mean": weighted, "batches": batches,
+        "unflagged": {"pages": len(unflagged), "sku_precision": clean["precision"], "sku_recall": clean["recall"],
+                      "product_pages_unflagged_share": round(
+                          sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4)},
+        "calibration": reliability(held, calibration),
+    }

@@ -1,0 +1,105 @@
+"""``skuflow train`` and ``skuflow eval --cross-validate batch``: from the labelled corpus to the
+committed reader and the report that says how it reads pages it never saw."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN, Document, PageCache, labelled_documents, real_documents
+from skuflow_cli.training.crossval import (
+    calibrate,
+    choose_review,
+    choose_take,
+    leave_one_batch_out,
+    report,
+    stacked,
+)
+from skuflow_cli.training.fit import train, version_of
+from skuflow_cli.training.samples import PageSample, corpus_samples
+from skuflow_extractor.reading.decisions import Reader
+
+FROZEN = "frozen"  # a batch labelled and kept apart, measured once with the final reader
+
+
+@dataclass(frozen=True)
+class Corpus:
+    documents: list[Document]
+    missing: list[str]  # real documents whose PDF is not here (tests/real/build.py rebuilds them)
+
+
+def load_corpus(real: Path, golden: Path, corrections: list[Path]) -> Corpus:
+    documents, missing = real_documents(real)
+    documents = [d for d in documents if d.split != FROZEN]
+    documents += labelled_documents(golden, GOLDEN)
+    for directory in corrections:
+        documents += labelled_documents(directory, CORRECTIONS)
+    return Corpus(documents, missing)
+
+
+def learn(samples: list[PageSample]) -> tuple[Reader, dict]:
+    """The reader trained on every sample, calibrated and thresholded on held-out predictions, and the
+    held-out report."""
+    held = leave_one_batch_out(samples)
+    calibration = calibrate(held)
+    take = choose_take(held, calibration)
+    review_below = choose_review(held, calibration, take)
+    booster = train(*stacked(samples))
+    reader = Reader(version_of(booster, calibration, take, review_below), booster, calibration, take, review_below)
+    return reader, report(held, calibration, take, review_below)
+
+
+def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
+    batches: dict[str, dict[str, int]] = {}
+    for s in samples:
+        entry = batches.setdefault(s.batch, {"pages": 0, "candidates": 0, "right": 0})
+        entry["pages"] += 1
+        entry["candidates"] += len(s.labels)
+        entry["right"] += int(s.labels.sum())
+    return {"documents": len(corpus.documents), "pages": len(samples), "batches": batches,
+            "missing_pdfs": corpus.missing}
+
+
+def samples_of(corpus: Corpus, cache: Path) -> list[PageSample]:
+    if corpus.missing:
+        print(f"skuflow: {len(corpus.missing)} real documents have no PDF here (run tests/real/build.py); "
+              f"left out: {', '.join(corpus.missing[:8])}{' …' if len(corpus.missing) > 8 else ''}", file=sys.stderr)
+    return corpus_samples(corpus.documents, PageCache(cache))
+
+
+def table(result: dict, untouched: dict[str, float]) -> str:
+    """The held-out report as a markdown table: per batch, the reader beside the rules (tuned on every
+    batch, so flattered here) and the rules' figure when the batch was new to them."""
+    lines = ["| batch | pages | SKUs | reader P | reader R | reader F1 | rules F1 (tuned) | rules F1 untouched |"
+             " price |", "|---|---|---|---|---|---|---|---|---|"]
+
+    def cell(value: float | None) -> str:
+        return f"{value:.3f}" if value is not None else "–"
+
+    for batch, b in result["batches"].items():
+        lines.append(f"| {batch} | {b['pages']} | {b['truth_skus']} | {cell(b['reader']['precision'])} | "
+                     f"{cell(b['reader']['recall'])} | {cell(b['reader']['f1'])} | {cell(b['rules']['f1'])} | "
+                     f"{cell(untouched.get(batch))} | {cell(b['price_accuracy'])} |")
+    overall, weighted = result["overall"]["sku"], result["sku_weighted_mean"]
+    lines.append(f"| all (micro) | {result['pages']} | {overall['truth']} | {cell(overall['precision'])} | "
+                 f"{cell(overall['recall'])} | {cell(overall['f1'])} | {cell(result['rules_overall']['sku']['f1'])} |"
+                 f" | {cell(result['overall']['attributes'].get('price', {}).get('accuracy'))} |")
+    lines.append(f"| SKU-weighted mean | | | {cell(weighted['precision'])} | {cell(weighted['recall'])} | "
+                 f"{cell(weighted['f1'])} | | | |")
+    unflagged = result["unflagged"]
+    lines += ["", f"Take at p ≥ {result['take']}; review pages under confidence {result['review_below']}: "
+              f"{unflagged['pages']} pages unflagged, SKU precision {cell(unflagged['sku_precision'])}, "
+              f"recall {cell(unflagged['sku_recall'])}, {unflagged['product_pages_unflagged_share']:.0%} of product "
+              f"pages unflagged. Calibration ECE {result['calibration']['ece']}.", "",
+              "| p | candidates | mean p | right |", "|---|---|---|---|"]
+    lines += [f"| {b['bin']} | {b['candidates']} | {b['mean_probability']} | {b['right']} |"
+              for b in result["calibration"]["bins"]]
+    return "\n".join(lines)
+
+
+def write_report(result: dict, out: Path, untouched: dict[str, float]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(table(result, untouched) + "\n", encoding="utf-8")

@@ -1,0 +1,87 @@
+"""Each labelled page read up to the learned decision, with the truth's verdict on every candidate.
+
+A candidate is right when its key is a key of the page's truth (GOLDEN_FORMAT §3: the model where the
+truth has one, else the name; NFKC, upper case, no spaces): a code candidate against the truth's
+models, a name candidate against the names of products printed without a code. Uncertain pages
+teach nothing and are left out.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from skuflow_classifier.domain.classification import classify_page
+from skuflow_cli.training.corpus import Document, PageCache
+from skuflow_contracts.profile import profile_for
+from skuflow_contracts.results import SkuRecord
+from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
+from skuflow_extractor.reading.candidates import Candidate, normalize
+from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.pipeline import decision_inputs
+from skuflow_platform.storage import sha256_hex
+
+CONFIG_VERSION = "v1"
+
+
+@dataclass
+class PageSample:
+    document: str
+    batch: str
+    page: int
+    truth: dict
+    page_type: str | None
+    geo: Geometry
+    found: list[Candidate]
+    matrix: np.ndarray
+    labels: np.ndarray
+    engine: list[SkuRecord]  # the rule readers' SKUs: the reading before the learned decision
+    file_hash: str
+
+
+def truth_keys(page: dict) -> tuple[set[str], set[str]]:
+    """The page's product keys: codes, and the names of products printed without one."""
+    models = {normalize(s["model"]) for s in page.get("skus", []) if s.get("model")}
+    names = {normalize(s["product_name"]) for s in page.get("skus", []) if not s.get("model") and s.get("product_name")}
+    return models, names
+
+
+def label(candidate: Candidate, models: set[str], names: set[str]) -> int:
+    return int(candidate.norm in (models if candidate.kind == "code" else names))
+
+
+def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
+    """The document's scored pages, read in order (a page may continue the previous page's table)."""
+    profile = profile_for(CONFIG_VERSION)
+    file_hash = sha256_hex(document.pdf.read_bytes())
+    truths = {p["page"]: p for p in document.scored_pages}
+    samples, previous = [], None
+    for page in cache.pages(document.pdf):
+        classification = classify_page(page, profile)
+        continued = previous if previous and needs_previous_page(page, classification, profile) else None
+        rules = extract_page(page, classification, file_hash, profile, continued)
+        previous = rules.table
+        truth = truths.get(page.page)
+        if truth is None or page.status == "failed":
+            continue
+        inputs = decision_inputs(page, classification, rules)
+        models, names = truth_keys(truth)
+        labels = np.array([label(c, models, names) for c in inputs.found], dtype=np.int8)
+        samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
+                                  inputs.geo, inputs.found, inputs.matrix, labels, rules.skus, file_hash))
+    return samples
+
+
+def corpus_samples(documents: list[Document], cache: PageCache, progress=sys.stderr) -> list[PageSample]:
+    """Every document's pages, with a line of progress per document."""
+    samples: list[PageSample] = []
+    started = time.perf_counter()
+    for n, document in enumerate(documents, start=1):
+        samples += page_samples(document, cache)
+        print(f"\r[{n}/{len(documents)}] {document.name[:50]:<50} {time.perf_counter() - started:6.0f} s",
+              end="", file=progress, flush=True)
+    print(file=progress)
+    return samples

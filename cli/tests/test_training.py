@@ -1,0 +1,121 @@
+"""Training the reader on a small labelled corpus: labels from the truth, calibration, held-out batches,
+the artifact `skuflow train` writes and the extractor loads, and the corrections export."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+import pytest
+import sqlalchemy as sa
+
+from skuflow_cli.main import main as skuflow
+from skuflow_cli.training.corpus import PageCache, labelled_documents
+from skuflow_cli.training.corrections import export
+from skuflow_cli.training.fit import isotonic
+from skuflow_cli.training.samples import label, page_samples, truth_keys
+from skuflow_collab.service import definition as collab
+from skuflow_contracts.results import PageResult, SkuRecord
+from skuflow_extractor.reading.candidates import Candidate
+from skuflow_extractor.reading.decisions import load_reader
+from skuflow_platform.db import migrate
+from skuflow_platform.storage import LocalStorage
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN = REPO / "tests" / "golden" / "generated"
+
+
+def test_a_candidate_is_right_when_its_key_is_a_truth_key_of_its_kind():
+    models, names = truth_keys({"skus": [{"model": "TB 40/120", "product_name": "Tube"},
+                                         {"model": None, "product_name": "Café latte"}]})
+    assert (models, names) == ({"TB40/120"}, {"CAFÉLATTE"})
+    assert label(Candidate("code", "tb 40/120", None, (0, 0, 1, 1)), models, names) == 1
+    assert label(Candidate("name", "Tube", None, (0, 0, 1, 1)), models, names) == 0  # keyed by its code
+    assert label(Candidate("name", "CAFÉ LATTE", None, (0, 0, 1, 1)), models, names) == 1
+
+
+def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():
+    rng = np.random.default_rng(3)
+    scores = rng.random(5000)
+    labels = (rng.random(5000) < scores ** 2).astype(int)  # right with probability score²
+    calibration = isotonic(scores, labels)
+    assert list(calibration.probabilities) == sorted(calibration.probabilities)
+    assert abs(calibration(np.array([0.5]))[0] - 0.25) < 0.08 and abs(calibration(np.array([0.9]))[0] - 0.81) < 0.08
+
+
+def test_each_page_of_a_labelled_document_becomes_candidates_with_the_truths_verdict(tmp_path):
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    samples = page_samples(document, PageCache(tmp_path))
+    assert len(samples) == len(document.scored_pages)
+    first = next(s for s in samples if s.truth["skus"])
+    assert first.matrix.shape[0] == len(first.found) == len(first.labels)
+    models, _ = truth_keys(first.truth)
+    found = {c.norm for c, right in zip(first.found, first.labels, strict=True) if right}
+    assert found == models & {c.norm for c in first.found} and found  # every truth key found is labelled right
+
+
+def small_corpus(root: Path) -> Path:
+    """Three golden documents as a real set of three batches, and one more as the golden set."""
+    real, golden = root / "real", root / "golden"
+    (real / "committed").mkdir(parents=True)
+    golden.mkdir()
+    names = ["g01_zh_price_list", "g03_en_showcase", "g07_en_grid", "g02_zh_grid"]
+    sources = []
+    for batch, name in enumerate(names[:3], start=1):
+        for suffix in (".pdf", ".truth.json"):
+            shutil.copy(GOLDEN / f"{name}{suffix}", real / "committed" / f"{name}{suffix}")
+        sources.append({"name": name, "batch": batch, "split": "tune", "committed": True})
+    (real / "sources.json").write_text(json.dumps(sources))
+    for suffix in (".pdf", ".truth.json"):
+        shutil.copy(GOLDEN / f"{names[3]}{suffix}", golden / f"{names[3]}{suffix}")
+    return root
+
+
+def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validation_agrees(tmp_path, capsys):
+    corpus = small_corpus(tmp_path)
+    common = ["--real", str(corpus / "real"), "--golden", str(corpus / "golden"), "--cache", str(tmp_path / "cache")]
+    assert skuflow(["train", *common, "--out", str(tmp_path / "model"), "--report", str(tmp_path / "cv.json")]) == 0
+    reader = load_reader(tmp_path / "model")
+    report = json.loads((tmp_path / "cv.json").read_text())
+    assert reader.version.startswith("reader-") and set(report["batches"]) == {"1", "2", "3"}
+    assert (reader.take, reader.review_below) == (report["take"], report["review_below"])
+    assert "| SKU-weighted mean |" in (tmp_path / "cv.md").read_text()
+    manifest = json.loads((tmp_path / "model" / "reader.json").read_text())["trained_on"]
+    assert manifest["documents"] == 4 and set(manifest["batches"]) == {"1", "2", "3", "golden"}
+    assert skuflow(["train", *common, "--out", str(tmp_path / "again"), "--report", str(tmp_path / "cv2.json")]) == 0
+    assert load_reader(tmp_path / "again").version == reader.version  # deterministic
+    assert skuflow(["eval", "--cross-validate", "batch", *common, "--out", str(tmp_path / "cv3.json")]) == 0
+    assert json.loads((tmp_path / "cv3.json").read_text())["overall"] == report["overall"]
+
+
+def test_corrections_are_exported_as_labelled_pages_the_trainer_reads(database_url, tmp_path):
+    migrate(database_url, collab.schema, collab.versions_dir)
+    storage = LocalStorage(tmp_path / "storage")
+    doc = pymupdf.open()
+    for n in range(3):
+        doc.new_page().insert_text((72, 72), f"page {n + 1}")
+    storage.put("jobs/job-x/source.pdf", doc.tobytes())
+    reviewed = PageResult(page=2, status="HUMAN_COMPLETED", page_type="A", layout="L1", needs_review=False,
+                          parser_backend="pymupdf", extraction_method="table_rule", skus=[
+                              SkuRecord(sku_id="s1", validity="valid", attributes={"model": "AB-1", "price": "3.00"},
+                                        source_bbox=(0, 0, 1, 1), confidence=1.0)])
+    engine = sa.create_engine(database_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM collab.human_tasks WHERE job_id = 'job-x'"))
+        conn.execute(sa.text(
+            "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status,"
+            " reason, reviewed, completed_at) VALUES ('t-x', 'job-x', 'm-x', 2, 'SKU_REVIEW', 2, 'COMPLETED', 'r',"
+            " CAST(:r AS jsonb), now())"), {"r": reviewed.model_dump_json()})
+    engine.dispose()
+    [pdf] = export(database_url, storage, tmp_path / "out", merchant="m-x")
+    assert pymupdf.open(pdf)[0].get_text().strip() == "page 2"
+    [document] = labelled_documents(tmp_path / "out", "corrections")
+    assert document.truth["pages"][0]["skus"][0]["model"] == "AB-1" and document.truth["pages"][0]["original_page"] == 2
+    assert export(database_url, storage, tmp_path / "none", merchant="someone-else") == []
+
+
+def test_eval_without_a_set_or_with_an_unknown_split_is_refused():
+    assert skuflow(["eval", "--out", "x.json"]) == 2
+    with pytest.raises(SystemExit):
+        skuflow(["eval", "--cross-validate", "fold", "--out", "x.json"])

@@ -1,0 +1,180 @@
+"""Stage 2, candidates: every reading of the page's products worth deciding on.
+
+Two generators, and neither decides: the rule readers' SKUs (tables, cards, lines, menus; their
+vote is carried as features), and the cells themselves: every code-shaped cell, the code a cell
+starts with, a code without the maker's word before it, and the name a priced row starts with. A
+candidate is one key (a code, or a name where the page prints none) anchored at a cell, with the
+price printed after it. Candidates of one cell and key are merged, their sources kept.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from skuflow_catalog.codes import code_score, leading_code
+from skuflow_catalog.headers import CJK, header_role
+from skuflow_catalog.values import cell_price
+
+from skuflow_contracts.ir import BBox
+from skuflow_contracts.results import SkuRecord
+from skuflow_extractor.domain.drafts import CIRCLED, FOOTNOTE_MARKS, unmarked
+from skuflow_extractor.reading.geometry import Geometry
+
+Kind = Literal["code", "name"]
+SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed")
+CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
+NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
+ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
+TRAILING_AMOUNT = re.compile(r"\s*[$¥€£₩₽]?\s*\d[\d.,]*\s*(?:元|円|원|руб\.?|р\.?|€|\$|tl|TL)?(?:/\S{1,3})?$")
+TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,20}[)）]$")
+
+
+@dataclass
+class Candidate:
+    kind: Kind
+    key: str
+    cell: int | None  # the cell the key is printed in (None: the rule reader's SKU matched no cell)
+    bbox: BBox
+    price: str | None = None
+    price_raw: str | None = None
+    sources: set[str] = field(default_factory=set)
+    engine: SkuRecord | None = None  # the rule readers' SKU this is, if any
+
+    @property
+    def norm(self) -> str:
+        return normalize(self.key)
+
+
+def normalize(text: str) -> str:
+    """The scoring key: NFKC, upper case, no whitespace (GOLDEN_FORMAT §3)."""
+    return "".join(unicodedata.normalize("NFKC", text).upper().split())
+
+
+def clean_code(text: str) -> str:
+    """A code as printed, without a footnote mark after it or a callout number before it."""
+    return CIRCLED.sub("", FOOTNOTE_MARKS.sub("", text.strip())).strip() or text.strip()
+
+
+def candidates(geo: Geometry, engine: list[SkuRecord]) -> list[Candidate]:
+    found: dict[tuple, Candidate] = {}
+
+    def add(candidate: Candidate, source: str) -> None:
+        key = (candidate.cell, candidate.kind, candidate.norm)
+        if not candidate.norm:
+            return
+        kept = found.setdefault(key, candidate)
+        kept.sources.add(source)
+        if candidate.engine is not None and kept.engine is None:
+            kept.engine, kept.price, kept.price_raw = candidate.engine, candidate.price, candidate.price_raw
+
+    for sku in engine:
+        if sku.validity == "valid":
+            add(_from_engine(geo, sku), "engine")
+    first_named = _first_named(geo)
+    for cell in geo.cells:
+        for key, source in _codes_in(cell.text, first=int(geo.row_of[cell.index]) in first_named and
+                                     geo.rows[int(geo.row_of[cell.index])][0] == cell.index):
+            add(_at_cell(geo, cell.index, "code", key), source)
+        for key, source in _names_in(cell.text):
+            add(_at_cell(geo, cell.index, "name", key), source)
+            if first_named.get(int(geo.row_of[cell.index])) == cell.index:
+                add(_at_cell(geo, cell.index, "name", key), "name")
+    return list(found.values())
+
+
+def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
+    """The codes a cell may print: the whole cell, the code it starts with, the code after a maker's
+    word; and a bare number that starts a row of words and prices (a menu's dish number)."""
+    whole = clean_code(text)
+    found = [(whole, "cell")] if code_score(whole) >= CODE_SHAPED else []
+    if (lead := leading_code(whole)) and lead != whole:
+        found.append((lead, "leading"))
+    tokens = whole.split()
+    if len(tokens) >= 2 and tokens[0].isalpha() and code_score(rest := " ".join(tokens[1:])) >= 0.5:
+        found.append((rest, "unbranded"))
+    if first and not found and ITEM_NUMBER.fullmatch(whole):
+        found.append((whole.rstrip(".．、"), "number"))
+    return found
+
+
+def _names_in(text: str) -> list[tuple[str, str]]:
+    """The names a worded cell may print: the cell without the marks before it, and without an amount
+    or a bracketed note after it ('★烤鮭魚頭600', '會議盒餐 $100/盒', '素食炒飯(附素漏)')."""
+    name = unmarked(text.strip())
+    if not _worded(name):
+        return []
+    found = [(name, "text")]
+    if (amount := TRAILING_AMOUNT.search(name)) and _worded(before := name[:amount.start()].strip()):
+        found.append((before, "before_price"))
+    if (note := TRAILING_NOTE.search(name)) and _worded(before := name[:note.start()].strip()):
+        found.append((before, "unbracketed"))
+    return found
+
+
+def _worded(text: str) -> bool:
+    """A name's shape: letters, a few words, no code, no header word, no price."""
+    letters = sum(ch.isalpha() or bool(CJK.match(ch)) for ch in text)
+    return (letters >= NAME_LETTERS and len(text) <= NAME_CHARS and len(text.split()) <= NAME_WORDS
+            and code_score(text) < 0.5 and header_word(text) is None and cell_price(text) is None)
+
+
+def worded(text: str) -> bool:
+    return _worded(unmarked(text.strip()))
+
+
+@lru_cache(maxsize=65536)
+def header_word(text: str) -> str | None:
+    """The attribute a header word names ('型号', 'Art.-Nr.', 'Prix'), or None."""
+    match = header_role(text)
+    return match.role if match is not None and match.score >= 0.8 else None
+
+
+def _first_named(geo: Geometry) -> dict[int, int]:
+    """Per row printing a price, its first worded cell before that price: the row's product name."""
+    named = {}
+    for r, row in enumerate(geo.rows):
+        for n, cell in enumerate(row):
+            if worded(geo.cells[cell].text):
+                if any(cell_price(geo.cells[other].text) is not None for other in row[n + 1:]):
+                    named[r] = cell
+                break
+    return named
+
+
+def _at_cell(geo: Geometry, cell: int, kind: Kind, key: str) -> Candidate:
+    price, raw = row_price(geo, cell, key)
+    return Candidate(kind, key, cell, geo.cells[cell].bbox, price, raw)
+
+
+def row_price(geo: Geometry, cell: int, key: str) -> tuple[str | None, str | None]:
+    """The first price printed after the key: in the rest of its cell, else in a cell right of it."""
+    text = geo.cells[cell].text
+    rest = text[text.find(key) + len(key):] if key in text else ""
+    if rest.strip() and (found := cell_price(rest.strip())) is not None:
+        return found.text, found.raw
+    row = geo.rows[int(geo.row_of[cell])]
+    for other in row[row.index(cell) + 1:]:
+        if (found := cell_price(geo.cells[other].text)) is not None:
+            return found.text, found.raw
+    return None, None
+
+
+def _from_engine(geo: Geometry, sku: SkuRecord) -> Candidate:
+    model, name = sku.attributes.model, sku.attributes.product_name
+    kind: Kind = "code" if model else "name"
+    key = model or name or ""
+    return Candidate(kind, key, _anchor(geo, sku.source_bbox, normalize(key)), sku.source_bbox,
+                     sku.attributes.price, sku.raw_attributes.get("price"), engine=sku)
+
+
+def _anchor(geo: Geometry, box: BBox, key: str) -> int | None:
+    """The cell inside ``box`` printing ``key``: whole, else as part of it; None when none does."""
+    inside = [c for c in geo.cells if box[0] - 1 <= (c.bbox[0] + c.bbox[2]) / 2 <= box[2] + 1
+              and box[1] - 1 <= (c.bbox[1] + c.bbox[3]) / 2 <= box[3] + 1]
+    texts = [(c.index, normalize(c.text)) for c in inside]
+    exact = next((n for n, text in texts if text == key or normalize(clean_code(geo.cells[n].text)) == key), None)
+    return exact if exact is not None else next((n for n, text in texts if key and key in text), None)

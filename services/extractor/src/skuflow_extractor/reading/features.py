@@ -1,0 +1,169 @@
+"""What the learned decision sees of a candidate: language-agnostic measures of its key's shape, its
+cell, the column and row it stands in, the rule readers' vote, and the page.
+
+Every feature is a number in ``FEATURES``' order; a new feature is appended (the artifact names the
+features it was trained on, and refuses a page read with others).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+import numpy as np
+from skuflow_catalog.codes import code_score, is_measurement, is_package
+from skuflow_catalog.headers import CJK, is_currency
+from skuflow_catalog.values import cell_price
+
+from skuflow_contracts.results import PageClassification
+from skuflow_extractor.reading.candidates import SOURCES, Candidate, header_word, normalize, worded
+from skuflow_extractor.reading.geometry import Geometry
+
+HEADER_ROLES = ("model", "product_name", "price")  # a column headed by one of these, or by another word
+ORIGINS = ("table_row", "card", "line")
+PAGE_TYPES = ("A", "B", "C", "D")
+METHODS = ("table_rule", "two_stage", "single_stage")
+
+CELL = ("code_score", "is_price", "chars", "tokens", "digits", "letters", "upper", "cjk", "size", "heading",
+        "ocr_confidence", "x", "y", "width", "repeats")
+COLUMN = ("col_cells", "col_codes", "col_prices", "col_unique", *(f"col_head_{r}" for r in HEADER_ROLES),
+          "col_head_other", "col_cells_above", "col_cells_below", "col_worded")
+ROW = ("row_cells", "row_prices", "row_codes", "row_rank", "row_chars", "row_candidates", "row_code_rank",
+       "next_is_price", "row_engine", "col_engine", "share_of_row_chars")
+KEY = ("kind_code", *(f"src_{s}" for s in SOURCES), "key_code_score", "key_chars", "key_tokens", "key_digits",
+       "key_letters", "key_upper", "key_cjk", "key_whole_cell", "key_share_of_cell", "key_currency",
+       "key_measurement", "key_package", "key_repeats", "key_cells_with", "has_price", "anchored",
+       "shape_of_read", "shape_of_page", "prefix_of_read")
+ENGINE = ("engine_confidence", *(f"engine_{o}" for o in ORIGINS), "engine_custom", "engine_has_name")
+PAGE = (*(f"page_{t}" for t in PAGE_TYPES), "page_confidence", "page_cells", "page_rows", "page_ocr",
+        "page_code_share", "page_engine_skus", "page_candidates", *(f"method_{m}" for m in METHODS))
+FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE)
+
+
+@lru_cache(maxsize=65536)
+def _shape(text: str) -> tuple[float, ...]:
+    """chars, tokens, digit share, letter share, upper share of letters, CJK share."""
+    chars = max(len(text), 1)
+    letters = [ch for ch in text if ch.isalpha() and not CJK.match(ch)]
+    cjk = sum(1 for ch in text if CJK.match(ch))
+    return (len(text), len(text.split()), sum(ch.isdigit() for ch in text) / chars, len(letters) / chars,
+            sum(ch.isupper() for ch in letters) / len(letters) if letters else 0.0, cjk / chars)
+
+
+def _cells(geo: Geometry) -> np.ndarray:
+    """Per cell: CELL's measures."""
+    width, height = max(geo.page.width, 1.0), max(geo.page.height, 1.0)
+    sizes = [c.size for c in geo.cells]
+    median_size = float(np.median(sizes)) if sizes else 10.0
+    counts = Counter(normalize(c.text) for c in geo.cells)
+    rows = []
+    for c in geo.cells:
+        chars, tokens, digits, letters, upper, cjk = _shape(c.text)
+        rows.append((code_score(c.text), float(cell_price(c.text) is not None), chars, tokens, digits, letters,
+                     upper, cjk, c.size / max(median_size, 1.0), float(c.heading),
+                     c.confidence if c.confidence is not None else 1.0, (c.bbox[0] + c.bbox[2]) / 2 / width,
+                     (c.bbox[1] + c.bbox[3]) / 2 / height, (c.bbox[2] - c.bbox[0]) / width,
+                     counts[normalize(c.text)]))
+    return np.array(rows, dtype=np.float32).reshape(len(geo.cells), len(CELL))
+
+
+def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
+    """Per cell: COLUMN's measures over the cells aligned with it in other rows."""
+    out = np.zeros((len(geo.cells), len(COLUMN)), dtype=np.float32)
+    if not geo.cells:
+        return out
+    codes, prices = cell[:, 0] >= 0.5, cell[:, 1] > 0
+    tops = np.array([c.bbox[1] for c in geo.cells])
+    heads = [header_word(c.text) for c in geo.cells]
+    names = np.array([worded(c.text) for c in geo.cells])
+    texts = [normalize(c.text) for c in geo.cells]
+    for i in range(len(geo.cells)):
+        mates = np.flatnonzero(geo.aligned[i])
+        n = len(mates)
+        if n:
+            out[i, 0:4] = (n, codes[mates].mean(), prices[mates].mean(), len({texts[m] for m in mates}) / n)
+        above = [m for m in mates if tops[m] < tops[i]]
+        head = next((heads[m] for m in sorted(above, key=lambda m: -tops[m]) if heads[m]), None)
+        if head is not None:
+            out[i, 4 + (HEADER_ROLES.index(head) if head in HEADER_ROLES else len(HEADER_ROLES))] = 1.0
+        out[i, 8:11] = (len(above), n - len(above), names[mates].mean() if n else 0.0)
+    return out
+
+
+def features(geo: Geometry, found: list[Candidate], classification: PageClassification,
+             method: str | None) -> np.ndarray:
+    """One row of ``FEATURES`` per candidate."""
+    cell = _cells(geo)
+    column = _columns(geo, cell)
+    engine_skus = sum(1 for c in found if c.engine is not None)
+    page_row = np.array([
+        *(float(classification.page_type == t) for t in PAGE_TYPES), classification.page_type_confidence,
+        len(geo.cells), len(geo.rows), float(geo.ocr), float((cell[:, 0] >= 0.5).mean()) if len(cell) else 0.0,
+        engine_skus, len(found), *(float(method == m) for m in METHODS)], dtype=np.float32)
+    by_norm = Counter(c.norm for c in found)
+    read_keys = [c.norm for c in found if c.engine is not None]
+    shapes = Counter(shape(k) for k in read_keys)
+    page_shapes = Counter(shape(c.norm) for c in found)
+    prefixes = Counter(k[:2] for k in read_keys)
+    kin = (shapes, page_shapes, prefixes, max(len(read_keys), 1), max(len(found), 1))
+    normalized = [normalize(c.text) for c in geo.cells]
+    in_row: dict[int, list[Candidate]] = {}
+    for c in found:
+        if c.cell is not None:
+            in_row.setdefault(int(geo.row_of[c.cell]), []).append(c)
+    read = np.zeros(len(geo.cells), dtype=bool)  # cells the rule readers read a product at
+    read[[c.cell for c in found if c.engine is not None and c.cell is not None]] = True
+    out = np.zeros((len(found), len(FEATURES)), dtype=np.float32)
+    for n, c in enumerate(found):
+        out[n] = np.concatenate([_key(c, geo, by_norm, normalized, kin), _anchor(c, geo, cell, column, in_row, read),
+                                 _engine(c), page_row])
+    return out
+
+
+def shape(key: str) -> str:
+    """A key's pattern: letters A, digits 9, CJK C, runs collapsed ('TB-40/120' → 'A-9/9')."""
+    out = []
+    for ch in key:
+        mark = "C" if CJK.match(ch) else "A" if ch.isalpha() else "9" if ch.isdigit() else ch
+        if not out or out[-1] != mark or mark not in "AC9":
+            out.append(mark)
+    return "".join(out)
+
+
+def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: list[str], kin: tuple) -> list[float]:
+    chars, tokens, digits, letters, upper, cjk = _shape(c.key)
+    shapes, page_shapes, prefixes, read, total = kin
+    own = float(c.engine is not None)  # a read key is not evidence for itself
+    cell_text = normalize(geo.cells[c.cell].text) if c.cell is not None else ""
+    return [float(c.kind == "code"), *(float(s in c.sources) for s in SOURCES), code_score(c.key), chars, tokens,
+            digits, letters, upper, cjk, float(cell_text == c.norm), len(c.norm) / max(len(cell_text), 1),
+            float(is_currency(c.key)), float(is_measurement(c.key)), float(is_package(c.key)), by_norm[c.norm],
+            sum(1 for text in normalized if c.norm and c.norm in text), float(c.price is not None),
+            float(c.cell is not None), (shapes[shape(c.norm)] - own) / read, page_shapes[shape(c.norm)] / total,
+            (prefixes[c.norm[:2]] - own) / read]
+
+
+def _anchor(c: Candidate, geo: Geometry, cell: np.ndarray, column: np.ndarray,
+            in_row: dict[int, list[Candidate]], read: np.ndarray) -> list[float]:
+    if c.cell is None:
+        return [0.0] * (len(CELL) + len(COLUMN) + len(ROW))
+    row_index = int(geo.row_of[c.cell])
+    row = geo.rows[row_index]
+    neighbours = in_row.get(row_index, [])
+    scores = sorted((code_score(o.key) for o in neighbours), reverse=True)
+    rank = scores.index(code_score(c.key)) if code_score(c.key) in scores else len(scores)
+    at = row.index(c.cell)
+    row_stats = [len(row), float(cell[row, 1].sum()), float((cell[row, 0] >= 0.5).sum()), at,
+                 float(cell[row, 2].sum()), len(neighbours), rank,
+                 float(at + 1 < len(row) and cell[row[at + 1], 1] > 0), float(read[row].sum()),
+                 float(read[geo.aligned[c.cell]].mean()) if geo.aligned[c.cell].any() else 0.0,
+                 len(c.key) / max(float(cell[row, 2].sum()), 1.0)]
+    return [*cell[c.cell], *column[c.cell], *row_stats]
+
+
+def _engine(c: Candidate) -> list[float]:
+    sku = c.engine
+    if sku is None:
+        return [0.0] * len(ENGINE)
+    return [sku.confidence, *(float(sku.origin == o) for o in ORIGINS), len(sku.custom_attributes),
+            float(bool(sku.attributes.product_name))]

@@ -1,0 +1,61 @@
+"""Stage 1, geometry: the page as cells in rows and columns, the units every later stage reasons over.
+
+A cell is a run of words set together (``domain.words.page_lines`` parts a text line at wide gaps and
+drawn borders); cells whose vertical centres agree share a row; cells that overlap in x across rows
+share a column. Nothing here knows what a product is.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from skuflow_contracts.ir import ParsedPage
+from skuflow_extractor.domain.words import Line, page_lines, rows_of, straighten
+
+ROW_TOLERANCE = 3.0  # points: centres this close share a row whatever the cells' heights
+ALIGNED = 0.5  # two cells share a column when their x-ranges overlap by this share of the narrower
+
+
+@dataclass(frozen=True)
+class Geometry:
+    page: ParsedPage
+    cells: list[Line]  # in reading order; ``cells[i].index == i``
+    rows: list[list[int]]  # cell indices, rows top to bottom, cells left to right
+    row_of: np.ndarray  # cell index → row
+    aligned: np.ndarray  # cells × cells: shares a column (and is another row)
+    median_height: float
+    skew: float
+
+    @property
+    def ocr(self) -> bool:
+        return self.page.parser_backend == "ocr"
+
+
+def geometry(page: ParsedPage) -> Geometry:
+    lines, skew = page_lines(page, set()), 0.0
+    if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
+        lines, skew = straighten(lines)
+    cells = [Line(n, *_fields(line)) for n, line in enumerate(lines)]
+    rows = [[line.index for line in row] for row in rows_of(cells, ROW_TOLERANCE)] if cells else []
+    row_of = np.zeros(len(cells), dtype=np.int32)
+    for r, row in enumerate(rows):
+        row_of[row] = r
+    height = statistics.median(c.height for c in cells) if cells else 10.0
+    return Geometry(page, cells, rows, row_of, _aligned(cells, row_of), max(height, 1.0), skew)
+
+
+def _fields(line: Line) -> tuple:
+    return line.text, line.bbox, line.size, line.heading, line.words, line.confidence, line.block
+
+
+def _aligned(cells: list[Line], row_of: np.ndarray) -> np.ndarray:
+    if not cells:
+        return np.zeros((0, 0), dtype=bool)
+    box = np.array([c.bbox for c in cells], dtype=float)
+    x0, x1 = box[:, 0], box[:, 2]
+    overlap = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
+    narrower = np.maximum(np.minimum((x1 - x0)[:, None], (x1 - x0)[None, :]), 1e-6)
+    return (overlap >= ALIGNED * narrower) & (row_of[:, None] != row_of[None, :])

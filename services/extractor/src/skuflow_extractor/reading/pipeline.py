@@ -1,0 +1,70 @@
+"""How a page's products are read: four stages, each one module, each feeding the next.
+
+    geometry    the page as cells, rows and columns           reading/geometry.py
+    candidates  every reading worth deciding on                 reading/candidates.py  (the rule readers
+                                                                in ``domain/`` are one of its generators)
+    decisions   how likely each candidate is a product         reading/decisions.py + features.py
+    assembly    the SKUs, their confidence, the page's          reading/assembly.py
+
+Without a trained reader (before the first ``skuflow train``) the rule readers' reading stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.profile import ThresholdProfile
+from skuflow_contracts.results import PageClassification
+from skuflow_extractor.domain.extraction import Extraction, extract_page
+from skuflow_extractor.domain.tables import TableHeader
+from skuflow_extractor.reading.assembly import PageReading, assemble
+from skuflow_extractor.reading.candidates import Candidate, candidates
+from skuflow_extractor.reading.decisions import Reader, committed_reader
+from skuflow_extractor.reading.features import features
+from skuflow_extractor.reading.geometry import Geometry, geometry
+
+STAGES = ("geometry", "candidates", "decisions", "assembly")
+PRODUCT_PAGES = ("A", "B", "C")
+
+
+@dataclass(frozen=True)
+class DecisionInputs:
+    """What the learned decision is asked about a page: its geometry, candidates and their features."""
+
+    geo: Geometry
+    found: list[Candidate]
+    matrix: np.ndarray
+
+
+def decision_inputs(page: ParsedPage, classification: PageClassification, rules: Extraction) -> DecisionInputs:
+    geo = geometry(page)
+    found = candidates(geo, rules.skus)
+    return DecisionInputs(geo, found, features(geo, found, classification, rules.method))
+
+
+def review_reasons(reading: PageReading, review_below: float, page_type: str | None) -> list[str]:
+    """Why a person should look: a reading the reader is not sure enough of, or a product page read to
+    nothing (never left silently empty)."""
+    if not reading.skus and page_type in PRODUCT_PAGES:
+        return ["nothing_read"]
+    if reading.confidence < review_below:
+        return [f"reader_confidence:{reading.confidence:.2f}<{review_below:.2f}"]
+    return []
+
+
+def read_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
+              previous_table: TableHeader | None = None, reader: Reader | None = None) -> Extraction:
+    """The page's SKUs: the rule readers' candidates and the cells', decided by the learned reader."""
+    rules = extract_page(page, classification, file_hash, profile, previous_table)
+    reader = reader or committed_reader()
+    if reader is None or page.status == "failed":
+        return rules
+    inputs = decision_inputs(page, classification, rules)
+    reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
+    method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
+    reasons = review_reasons(reading, reader.review_below, classification.page_type)
+    return replace(rules, method=method if reading.skus else rules.method, skus=reading.skus,
+                   review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version)
