@@ -46,8 +46,11 @@ def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers(
 
 def test_each_page_of_a_labelled_document_becomes_candidates_with_the_truths_verdict(tmp_path):
     [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
-    samples = page_samples(document, PageCache(tmp_path))
-    assert len(samples) == len(document.scored_pages)
+    both = page_samples(document, PageCache(tmp_path))
+    samples, bare = [s for s in both if not s.bare], [s for s in both if s.bare]
+    assert [s.page for s in samples] == [s.page for s in bare] == [p["page"] for p in document.scored_pages]
+    assert not any("engine" in c.sources for twin in bare for c in twin.found)  # read as if no rule had fired
+    assert any("engine" in c.sources for s in samples for c in s.found)
     first = next(s for s in samples if s.truth["skus"])
     assert first.matrix.shape[0] == len(first.found) == len(first.labels)
     models, _ = truth_keys(first.truth)

@@ -1,6 +1,8 @@
 """A full reprocess with a new config version through the running services: every page of a
-finished job is read again under the profile version active now, its SKUs go downstream as a new
-revision that supersedes the old one, and the open review tasks of a replaced reading are skipped."""
+finished job is read again under the profile version active now, and the open review tasks of a
+replaced reading are skipped. A re-reading whose SKUs say what downstream already holds sends nothing
+new: their deliveries keep revision 1 and their keys (only changed content supersedes, as after a
+review; tests/e2e/test_review_loop.py shows that chain)."""
 
 import time
 
@@ -68,10 +70,7 @@ def test_a_finished_job_reprocessed_under_new_versions_supersedes_its_earlier_re
     assert statuses == {"SKIPPED"}  # the strict reading they would have reviewed was replaced
     assert usual["config_version"] == f"{MERCHANT}:usual:v1" and usual["sku_count"] == first["sku_count"]
 
-    newest = [decode(SKU_DELIVERED.name, r.value).payload for r in records_of(
-        pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id, expect=2 * first["sku_count"])]
-    assert sorted(d.revision for d in newest) == [1] * first["sku_count"] + [2001] * first["sku_count"]
-    superseded = [decode(SKU_SUPERSEDED.name, r.value).payload for r in records_of(
-        pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id, expect=first["sku_count"])]
-    assert {(s.revision, s.superseded_by) for s in superseded} == {(1, 2001)}
-    assert sorted(s.sku_id for s in superseded) == sorted(d.sku.sku_id for d in delivered)
+    newest = records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id,
+                        expect=first["sku_count"] + 1, timeout=5)  # anything beyond the first delivery
+    assert len(newest) == first["sku_count"]
+    assert records_of(pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id, expect=1, timeout=3) == []

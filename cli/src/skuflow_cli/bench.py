@@ -1,7 +1,8 @@
 """``make bench``: every performance figure of skuflow, each next to its baseline from the same run.
 
 Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
-- in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog);
+- in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog), and the
+  learned reader's share of a page's reading (its stages beside the rule readers alone);
 - the evaluator's time per document (50 and 500 pages, AUTO and HYBRID) next to parsing the same;
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pymupdf
 
+from skuflow_classifier.domain.classification import classify_page
 from skuflow_cli.catalog import generate_catalog
 from skuflow_cli.evaluation.golden import GoldenDocument
 from skuflow_cli.evaluation.runner import run_via_services
@@ -33,6 +35,9 @@ from skuflow_cli.supervisor import SERVICES, Supervisor
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
 from skuflow_evaluator.probe import evaluate_file
+from skuflow_extractor.domain.extraction import extract_page
+from skuflow_extractor.reading.decisions import committed_reader
+from skuflow_extractor.reading.pipeline import read_page
 from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.pages import parse_page
@@ -76,6 +81,27 @@ def in_process_figures(pdf: Path, pages: int, scratch: Path) -> list[Figure]:
             Figure("parser_pages_per_s", parser, "pages/s", f"{parser / base:.2f}x of bare PyMuPDF"),
             Figure("extract_in_process_pages_per_s", whole, "pages/s", f"{whole / base:.2f}x of bare PyMuPDF"),
             ]
+
+
+def reader_figures(pdf: Path, pages: int, scratch: Path, pipeline_rate: float) -> list[Figure]:
+    """What the learned reader adds to reading a page: the whole reading (geometry, candidates,
+    decision, assembly) less the rule readers alone (its candidate generator), on parsed pages, and
+    its share of the in-process pipeline's time per page."""
+    data = pdf.read_bytes()
+    file_hash, profile = sha256_hex(data), profile_for("v1")
+    parsed = [stored.page for stored in parse_and_store(data, job_id="bench-reader", file_hash=file_hash,
+                                                        storage=LocalStorage(scratch / "reader"))]
+    classified = [(page, classify_page(page, profile)) for page in parsed]
+    reader = committed_reader()
+    if reader is None:
+        return []
+    read_page(*classified[0], file_hash, profile, reader=reader)  # untimed: the model's first use
+    rules = _timed(lambda: [extract_page(page, c, file_hash, profile) for page, c in classified])
+    whole = _timed(lambda: [read_page(page, c, file_hash, profile, reader=reader) for page, c in classified])
+    learned = max(whole - rules, 0.0) / pages
+    return [Figure("reader_ms_per_page", 1000 * learned, "ms",
+                   f"{learned * pipeline_rate:.0%} of the in-process pipeline's time; rule readers "
+                   f"{1000 * rules / pages:.1f} ms ({reader.version})")]
 
 
 def scanned_copy(pdf: Path, out: Path, pages: int, dpi: int = 150) -> Path:
@@ -255,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         _progress(f"in-process pipeline on a {args.pages}-page catalog")
         figures = in_process_figures(pdf, args.pages, scratch)
         local_rate = figures[-1].value  # the whole in-process pipeline
+        _progress("the learned reader's share of reading a page")
+        figures += reader_figures(pdf, args.pages, scratch, local_rate)
         _progress("the evaluator on 50- and 500-page catalogs")
         figures += evaluator_figures(pdf, scratch)
         _progress("OCR of scanned pages")

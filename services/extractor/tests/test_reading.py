@@ -92,10 +92,16 @@ def test_a_product_page_read_to_nothing_and_an_unsure_reading_are_flagged():
     empty = assemble(geometry(page()), [], np.zeros(0), 0.5, HASH)
     assert review_reasons(empty, 0.8, "A") == ["nothing_read"]
     assert review_reasons(empty, 0.8, "D") == []
+    assert review_reasons(empty, 0.8, "D", product_photos=2) == []  # a cover, a decoration
+    assert review_reasons(empty, 0.8, "D", product_photos=3) == ["product_photos_unread:3"]
     geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))
     found = candidates(geo, [])
     unsure = assemble(geo, found, np.full(len(found), 0.6), 0.5, HASH)
     assert review_reasons(unsure, 0.8, "A") == ["reader_confidence:0.40<0.80"]
+    sure = assemble(geo, found, np.full(len(found), 0.95), 0.5, HASH)
+    assert review_reasons(sure, 0.0, "A", sku_min_confidence=0.65) == []
+    assert review_reasons(sure, 0.0, "A", sku_min_confidence=0.999) == [  # a strict merchant profile
+        f"low_confidence_skus:{len(sure.skus)}"] and sure.skus
 
 
 def small_reader(tmp_path) -> Reader:

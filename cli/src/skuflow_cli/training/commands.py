@@ -36,24 +36,19 @@ def _train(args: argparse.Namespace) -> int:
     reader.save(args.out, corpus_manifest(corpus, samples))
     write_report(result, args.report, _untouched())
     print(table(result, _untouched()))
-    print(f"\n{reader.version} written to {args.out} ({len(samples)} pages, "
+    print(f"\n{reader.version} written to {args.out} ({sum(1 for s in samples if not s.bare)} pages, "
           f"{time.perf_counter() - started:.0f} s); held-out report: {args.report}")
     return 0
 
 
 def cross_validate(args: argparse.Namespace) -> int:
     """``skuflow eval --cross-validate batch``: the held-out figures, without writing a reader."""
-    from skuflow_cli.training.crossval import calibrate, choose_review, choose_take, leave_one_batch_out, report
-    from skuflow_cli.training.run import load_corpus, samples_of, table, write_report
+    from skuflow_cli.training.run import held_out, load_corpus, samples_of, table, write_report
 
     if args.cross_validate != "batch":
         print("skuflow eval: only --cross-validate batch is known", file=sys.stderr)
         return 2
-    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache)
-    held = leave_one_batch_out(samples)
-    calibration = calibrate(held)
-    take = choose_take(held, calibration)
-    result = report(held, calibration, take, choose_review(held, calibration, take))
+    result = held_out(samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache)).report
     write_report(result, args.out, _untouched())
     print(table(result, _untouched()))
     print(f"report: {args.out}")

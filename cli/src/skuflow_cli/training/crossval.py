@@ -13,8 +13,9 @@ import numpy as np
 
 from skuflow_cli.evaluation.scoring import Tally, score_page
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
-from skuflow_cli.training.fit import GOLDEN_WEIGHT, isotonic, raw_scores, train
+from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, raw_scores, train
 from skuflow_cli.training.samples import PageSample
+from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
 from skuflow_extractor.reading.decisions import Calibration
 from skuflow_extractor.reading.pipeline import review_reasons
@@ -22,6 +23,7 @@ from skuflow_extractor.reading.pipeline import review_reasons
 UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
 TAKE_GRID = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
 RELIABILITY_BINS = 10
+SKU_MIN_CONFIDENCE = profile_for("v1").extraction.sku_min_confidence  # the default profile's bar, as served
 
 
 @dataclass
@@ -38,8 +40,8 @@ def stacked(samples: list[PageSample]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     """Features, labels and weights of every candidate of ``samples``."""
     matrix = np.concatenate([s.matrix for s in samples]) if samples else np.zeros((0, 0))
     labels = np.concatenate([s.labels for s in samples]) if samples else np.zeros(0)
-    weights = np.concatenate([np.full(len(s.labels), GOLDEN_WEIGHT if s.batch == GOLDEN else 1.0)
-                              for s in samples]) if samples else np.zeros(0)
+    weights = np.concatenate([np.full(len(s.labels), (GOLDEN_WEIGHT if s.batch == GOLDEN else 1.0) *
+                                      (BARE_WEIGHT if s.bare else 1.0)) for s in samples]) if samples else np.zeros(0)
     return matrix, labels, weights
 
 
@@ -52,6 +54,11 @@ def leave_one_batch_out(samples: list[PageSample], progress=sys.stderr) -> list[
         held += [HeldOut(s, raw_scores(booster, s.matrix)) for s in samples if s.batch == batch]
     print(file=progress)
     return held
+
+
+def scored(held: list[HeldOut], bare: bool = False) -> list[HeldOut]:
+    """The held-out pages as the reader reads them (``bare``: their twins read without the rules)."""
+    return [h for h in held if h.sample.bare == bare]
 
 
 def calibrate(held: list[HeldOut]) -> Calibration:
@@ -72,7 +79,7 @@ class Judged:
 
 def judge(h: HeldOut, calibration: Calibration, take: float, review_below: float) -> Judged:
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
-    flagged = bool(review_reasons(reading, review_below, h.sample.page_type))
+    flagged = bool(review_reasons(reading, review_below, h.sample.page_type, SKU_MIN_CONFIDENCE))
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}
     return Judged(h.sample, predicted, reading.confidence, flagged)
@@ -102,16 +109,21 @@ def choose_take(held: list[HeldOut], calibration: Calibration) -> float:
 
 def choose_review(held: list[HeldOut], calibration: Calibration, take: float) -> float:
     """The lowest page confidence at which the pages left unflagged still hold SKUs at least
-    ``UNFLAGGED_PRECISION`` right (held out), so that as few pages as that allows go to people."""
-    judged = sorted((judge(h, calibration, take, 0.0) for h in held), key=lambda j: -j.confidence)
+    ``UNFLAGGED_PRECISION`` right (held out), so that as few pages as that allows go to people. Pages
+    of equal confidence (calibration is a step function) are left unflagged together or not at all."""
+    judged = [judge(h, calibration, take, 0.0) for h in held]
+    by_confidence: dict[float, list[Judged]] = defaultdict(list)
+    for j in judged:
+        by_confidence[j.confidence].append(j)
     matched = predicted = 0
     best = 1.01
-    for j in judged:
-        t = score_page(j.sample.truth, j.predicted)
-        matched, predicted = matched + t.sku_matched, predicted + t.sku_predicted
+    for confidence in sorted(by_confidence, reverse=True):
+        for j in by_confidence[confidence]:
+            t = score_page(j.sample.truth, j.predicted)
+            matched, predicted = matched + t.sku_matched, predicted + t.sku_predicted
         if predicted and matched / predicted >= UNFLAGGED_PRECISION:
-            best = j.confidence
-    return round(best, 4)
+            best = confidence
+    return best
 
 
 def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
@@ -133,8 +145,10 @@ def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
 
 
 def report(held: list[HeldOut], calibration: Calibration, take: float, review_below: float) -> dict:
-    """Per batch and overall: the reader's figures on held-out pages, the rules' beside them, and
-    what the review flag leaves unflagged."""
+    """Per batch and overall: the reader's figures on held-out pages, the rules' beside them, what
+    the review flag leaves unflagged, and the pages read as if no rule reader had fired."""
+    without_rules = tally([judge(h, calibration, take, review_below) for h in scored(held, bare=True)]).metrics()
+    held = scored(held)
     judged = [judge(h, calibration, take, review_below) for h in held]
     by_batch: dict[str, list[Judged]] = defaultdict(list)
     for j in judged:
@@ -160,5 +174,5 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
         "unflagged": {"pages": len(unflagged), "sku_precision": clean["precision"], "sku_recall": clean["recall"],
                       "product_pages_unflagged_share": round(
                           sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4)},
-        "calibration": reliability(held, calibration),
+        "calibration": reliability(held, calibration), "without_rules": without_rules["sku"],
     }

@@ -15,11 +15,12 @@ from skuflow_cli.training.crossval import (
     choose_take,
     leave_one_batch_out,
     report,
+    scored,
     stacked,
 )
 from skuflow_cli.training.fit import train, version_of
 from skuflow_cli.training.samples import PageSample, corpus_samples
-from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.decisions import Calibration, Reader
 
 FROZEN = "frozen"  # a batch labelled and kept apart, measured once with the final reader
 
@@ -39,26 +40,42 @@ def load_corpus(real: Path, golden: Path, corrections: list[Path]) -> Corpus:
     return Corpus(documents, missing)
 
 
+@dataclass(frozen=True)
+class HeldOutReading:
+    """What leaving one batch out at a time gives: the calibration, both thresholds and the report."""
+
+    calibration: Calibration
+    take: float
+    review_below: float
+    report: dict
+
+
+def held_out(samples: list[PageSample]) -> HeldOutReading:
+    held = leave_one_batch_out(samples)
+    real = scored(held)
+    calibration = calibrate(real)
+    take = choose_take(real, calibration)
+    review_below = choose_review(real, calibration, take)
+    return HeldOutReading(calibration, take, review_below, report(held, calibration, take, review_below))
+
+
 def learn(samples: list[PageSample]) -> tuple[Reader, dict]:
     """The reader trained on every sample, calibrated and thresholded on held-out predictions, and the
     held-out report."""
-    held = leave_one_batch_out(samples)
-    calibration = calibrate(held)
-    take = choose_take(held, calibration)
-    review_below = choose_review(held, calibration, take)
+    found = held_out(samples)
     booster = train(*stacked(samples))
-    reader = Reader(version_of(booster, calibration, take, review_below), booster, calibration, take, review_below)
-    return reader, report(held, calibration, take, review_below)
+    version = version_of(booster, found.calibration, found.take, found.review_below)
+    return Reader(version, booster, found.calibration, found.take, found.review_below), found.report
 
 
 def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
     batches: dict[str, dict[str, int]] = {}
     for s in samples:
         entry = batches.setdefault(s.batch, {"pages": 0, "candidates": 0, "right": 0})
-        entry["pages"] += 1
+        entry["pages"] += int(not s.bare)
         entry["candidates"] += len(s.labels)
         entry["right"] += int(s.labels.sum())
-    return {"documents": len(corpus.documents), "pages": len(samples), "batches": batches,
+    return {"documents": len(corpus.documents), "pages": sum(1 for s in samples if not s.bare), "batches": batches,
             "missing_pdfs": corpus.missing}
 
 
@@ -89,7 +106,10 @@ def table(result: dict, untouched: dict[str, float]) -> str:
     lines.append(f"| SKU-weighted mean | | | {cell(weighted['precision'])} | {cell(weighted['recall'])} | "
                  f"{cell(weighted['f1'])} | | | |")
     unflagged = result["unflagged"]
-    lines += ["", f"Take at p ≥ {result['take']}; review pages under confidence {result['review_below']}: "
+    bare = result["without_rules"]
+    lines += ["", f"Read as if no rule reader had fired (the cells alone): P {cell(bare['precision'])}, "
+              f"R {cell(bare['recall'])}, F1 {cell(bare['f1'])}."]
+    lines += ["", f"Take at p ≥ {result['take']}; review pages under confidence {result['review_below']:.4f}: "
               f"{unflagged['pages']} pages unflagged, SKU precision {cell(unflagged['sku_precision'])}, "
               f"recall {cell(unflagged['sku_recall'])}, {unflagged['product_pages_unflagged_share']:.0%} of product "
               f"pages unflagged. Calibration ECE {result['calibration']['ece']}.", "",

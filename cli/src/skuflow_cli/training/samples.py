@@ -4,13 +4,17 @@ A candidate is right when its key is a key of the page's truth (GOLDEN_FORMAT §
 truth has one, else the name; NFKC, upper case, no spaces): a code candidate against the truth's
 models, a name candidate against the names of products printed without a code. Uncertain pages
 teach nothing and are left out.
+
+Each page is also read a second time as if no rule reader had fired (``bare``): the rules are one
+generator, tuned on these very pages, and on a catalog unlike any before they read little. The bare
+twin teaches the decision to read from the cells alone; it is trained on, never scored.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -40,6 +44,7 @@ class PageSample:
     labels: np.ndarray
     engine: list[SkuRecord]  # the rule readers' SKUs: the reading before the learned decision
     file_hash: str
+    bare: bool = False  # read as if no rule reader had fired (a training twin)
 
 
 def truth_keys(page: dict) -> tuple[set[str], set[str]]:
@@ -67,11 +72,14 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
         truth = truths.get(page.page)
         if truth is None or page.status == "failed":
             continue
-        inputs = decision_inputs(page, classification, rules)
         models, names = truth_keys(truth)
-        labels = np.array([label(c, models, names) for c in inputs.found], dtype=np.int8)
-        samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
-                                  inputs.geo, inputs.found, inputs.matrix, labels, rules.skus, file_hash))
+        for bare in (False, True):
+            reading = replace(rules, skus=[], method=None) if bare else rules
+            inputs = decision_inputs(page, classification, reading)
+            labels = np.array([label(c, models, names) for c in inputs.found], dtype=np.int8)
+            samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
+                                      inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,
+                                      bare))
     return samples
 
 

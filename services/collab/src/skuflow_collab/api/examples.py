@@ -42,6 +42,7 @@ READING = {
                   "candidates": [{"image_id": "img_d7e3bd58_p02_001", "confidence": 0.5},
                                  {"image_id": "img_d7e3bd58_p02_002", "confidence": 0.48}]}],
     "validation": {"triggered_rules": [], "has_errors": False},
+    "reader_version": "reader-5e0c1b7a24", "reading_confidence": 0.41,  # the reader: skuflow train
 }
 IMAGE_URL = f"/api/v1/tasks/{TASK_ID}/page-image"
 DETAIL = {

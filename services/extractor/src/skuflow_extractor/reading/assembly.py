@@ -73,12 +73,13 @@ def assemble(geo: Geometry, found: list[Candidate], probability: np.ndarray, tak
 
 
 def _record(geo: Geometry, found: list[Candidate], n: int, probability: float) -> SkuRecord:
-    """The SKU of candidate ``n``: the rule reader's record where it is one (or reads the same cell),
-    with the candidate's key; else the key and the price its row prints."""
+    """The SKU of candidate ``n``: the rule reader's record where it is one (or reads the same cell, or
+    the same key), with the candidate's key; else the key and the price its row prints."""
     c = found[n]
     confidence = round(probability, 3)
     engine = c.engine or next((o.engine for o in found if o.engine is not None and o.cell == c.cell
-                               and c.cell is not None), None)
+                               and c.cell is not None), None) or next(
+        (o.engine for o in found if o.engine is not None and o.norm == c.norm and o.kind == c.kind), None)
     key = {"model": c.key} if c.kind == "code" else {"model": None, "product_name": c.key}
     if engine is not None:
         attributes = engine.attributes.model_copy(update=key)

@@ -17,7 +17,7 @@ from typing import Literal
 
 from skuflow_catalog.codes import code_score, leading_code
 from skuflow_catalog.headers import CJK, header_role
-from skuflow_catalog.values import cell_price
+from skuflow_catalog.values import cell_price as _cell_price
 
 from skuflow_contracts.ir import BBox
 from skuflow_contracts.results import SkuRecord
@@ -49,9 +49,16 @@ class Candidate:
         return normalize(self.key)
 
 
+@lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """The scoring key: NFKC, upper case, no whitespace (GOLDEN_FORMAT §3)."""
     return "".join(unicodedata.normalize("NFKC", text).upper().split())
+
+
+@lru_cache(maxsize=65536)
+def cell_price(text: str):
+    """The price a cell prints (``skuflow_catalog.values.cell_price``), once per text."""
+    return _cell_price(text)
 
 
 def clean_code(text: str) -> str:

@@ -13,10 +13,9 @@ from functools import lru_cache
 import numpy as np
 from skuflow_catalog.codes import code_score, is_measurement, is_package
 from skuflow_catalog.headers import CJK, is_currency
-from skuflow_catalog.values import cell_price
 
 from skuflow_contracts.results import PageClassification
-from skuflow_extractor.reading.candidates import SOURCES, Candidate, header_word, normalize, worded
+from skuflow_extractor.reading.candidates import SOURCES, Candidate, cell_price, header_word, normalize, worded
 from skuflow_extractor.reading.geometry import Geometry
 
 HEADER_ROLES = ("model", "product_name", "price")  # a column headed by one of these, or by another word
@@ -106,7 +105,7 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
     page_shapes = Counter(shape(c.norm) for c in found)
     prefixes = Counter(k[:2] for k in read_keys)
     kin = (shapes, page_shapes, prefixes, max(len(read_keys), 1), max(len(found), 1))
-    normalized = [normalize(c.text) for c in geo.cells]
+    normalized = "\x00".join(normalize(c.text) for c in geo.cells)
     in_row: dict[int, list[Candidate]] = {}
     for c in found:
         if c.cell is not None:
@@ -130,7 +129,7 @@ def shape(key: str) -> str:
     return "".join(out)
 
 
-def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: list[str], kin: tuple) -> list[float]:
+def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: str, kin: tuple) -> list[float]:
     chars, tokens, digits, letters, upper, cjk = _shape(c.key)
     shapes, page_shapes, prefixes, read, total = kin
     own = float(c.engine is not None)  # a read key is not evidence for itself
@@ -138,7 +137,7 @@ def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: list[str], k
     return [float(c.kind == "code"), *(float(s in c.sources) for s in SOURCES), code_score(c.key), chars, tokens,
             digits, letters, upper, cjk, float(cell_text == c.norm), len(c.norm) / max(len(cell_text), 1),
             float(is_currency(c.key)), float(is_measurement(c.key)), float(is_package(c.key)), by_norm[c.norm],
-            sum(1 for text in normalized if c.norm and c.norm in text), float(c.price is not None),
+            normalized.count(c.norm) if c.norm else 0, float(c.price is not None),
             float(c.cell is not None), (shapes[shape(c.norm)] - own) / read, page_shapes[shape(c.norm)] / total,
             (prefixes[c.norm[:2]] - own) / read]
 

@@ -14,6 +14,7 @@ USER_ID = "0b6f4c1e-2d3a-4e5f-8a9b-1c2d3e4f5a6b"
 INVITED_ID = "fbd83abf-c0ee-4288-b548-498050499d13"
 AT = "2026-03-02T09:14:07.512388+00:00"
 CONFIG_VERSION = "m-acme:furniture:v2"
+READER_VERSION = "reader-5e0c1b7a24"  # the learned reader's artifact (skuflow train)
 
 # auth and users
 
@@ -86,13 +87,15 @@ EXPORTED_READING = {
     "bindings": [{"sku_id": SKU["sku_id"], "image_id": PHOTO["image_id"], "confidence": 0.9157,
                   "is_ambiguous": False, "method": "grid_alignment", "candidates": []}],
     "validation": {"triggered_rules": [], "has_errors": False},
+    "reader_version": READER_VERSION, "reading_confidence": 0.93,
 }
 READING = {**EXPORTED_READING, "images": [
     {**image, "source_uri": f"local://jobs/{JOB_ID}/pages/0002/images/{image['image_id']}.png"}
     for image in EXPORTED_READING["images"]]}
 RESULT = {"schema_version": 1,
           "job": {"job_id": JOB_ID, "file_hash": FILE_HASH, "route": "AUTO", "status": "FULL_IMPORTED",
-                  "total_pages": 3, "config_version": CONFIG_VERSION},
+                  "total_pages": 3, "config_version": CONFIG_VERSION,
+                  "reader_version": READER_VERSION},
           "pages": [EXPORTED_READING]}
 
 # a job as it runs
