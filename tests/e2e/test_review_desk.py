@@ -132,6 +132,7 @@ def machine_readings(read_in_process) -> list[Reading]:
     return readings
 
 
+@pytest.mark.timeout(1800)  # reads the golden and committed real sets in process first, unless a gate already did
 def test_approving_every_real_and_golden_page_unchanged_changes_no_value_and_delivers_nothing_new(
         pipeline, read_in_process):
     merchant = "merchant-desk-all"

@@ -10,7 +10,7 @@ from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading.assembly import assemble, choose, page_confidence
 from skuflow_extractor.reading.candidates import Candidate, candidates
-from skuflow_extractor.reading.decisions import Calibration, Reader, ReaderMismatch, load_reader
+from skuflow_extractor.reading.decisions import Calibration, Reader, ReaderMismatch, ReviewBar, load_reader
 from skuflow_extractor.reading.features import FEATURES, features
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page, review_reasons
@@ -111,7 +111,7 @@ def small_reader(tmp_path) -> Reader:
     labels = (matrix[:, FEATURES.index("key_code_score")] > 0.5).astype(int)
     booster = lightgbm.train({"objective": "binary", "verbose": -1, "num_threads": 1, "deterministic": True,
                               "min_data_in_leaf": 5}, lightgbm.Dataset(matrix, label=labels), num_boost_round=5)
-    return Reader("reader-test", booster, Calibration((0.0, 1.0), (0.0, 1.0)), 0.5, 0.9)
+    return Reader("reader-test", booster, Calibration((0.0, 1.0), (0.0, 1.0)), 0.5, ReviewBar(0.9, 0.95))
 
 
 def test_a_saved_reader_loads_with_its_thresholds_and_refuses_other_features(tmp_path):
@@ -120,7 +120,8 @@ def test_a_saved_reader_loads_with_its_thresholds_and_refuses_other_features(tmp
     loaded = load_reader(tmp_path / "model")
     matrix = np.random.default_rng(1).random((7, len(FEATURES)))
     assert np.allclose(loaded.probabilities(matrix), reader.probabilities(matrix))
-    assert (loaded.version, loaded.take, loaded.review_below) == ("reader-test", 0.5, 0.9)
+    assert (loaded.version, loaded.take, loaded.review_below) == ("reader-test", 0.5, ReviewBar(0.9, 0.95))
+    assert (loaded.review_below.for_page(ocr=False), loaded.review_below.for_page(ocr=True)) == (0.9, 0.95)
     manifest = (tmp_path / "model" / "reader.json").read_text().replace('"key_chars"', '"key_length"')
     (tmp_path / "model" / "reader.json").write_text(manifest)
     with pytest.raises(ReaderMismatch, match="skuflow train"):

@@ -17,7 +17,7 @@ from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, raw_s
 from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
-from skuflow_extractor.reading.decisions import Calibration
+from skuflow_extractor.reading.decisions import Calibration, ReviewBar
 from skuflow_extractor.reading.pipeline import review_reasons
 
 UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
@@ -77,9 +77,13 @@ class Judged:
     flagged: bool
 
 
-def judge(h: HeldOut, calibration: Calibration, take: float, review_below: float) -> Judged:
+NO_BAR = ReviewBar(0.0, 0.0)  # judged for the thresholds' choice: nothing flagged for its confidence
+
+
+def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar) -> Judged:
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
-    flagged = bool(review_reasons(reading, review_below, h.sample.page_type, SKU_MIN_CONFIDENCE))
+    flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
+                                  SKU_MIN_CONFIDENCE))
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}
     return Judged(h.sample, predicted, reading.confidence, flagged)
@@ -103,15 +107,14 @@ def rules_tally(samples: list[PageSample]) -> Tally:
 
 def choose_take(held: list[HeldOut], calibration: Calibration) -> float:
     """The threshold that reads the held-out pages best (SKU F1)."""
-    return max(TAKE_GRID, key=lambda t: (tally([judge(h, calibration, t, 0.0) for h in held]).metrics()["sku"]["f1"]
+    return max(TAKE_GRID, key=lambda t: (tally([judge(h, calibration, t, NO_BAR) for h in held]).metrics()["sku"]["f1"]
                                          or 0.0, -abs(t - 0.5)))
 
 
-def choose_review(held: list[HeldOut], calibration: Calibration, take: float) -> float:
-    """The lowest page confidence at which the pages left unflagged still hold SKUs at least
-    ``UNFLAGGED_PRECISION`` right (held out), so that as few pages as that allows go to people. Pages
-    of equal confidence (calibration is a step function) are left unflagged together or not at all."""
-    judged = [judge(h, calibration, take, 0.0) for h in held]
+def _lowest_bar(judged: list[Judged]) -> float:
+    """The lowest page confidence at which the pages at or above it still hold SKUs at least
+    ``UNFLAGGED_PRECISION`` right. Pages of equal confidence (calibration is a step function) are left
+    unflagged together or not at all."""
     by_confidence: dict[float, list[Judged]] = defaultdict(list)
     for j in judged:
         by_confidence[j.confidence].append(j)
@@ -124,6 +127,33 @@ def choose_review(held: list[HeldOut], calibration: Calibration, take: float) ->
         if predicted and matched / predicted >= UNFLAGGED_PRECISION:
             best = confidence
     return best
+
+
+def choose_review(held: list[HeldOut], calibration: Calibration, take: float) -> ReviewBar:
+    """The review bars that leave as many pages to no one as the precision goal allows (held out), one
+    for text layers and one for OCR readings, each holding the goal on its own pages."""
+    judged = [judge(h, calibration, take, NO_BAR) for h in held]
+    return ReviewBar(text_layer=_lowest_bar([j for j in judged if not j.sample.geo.ocr]),
+                     ocr=_lowest_bar([j for j in judged if j.sample.geo.ocr]))
+
+
+def unflagged_figures(judged: list[Judged]) -> dict:
+    unflagged = [j for j in judged if not j.flagged]
+    product_pages = [j for j in judged if j.sample.truth.get("skus")]
+    clean = tally(unflagged).metrics()["sku"]
+    return {"pages": len(unflagged), "sku_precision": clean["precision"], "sku_recall": clean["recall"],
+            "product_pages_unflagged_share": round(
+                sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4)}
+
+
+def nested_unflagged(held: list[HeldOut], calibration: Calibration, take: float) -> dict:
+    """The unflagged pages of each batch under bars chosen without that batch: how the bars hold on
+    pages they were not chosen on (the calibration is shared)."""
+    judged = []
+    for batch in real_batches([h.sample for h in held]):
+        bar = choose_review([h for h in held if h.sample.batch != batch], calibration, take)
+        judged += [judge(h, calibration, take, bar) for h in held if h.sample.batch == batch]
+    return unflagged_figures(judged)
 
 
 def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
@@ -144,7 +174,7 @@ def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
     return {"bins": rows, "ece": round(ece, 4)}
 
 
-def report(held: list[HeldOut], calibration: Calibration, take: float, review_below: float) -> dict:
+def report(held: list[HeldOut], calibration: Calibration, take: float, review_below: ReviewBar) -> dict:
     """Per batch and overall: the reader's figures on held-out pages, the rules' beside them, what
     the review flag leaves unflagged, and the pages read as if no rule reader had fired."""
     without_rules = tally([judge(h, calibration, take, review_below) for h in scored(held, bare=True)]).metrics()
@@ -164,15 +194,11 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
     weight = sum(b["truth_skus"] for b in batches.values()) or 1
     weighted = {name: round(sum((b["reader"][name] or 0.0) * b["truth_skus"] for b in batches.values()) / weight, 4)
                 for name in ("precision", "recall", "f1")}
-    unflagged = [j for j in judged if not j.flagged]
-    product_pages = [j for j in judged if j.sample.truth.get("skus")]
-    clean = tally(unflagged).metrics()["sku"]
     return {
-        "pages": len(judged), "take": take, "review_below": review_below,
+        "pages": len(judged), "take": take,
+        "review_below": {"text_layer": review_below.text_layer, "ocr": review_below.ocr},
         "overall": tally(judged).metrics(), "rules_overall": rules_tally([j.sample for j in judged]).metrics(),
-        "sku_weighted_mean": weighted, "batches": batches,
-        "unflagged": {"pages": len(unflagged), "sku_precision": clean["precision"], "sku_recall": clean["recall"],
-                      "product_pages_unflagged_share": round(
-                          sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4)},
+        "sku_weighted_mean": weighted, "batches": batches, "unflagged": unflagged_figures(judged),
+        "unflagged_bars_chosen_without_the_batch": nested_unflagged(held, calibration, take),
         "calibration": reliability(held, calibration), "without_rules": without_rules["sku"],
     }

@@ -20,7 +20,7 @@ from skuflow_cli.training.crossval import (
 )
 from skuflow_cli.training.fit import train, version_of
 from skuflow_cli.training.samples import PageSample, corpus_samples
-from skuflow_extractor.reading.decisions import Calibration, Reader
+from skuflow_extractor.reading.decisions import Calibration, Reader, ReviewBar
 
 FROZEN = "frozen"  # a batch labelled and kept apart, measured once with the final reader
 
@@ -46,7 +46,7 @@ class HeldOutReading:
 
     calibration: Calibration
     take: float
-    review_below: float
+    review_below: ReviewBar
     report: dict
 
 
@@ -105,14 +105,17 @@ def table(result: dict, untouched: dict[str, float]) -> str:
                  f" | {cell(result['overall']['attributes'].get('price', {}).get('accuracy'))} |")
     lines.append(f"| SKU-weighted mean | | | {cell(weighted['precision'])} | {cell(weighted['recall'])} | "
                  f"{cell(weighted['f1'])} | | | |")
-    unflagged = result["unflagged"]
+    unflagged, nested = result["unflagged"], result["unflagged_bars_chosen_without_the_batch"]
     bare = result["without_rules"]
     lines += ["", f"Read as if no rule reader had fired (the cells alone): P {cell(bare['precision'])}, "
               f"R {cell(bare['recall'])}, F1 {cell(bare['f1'])}."]
-    lines += ["", f"Take at p ≥ {result['take']}; review pages under confidence {result['review_below']:.4f}: "
+    lines += ["", f"Take at p ≥ {result['take']}; review pages under confidence "
+              f"{result['review_below']['text_layer']:.4f} (text layer), {result['review_below']['ocr']:.4f} (OCR): "
               f"{unflagged['pages']} pages unflagged, SKU precision {cell(unflagged['sku_precision'])}, "
               f"recall {cell(unflagged['sku_recall'])}, {unflagged['product_pages_unflagged_share']:.0%} of product "
-              f"pages unflagged. Calibration ECE {result['calibration']['ece']}.", "",
+              f"pages unflagged. With the bars chosen without each batch in turn: SKU precision "
+              f"{cell(nested['sku_precision'])}, {nested['product_pages_unflagged_share']:.0%} of product pages "
+              f"unflagged. Calibration ECE {result['calibration']['ece']}.", "",
               "| p | candidates | mean p | right |", "|---|---|---|---|"]
     lines += [f"| {b['bin']} | {b['candidates']} | {b['mean_probability']} | {b['right']} |"
               for b in result["calibration"]["bins"]]

@@ -40,12 +40,25 @@ class Calibration:
 
 
 @dataclass(frozen=True)
+class ReviewBar:
+    """The page confidence under which a page goes to a person, one for text layers and one for OCR
+    readings: the reader decides whether a cell is a product, not whether OCR spelled it right, so a
+    scan's confident reading is wrong more often and needs its own bar (both chosen held out)."""
+
+    text_layer: float
+    ocr: float
+
+    def for_page(self, ocr: bool) -> float:
+        return self.ocr if ocr else self.text_layer
+
+
+@dataclass(frozen=True)
 class Reader:
     version: str
     booster: lightgbm.Booster
     calibration: Calibration
     take: float  # a candidate at least this likely becomes a SKU
-    review_below: float  # a page whose confidence is under this goes to a person
+    review_below: ReviewBar  # a page whose confidence is under this goes to a person
 
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
         if len(matrix) == 0:
@@ -54,7 +67,7 @@ class Reader:
 
     def manifest(self) -> dict:
         return {"version": self.version, "features": list(FEATURES), "take": self.take,
-                "review_below": self.review_below,
+                "review_below": {"text_layer": self.review_below.text_layer, "ocr": self.review_below.ocr},
                 "calibration": {"scores": list(self.calibration.scores),
                                 "probabilities": list(self.calibration.probabilities)}}
 
@@ -75,7 +88,7 @@ def load_reader(directory: Path) -> Reader:
     calibration = manifest["calibration"]
     return Reader(manifest["version"], booster, Calibration(tuple(calibration["scores"]),
                                                             tuple(calibration["probabilities"])),
-                  manifest["take"], manifest["review_below"])
+                  manifest["take"], ReviewBar(**manifest["review_below"]))
 
 
 @cache

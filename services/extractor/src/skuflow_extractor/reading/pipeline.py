@@ -77,7 +77,8 @@ def read_page(page: ParsedPage, classification: PageClassification, file_hash: s
     reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     photos = sum(1 for role in classification.image_roles.values() if role == "PRODUCT_MAIN")
-    reasons = review_reasons(reading, reader.review_below, classification.page_type,
+    reasons = review_reasons(reading, reader.review_below.for_page(page.parser_backend == "ocr"),
+                             classification.page_type,
                              profile.extraction.sku_min_confidence, photos)
     return replace(rules, method=method if reading.skus else rules.method, skus=reading.skus,
                    review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version)
