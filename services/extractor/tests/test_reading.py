@@ -92,8 +92,6 @@ def test_a_product_page_read_to_nothing_and_an_unsure_reading_are_flagged():
     empty = assemble(geometry(page()), [], np.zeros(0), 0.5, HASH)
     assert review_reasons(empty, 0.8, "A") == ["nothing_read"]
     assert review_reasons(empty, 0.8, "D") == []
-    assert review_reasons(empty, 0.8, "D", product_photos=2) == []  # a cover, a decoration
-    assert review_reasons(empty, 0.8, "D", product_photos=3) == ["product_photos_unread:3"]
     geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))
     found = candidates(geo, [])
     unsure = assemble(geo, found, np.full(len(found), 0.6), 0.5, HASH)

@@ -28,10 +28,6 @@ from skuflow_extractor.reading.geometry import Geometry, geometry
 
 STAGES = ("geometry", "candidates", "decisions", "assembly")
 PRODUCT_PAGES = ("A", "B", "C")
-# A page showing this many product photos shows products, whatever its type: read to nothing, it is
-# flagged. Fewer are covers and decoration (in tests/real and tests/golden, pages with no products
-# show at most two but for 3 of 1 100 pages; see docs/reader.md).
-PHOTOS_OF_PRODUCTS = 3
 
 
 @dataclass(frozen=True)
@@ -50,14 +46,11 @@ def decision_inputs(page: ParsedPage, classification: PageClassification, rules:
 
 
 def review_reasons(reading: PageReading, review_below: float, page_type: str | None,
-                   sku_min_confidence: float = 0.0, product_photos: int = 0) -> list[str]:
-    """Why a person should look: a reading the reader is not sure enough of, a product page (or one
-    showing product photos) read to nothing, never left silently empty, or SKUs under the merchant
-    profile's own bar."""
+                   sku_min_confidence: float = 0.0) -> list[str]:
+    """Why a person should look: a reading the reader is not sure enough of, a product page read to
+    nothing (never left silently empty), or SKUs under the merchant profile's own bar."""
     if not reading.skus and page_type in PRODUCT_PAGES:
         return ["nothing_read"]
-    if not reading.skus and product_photos >= PHOTOS_OF_PRODUCTS:
-        return [f"product_photos_unread:{product_photos}"]
     reasons = []
     if reading.confidence < review_below:
         reasons.append(f"reader_confidence:{reading.confidence:.2f}<{review_below:.2f}")
@@ -76,9 +69,8 @@ def read_page(page: ParsedPage, classification: PageClassification, file_hash: s
     inputs = decision_inputs(page, classification, rules)
     reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
-    photos = sum(1 for role in classification.image_roles.values() if role == "PRODUCT_MAIN")
     reasons = review_reasons(reading, reader.review_below.for_page(page.parser_backend == "ocr"),
                              classification.page_type,
-                             profile.extraction.sku_min_confidence, photos)
+                             profile.extraction.sku_min_confidence)
     return replace(rules, method=method if reading.skus else rules.method, skus=reading.skus,
                    review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version)
