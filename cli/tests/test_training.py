@@ -68,7 +68,8 @@ def small_corpus(root: Path) -> Path:
     for batch, name in enumerate(names[:3], start=1):
         for suffix in (".pdf", ".truth.json"):
             shutil.copy(GOLDEN / f"{name}{suffix}", real / "committed" / f"{name}{suffix}")
-        sources.append({"name": name, "batch": batch, "split": "tune", "committed": True})
+        sources.append({"name": name, "batch": batch, "split": "tune", "committed": True,
+                        "kind": "image-only" if batch == 3 else "born-digital"})
     (real / "sources.json").write_text(json.dumps(sources))
     for suffix in (".pdf", ".truth.json"):
         shutil.copy(GOLDEN / f"{names[3]}{suffix}", golden / f"{names[3]}{suffix}")
@@ -85,6 +86,9 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
     assert (reader.take, {"text_layer": reader.review_below.text_layer, "ocr": reader.review_below.ocr}) == (
         report["take"], report["review_below"])
     assert "| SKU-weighted mean |" in (tmp_path / "cv.md").read_text()
+    kinds = report["by_source_kind"]
+    assert set(kinds) == {"born-digital", "image-only"} and kinds["image-only"]["pages"] == sum(
+        b["pages"] for n, b in report["batches"].items() if n == "3")
     manifest = json.loads((tmp_path / "model" / "reader.json").read_text())["trained_on"]
     assert manifest["documents"] == 4 and set(manifest["batches"]) == {"1", "2", "3", "golden"}
     assert skuflow(["train", *common, "--out", str(tmp_path / "again"), "--report", str(tmp_path / "cv2.json")]) == 0

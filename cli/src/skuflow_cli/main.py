@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 
 from skuflow_cli.golden.generator import add_generate_arguments
+from skuflow_cli.golden.twins import add_twins_arguments
 from skuflow_cli.llm import add_llm_commands
 from skuflow_cli.training.commands import add_training_commands, cross_validate
 from skuflow_cli.training.corrections import add_corrections_commands
@@ -185,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     golden = sub.add_parser("golden", help="golden sets: labelled catalogs with exact truth")
     golden_sub = golden.add_subparsers(dest="golden_command", required=True)
     add_generate_arguments(golden_sub.add_parser("generate", help="write a generated golden set"))
+    add_twins_arguments(golden_sub.add_parser("twins", help="scanned twins of a labelled set's born-digital "
+                                              "documents (and, with --score, what scanning costs)"))
     evaluation = sub.add_parser("eval", help="score a golden set (GOLDEN_FORMAT §3) and write a report")
     evaluation.add_argument("golden_dir", type=Path, nargs="?", default=None)
     evaluation.add_argument("--out", type=Path, required=True, help="report.json to write")

@@ -86,8 +86,10 @@ def test_the_engine_and_its_tuning_come_from_settings(monkeypatch):
     monkeypatch.setenv("SKUFLOW_OCR_REC_BATCH_SIZE", "12")
     monkeypatch.setenv("SKUFLOW_PAGE_SCREENSHOTS", "always")
     monkeypatch.setenv("SKUFLOW_IMAGE_DECORATION_FLOOR_PT", "6")
+    assert ParserSettings().parser_config().flatten_photos is False
+    monkeypatch.setenv("SKUFLOW_OCR_FLATTEN_PHOTOS", "true")
     config = ParserSettings().parser_config()
-    assert config.ocr == OcrTuning(engine="paddleocr", rec_batch_size=12)
+    assert config.ocr == OcrTuning(engine="paddleocr", rec_batch_size=12) and config.flatten_photos
     assert (config.screenshots, config.decoration_floor) == ("always", 6.0)
 
 

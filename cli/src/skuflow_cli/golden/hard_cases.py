@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 import pymupdf
+from PIL import Image, ImageFilter
 
 from skuflow_cli.golden.canvas import FONT_NAME
 
@@ -33,8 +34,10 @@ def rotate(doc: pymupdf.Document, index: int) -> None:
     page.set_rotation(90)
 
 
-def scan(doc: pymupdf.Document, index: int, rng: random.Random) -> pymupdf.Matrix:
-    """Replace a page by a noisy, slightly skewed JPEG of itself at SCAN_DPI, with no text layer.
+def scan(doc: pymupdf.Document, index: int, rng: random.Random, *, dpi: float = SCAN_DPI,
+         blur: float = 0.0) -> pymupdf.Matrix:
+    """Replace a page by a noisy, slightly skewed JPEG of itself at ``dpi``, with no text layer (and a
+    Gaussian ``blur`` of that many pixels, a scanner out of focus).
 
     Returns the skew (in page points) so the caller can move the truth's bboxes along with the picture.
     """
@@ -44,11 +47,13 @@ def scan(doc: pymupdf.Document, index: int, rng: random.Random) -> pymupdf.Matri
     angle = rng.uniform(0.3, MAX_SKEW_DEGREES) * rng.choice((-1, 1))
     skew = (pymupdf.Matrix(1, 0, 0, 1, -centre_x, -centre_y) * pymupdf.Matrix(angle)
             * pymupdf.Matrix(1, 0, 0, 1, centre_x, centre_y))
-    zoom = SCAN_DPI / 72
+    zoom = dpi / 72
     pix = page.get_pixmap(matrix=skew * pymupdf.Matrix(zoom, zoom), alpha=False)
     width, height = round(rect.width * zoom), round(rect.height * zoom)
     pixels = _sheet(np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, pix.n), -pix.x, -pix.y,
                     width, height)
+    if blur:
+        pixels = np.asarray(Image.fromarray(pixels).filter(ImageFilter.GaussianBlur(blur)))
     image = pymupdf.Pixmap(pymupdf.csRGB, width, height, _scanner_noise(pixels, rng).tobytes(), False)
     jpeg = image.tobytes("jpeg", jpg_quality=rng.randint(40, 60))
     doc.delete_page(index)

@@ -30,6 +30,7 @@ class Document:
     truth: dict
     batch: str  # "1".."16" for the real set, GOLDEN, CORRECTIONS
     split: str
+    kind: str = "born-digital"  # the source kind: born-digital, image-only or phone-scan
 
     @property
     def scored_pages(self) -> list[dict]:
@@ -47,7 +48,8 @@ def real_documents(real: Path) -> tuple[list[Document], list[str]]:
             missing.append(source["name"])
             continue
         truth = json.loads((folder / f"{source['name']}.truth.json").read_text(encoding="utf-8"))
-        found.append(Document(source["name"], pdf, truth, str(source["batch"]), source["split"]))
+        found.append(Document(source["name"], pdf, truth, str(source["batch"]), source["split"],
+                              source.get("kind", "born-digital")))
     return found, missing
 
 
@@ -59,7 +61,7 @@ def labelled_documents(directory: Path, batch: str) -> list[Document]:
         if truth_path.is_file():
             truth = json.loads(truth_path.read_text(encoding="utf-8"))
             documents.append(Document(f"{batch}/{pdf.relative_to(directory).with_suffix('')}", pdf, truth, batch,
-                                      truth.get("split", batch)))
+                                      truth.get("split", batch), truth.get("source_kind") or "born-digital"))
     return documents
 
 

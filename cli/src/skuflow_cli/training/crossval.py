@@ -191,6 +191,10 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
                           "reader": reader["sku"], "rules": rules["sku"],
                           "price_accuracy": reader["attributes"].get("price", {}).get("accuracy"),
                           "silent_loss": reader["silent_loss"]}
+    by_kind: dict[str, list[Judged]] = defaultdict(list)
+    for j in judged:
+        by_kind[j.sample.kind].append(j)
+    kinds = {kind: {"pages": len(pages), **tally(pages).metrics()["sku"]} for kind, pages in sorted(by_kind.items())}
     weight = sum(b["truth_skus"] for b in batches.values()) or 1
     weighted = {name: round(sum((b["reader"][name] or 0.0) * b["truth_skus"] for b in batches.values()) / weight, 4)
                 for name in ("precision", "recall", "f1")}
@@ -198,7 +202,8 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
         "pages": len(judged), "take": take,
         "review_below": {"text_layer": review_below.text_layer, "ocr": review_below.ocr},
         "overall": tally(judged).metrics(), "rules_overall": rules_tally([j.sample for j in judged]).metrics(),
-        "sku_weighted_mean": weighted, "batches": batches, "unflagged": unflagged_figures(judged),
+        "sku_weighted_mean": weighted, "batches": batches, "by_source_kind": kinds,
+        "unflagged": unflagged_figures(judged),
         "unflagged_bars_chosen_without_the_batch": nested_unflagged(held, calibration, take),
         "calibration": reliability(held, calibration), "without_rules": without_rules["sku"],
     }

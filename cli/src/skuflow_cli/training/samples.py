@@ -45,6 +45,7 @@ class PageSample:
     engine: list[SkuRecord]  # the rule readers' SKUs: the reading before the learned decision
     file_hash: str
     bare: bool = False  # read as if no rule reader had fired (a training twin)
+    kind: str = "born-digital"  # the document's source kind
 
 
 def truth_keys(page: dict) -> tuple[set[str], set[str]]:
@@ -79,7 +80,7 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
             labels = np.array([label(c, models, names) for c in inputs.found], dtype=np.int8)
             samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
                                       inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,
-                                      bare))
+                                      bare, document.kind))
     return samples
 
 

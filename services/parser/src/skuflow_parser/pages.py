@@ -37,6 +37,7 @@ class ParserConfig:
     ocr_enabled: bool = True
     ocr_dpi: int = ocr_backend.DEFAULT_DPI
     ocr: OcrTuning = field(default_factory=OcrTuning)
+    flatten_photos: bool = False  # warp a photographed sheet flat before OCR (measured: no better yet)
     decoration_floor: float = DECORATION_MAX_SIDE
     screenshots: ScreenshotPolicy = "needed"
     screenshot_dpi: int = SCREENSHOT_DPI
@@ -59,7 +60,7 @@ def failed_parse(number: int, reason: str, *, width: float = 1, height: float = 
 
 def _ocr(page: pymupdf.Page, config: ParserConfig) -> ocr_backend.OcrPage | None:
     try:
-        return ocr_backend.ocr_page(page, dpi=config.ocr_dpi, tuning=config.ocr)
+        return ocr_backend.ocr_page(page, dpi=config.ocr_dpi, tuning=config.ocr, flatten=config.flatten_photos)
     except Exception:  # counted and logged; the text layer (if any) is kept
         PARSER_FAILURES.labels("ocr").inc()
         log.exception("ocr backend failed", extra={"fields": {"page": page.number + 1}})

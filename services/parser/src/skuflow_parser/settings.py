@@ -24,6 +24,7 @@ class ParserSettings(PlatformSettings):
     ocr_engine: EngineName = "rapidocr"
     ocr_rec_batch_size: int = REC_BATCH_SIZE
     ocr_det_max_side: int = DET_MAX_SIDE
+    ocr_flatten_photos: bool = False
     text_coverage_threshold: float = TEXT_COVERAGE_THRESHOLD
     min_text_chars: int = MIN_TEXT_CHARS
     image_decoration_floor_pt: float = DECORATION_MAX_SIDE
@@ -38,5 +39,6 @@ class ParserSettings(PlatformSettings):
             ocr_enabled=self.ocr_enabled, ocr_dpi=self.ocr_dpi,
             ocr=OcrTuning(engine=self.ocr_engine, rec_batch_size=self.ocr_rec_batch_size,
                           det_max_side=self.ocr_det_max_side),
+            flatten_photos=self.ocr_flatten_photos,
             decoration_floor=self.image_decoration_floor_pt,
             screenshots=self.page_screenshots, screenshot_dpi=self.screenshot_dpi)

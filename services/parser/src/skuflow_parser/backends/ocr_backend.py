@@ -16,7 +16,15 @@ import numpy as np
 import pymupdf
 
 from skuflow_contracts.ir import TextBlock, TextLine, TextSpan
-from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, MAX_SIDE_PX, OcrTuning, engine
+from skuflow_parser.backends.flatten import flattened, sheet
+from skuflow_parser.backends.ocr_engines import (
+    DEFAULT_TUNING,
+    MAX_SIDE_PX,
+    OcrTuning,
+    engine,
+    levelled,
+    turned_lines,
+)
 from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
@@ -79,13 +87,20 @@ def _box(corners: list[list[float]], zoom: float) -> tuple[float, float, float, 
 
 
 def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,
-             tuning: OcrTuning = DEFAULT_TUNING) -> OcrPage:
-    pix, zoom = render(page, ocr_resolution(dpi, scan_resolution(page)), max_side)
+             tuning: OcrTuning = DEFAULT_TUNING, flatten: bool = False) -> OcrPage:
+    """The page's words read by OCR, levelled when the scan is skewed (``skew``) and, with ``flatten``,
+    from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md)."""
+    scanned_at = scan_resolution(page)
+    pix, zoom = render(page, ocr_resolution(dpi, scanned_at), max_side)
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+    if flatten and scanned_at is not None and (corners := sheet(image)) is not None:
+        image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
+        zoom = max(image.shape[1] / page.rect.width, image.shape[0] / page.rect.height)
+    centre = (image.shape[1] / 2, image.shape[0] / 2)
     with _lock:  # onnxruntime sessions are not re-entrant from several threads of one process
-        found = engine(tuning).read(image)
+        found, skew = levelled(engine(tuning).read(image), centre)
     if not _chinese(found) and (other := read_other_script(image)) is not None:
-        found = other  # a script PP-OCR's models misread as Latin look-alikes (Cyrillic)
+        found = turned_lines(other, skew, centre)  # a script PP-OCR's models misread as Latin look-alikes (Cyrillic)
     blocks: list[TextBlock] = []
     confidences = []
     laid = [placed(_normal(line.text), [(_normal(word), _box(corners, 1.0)) for word, corners in line.words])

@@ -18,10 +18,12 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from skuflow_parser.domain.skew import skew_degrees, turned
+
 MAX_SIDE_PX = 2600  # the largest page image OCR is given (pages are rendered at most this large)
 REC_BATCH_SIZE = 6  # RapidOCR's own default; larger batches were no faster here on 2 cores
 DET_MAX_SIDE = 1536
-BOX_TRIM = 0.89  # of a detected box's height kept (see ``_trimmed``)
+BOX_TRIM = 0.89  # of a detected box's height kept (see ``_trimmed``), after the page is levelled
 log = logging.getLogger(__name__)
 
 EngineName = Literal["rapidocr", "paddleocr"]
@@ -68,11 +70,29 @@ class RapidOcr:
         if found.boxes is None:
             return []
         words = found.word_results or [()] * len(found.boxes)
-        return [Line(_trimmed(corners), text, float(score), tuple((word, _trimmed(box)) for word, _, box in placed))
+        return [Line(np.asarray(corners, dtype=float).tolist(), text, float(score),
+                     tuple((word, np.asarray(box, dtype=float).tolist()) for word, _, box in placed))
                 for corners, text, score, placed in zip(found.boxes, found.txts, found.scores, words, strict=True)]
 
 
-def _trimmed(corners: Corners | np.ndarray) -> Corners:
+def levelled(lines: list[Line], centre: tuple[float, float]) -> tuple[list[Line], float]:
+    """PP-OCR's lines turned straight by the page's skew (``skew``), then trimmed to their text, and
+    the skew found (degrees)."""
+    skew = skew_degrees([line.corners for line in lines])
+    return turned_lines(lines, skew, centre, trim=True), skew
+
+
+def turned_lines(lines: list[Line], skew: float, centre: tuple[float, float], *, trim: bool = False) -> list[Line]:
+    """The lines (and their words) turned back by ``skew`` degrees about ``centre``."""
+    def box(corners: Corners) -> Corners:
+        level = turned(corners, skew, centre)
+        return _trimmed(level) if trim else level
+
+    return [Line(box(line.corners), line.text, line.confidence, tuple((word, box(c)) for word, c in line.words))
+            for line in lines]
+
+
+def _trimmed(corners: Corners) -> Corners:
     """PP-OCRv6's boxes stand ~12 % taller around their text than PP-OCRv4's (measured on the real
     set); trimmed back, so the lines of a dense list or a card no longer overlap the next one."""
     box = np.asarray(corners, dtype=float)
