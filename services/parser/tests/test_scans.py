@@ -20,6 +20,16 @@ def test_low_resolution_scans_are_upscaled_to_150_dpi_and_others_read_at_200(sca
     assert ocr_resolution(200, scanned_at) == read_at
 
 
+@pytest.mark.parametrize("scanned_at, long_side, read_at", [
+    (600, 421, 400),  # a 600 dpi photo on a page half A4's size: read with as many pixels as A4 at 200 dpi
+    (1200, 84, 1200),  # a tagged 1200 dpi photo on a 84-point page: all of its 1400 pixels
+    (288, 377, 288),  # a phone photo placed at 288 dpi: its own pixels
+    (300, 1190, 200),  # an A3 scan: 200 dpi already gives it more pixels than A4 has
+])
+def test_a_photo_on_a_page_smaller_than_a4_is_read_with_its_own_pixels(scanned_at, long_side, read_at):
+    assert ocr_resolution(200, scanned_at, long_side) == read_at
+
+
 def test_the_resolution_of_a_page_filling_picture_is_measured():
     page = open_document(scanned(dpi=90))[0]
     assert scan_resolution(page) == pytest.approx(90, abs=1)

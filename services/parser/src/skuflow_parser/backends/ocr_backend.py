@@ -33,6 +33,8 @@ from skuflow_parser.domain.scripts import in_one_script
 DEFAULT_DPI = 200
 LOW_RES_DPI = 150  # a scan below this is read at this resolution (upscaled), never more than ``dpi``
 UPSCALE = 1.5
+A4_LONG_SIDE = 842.0  # points
+READ_LONG_PX = round(A4_LONG_SIDE * DEFAULT_DPI / 72)  # the long side of A4 read at 200 dpi (2339 pixels)
 SCAN_SHARE = 0.5  # a picture covering this share of the page is its scan
 CHINESE_SHARE = 0.2  # of a reading's letters in CJK: the page is Chinese (or Japanese), read by PP-OCR's own models
 _lock = threading.Lock()
@@ -61,13 +63,21 @@ def scan_resolution(page: pymupdf.Page) -> float | None:
     return best
 
 
-def ocr_resolution(dpi: int, scanned_at: float | None) -> int:
-    """The resolution to read a page at: ``dpi``, except for a low-resolution scan, which is upscaled
-    only to ``LOW_RES_DPI`` (or 1.5× its own): measured on real pages scanned at 80–100 dpi, reading
-    them at 150 dpi found 10–25 % more of their codes than at 200 dpi or at their own resolution."""
-    if scanned_at is None or scanned_at >= dpi:
+def ocr_resolution(dpi: int, scanned_at: float | None, long_side: float = A4_LONG_SIDE) -> int:
+    """The resolution to read a page at: ``dpi``, except for
+    - a low-resolution scan, which is upscaled only to ``LOW_RES_DPI`` (or 1.5× its own): measured on
+      real pages scanned at 80–100 dpi, reading them at 150 dpi found 10–25 % more of their codes than
+      at 200 dpi or at their own resolution;
+    - a page smaller than A4 (``long_side`` in points) filled by a picture with more pixels than
+      ``dpi`` gives it (a photo placed on a small page), which is read with its own pixels, up to as
+      many as A4 has at ``dpi`` (``READ_LONG_PX``): at ``dpi`` a 600 dpi photo on a 300-point page
+      would be read from a sixth of its pixels. Measured on the six such pages of the real set: SKU
+      F1 0.887 at ``dpi``, 0.928 with their own pixels."""
+    if scanned_at is None:
         return dpi
-    return min(dpi, max(LOW_RES_DPI, round(UPSCALE * scanned_at)))
+    if scanned_at < dpi:
+        return min(dpi, max(LOW_RES_DPI, round(UPSCALE * scanned_at)))
+    return max(dpi, round(min(scanned_at, READ_LONG_PX * 72 / long_side)))
 
 
 def _chinese(found: list) -> bool:
@@ -91,7 +101,7 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     """The page's words read by OCR, levelled when the scan is skewed (``skew``) and, with ``flatten``,
     from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md)."""
     scanned_at = scan_resolution(page)
-    pix, zoom = render(page, ocr_resolution(dpi, scanned_at), max_side)
+    pix, zoom = render(page, ocr_resolution(dpi, scanned_at, max(page.rect.width, page.rect.height)), max_side)
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
     if flatten and scanned_at is not None and (corners := sheet(image)) is not None:
         image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
