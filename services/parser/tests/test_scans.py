@@ -95,3 +95,45 @@ def test_a_scan_skewed_by_three_degrees_reads_each_code_level_with_its_price():
             if f"AB-{410 + n}" in middle and f"{12 + n}.50" in middle]
     assert len(rows) >= 6
     assert all(abs(code - price) < 6 for code, price in rows)
+
+
+def sideways_scan(turn: int) -> bytes:
+    """A price list scanned lying on its side: the picture shows the page turned ``turn`` degrees."""
+    source = pymupdf.open()
+    page = source.new_page(width=PAGE.width, height=PAGE.height)
+    for n in range(10):
+        page.insert_text((60, 120 + 26 * n), f"Article AB-{510 + n} steel hinge", fontsize=13)
+        page.insert_text((460, 120 + 26 * n), f"{21 + n}.90", fontsize=13)
+    image = page.get_pixmap(matrix=pymupdf.Matrix(150 / 72, 150 / 72).prerotate(turn), alpha=False)
+    doc = pymupdf.open()
+    turned = pymupdf.Rect(0, 0, PAGE.height, PAGE.width)
+    doc.new_page(width=turned.width, height=turned.height).insert_image(turned, stream=image.tobytes("jpeg"))
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("turn", [90, 270])
+def test_a_page_scanned_on_its_side_is_turned_to_read_upright(turn):
+    parsed = parse_page(open_document(sideways_scan(turn)), 0, "f" * 64, ImageCache()).page
+    assert (parsed.width, parsed.height) == (PAGE.width, PAGE.height) and parsed.rotation in (90, 270)
+    middle = {b.text: ((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2) for b in parsed.text_blocks}
+    codes = [middle[k] for k in middle if "AB-51" in k]
+    prices = [middle[k] for k in middle if k.endswith(".90")]
+    assert len(codes) >= 8 and len(prices) >= 8
+    assert max(x for x, _ in codes) < min(x for x, _ in prices)  # codes left of their prices, as printed
+    first, last = min(codes, key=lambda c: c[1]), max(codes, key=lambda c: c[1])
+    assert last[1] - first[1] > 150  # rows run down the page
+
+
+def test_a_page_of_vertical_chinese_stays_as_it_stands():
+    """Columns of Chinese standing on end, as menus set them, right to left."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    dishes = ["牛肉麵一百二十元", "陽春麵五十元整", "餛飩湯六十元整", "滷肉飯三十五元", "排骨飯九十五元"]
+    for n, dish in enumerate(dishes):
+        for k, ch in enumerate(dish):
+            page.insert_text((480 - 60 * n, 120 + 34 * k), ch, fontname="china-t", fontsize=28)
+    image = page.get_pixmap(dpi=150, alpha=False).tobytes("jpeg")
+    scan = pymupdf.open()
+    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
+    parsed = parse_page(open_document(scan.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.rotation == 0 and any("牛肉" in b.text for b in parsed.text_blocks)

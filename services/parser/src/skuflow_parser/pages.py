@@ -131,6 +131,11 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
         ocr = _ocr(page, config)
         if ocr is not None:
             blocks, backend, confidence = ocr.blocks, "ocr", ocr.confidence
+            if ocr.turn:  # a sideways scan: from here on the page is shown as it reads
+                page.set_rotation((page.rotation + ocr.turn) % 360)
+                found = page_images(doc, page, file_hash, cache, config.decoration_floor)
+                images, width, height = found.placed, page.rect.width, page.rect.height
+                picture_boxes = [placed.region.bbox for placed in images]
             coverage = text_coverage([b.bbox for b in blocks], width, height)
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)

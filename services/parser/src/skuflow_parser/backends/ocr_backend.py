@@ -20,6 +20,7 @@ from skuflow_parser.backends.flatten import flattened, sheet
 from skuflow_parser.backends.ocr_engines import (
     DEFAULT_TUNING,
     MAX_SIDE_PX,
+    Line,
     OcrTuning,
     engine,
     levelled,
@@ -28,6 +29,7 @@ from skuflow_parser.backends.ocr_engines import (
 from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
+from skuflow_parser.domain.orientation import SIDEWAYS_SHARE, better_turn, lying_weight, standing_share
 from skuflow_parser.domain.scripts import in_one_script
 
 DEFAULT_DPI = 200
@@ -49,6 +51,7 @@ def warm_up(tuning: OcrTuning = DEFAULT_TUNING) -> None:
 class OcrPage:
     blocks: list[TextBlock]
     confidence: float | None
+    turn: int = 0  # degrees clockwise the page was turned to read upright (its blocks are in that frame)
 
 
 def scan_resolution(page: pymupdf.Page) -> float | None:
@@ -106,9 +109,13 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     if flatten and scanned_at is not None and (corners := sheet(image)) is not None:
         image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
         zoom = max(image.shape[1] / page.rect.width, image.shape[0] / page.rect.height)
-    centre = (image.shape[1] / 2, image.shape[0] / 2)
     with _lock:  # onnxruntime sessions are not re-entrant from several threads of one process
-        found, skew = levelled(engine(tuning).read(image), centre)
+        found = engine(tuning).read(image)
+    turn = 0
+    if standing_share([(line.corners, line.text) for line in found]) >= SIDEWAYS_SHARE:
+        turn, image, found = _upright(image, found, tuning)
+    centre = (image.shape[1] / 2, image.shape[0] / 2)
+    found, skew = levelled(found, centre)
     if not _chinese(found) and (other := read_other_script(image)) is not None:
         found = turned_lines(other, skew, centre)  # a script PP-OCR's models misread as Latin look-alikes (Cyrillic)
     blocks: list[TextBlock] = []
@@ -131,4 +138,24 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
                                 lines=[TextLine(bbox=box, text=text, spans=spans)],
                                 font_size=round(box[3] - box[1], 1), confidence=round(fragment.confidence, 4)))
         confidences.append(fragment.confidence)
-    return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None)
+    return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None, turn)
+
+
+QUARTER_TURNS = {90: 3, 270: 1}  # degrees clockwise → numpy's counter-clockwise quarter turns
+
+
+def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
+    """A page whose lines stand on end, read a quarter turn either way with no line turned by the
+    engine (``orientation``): the turn, picture and lines that read it upright (0 and the page as it
+    stands when neither turn reads better)."""
+    readings = {}
+    for turn, quarters in QUARTER_TURNS.items():
+        turned = np.ascontiguousarray(np.rot90(image, quarters))
+        with _lock:
+            readings[turn] = (turned, engine(tuning).read(turned, upright_lines=False))
+
+    def weight(lines: list[Line]) -> float:
+        return lying_weight([(line.corners, line.text, line.confidence) for line in lines])
+
+    turn = better_turn(weight(found), {t: weight(lines) for t, (_, lines) in readings.items()})
+    return (turn, *readings[turn]) if turn else (0, image, found)

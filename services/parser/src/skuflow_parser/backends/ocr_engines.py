@@ -51,7 +51,9 @@ DEFAULT_TUNING = OcrTuning()
 class OcrEngine(Protocol):
     name: str
 
-    def read(self, image: np.ndarray) -> list[Line]: ...
+    def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
+        """The image's lines; ``upright_lines`` lets the engine turn a line it finds upside down."""
+        ...
 
 
 class RapidOcr:
@@ -65,8 +67,8 @@ class RapidOcr:
                                      "Det.limit_side_len": tuning.det_max_side,
                                      "Rec.rec_batch_num": tuning.rec_batch_size})
 
-    def read(self, image: np.ndarray) -> list[Line]:
-        found = self._ocr(image)
+    def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
+        found = self._ocr(image, use_cls=upright_lines)
         if found.boxes is None:
             return []
         words = found.word_results or [()] * len(found.boxes)
@@ -113,7 +115,7 @@ class PaddleOcr:
                               text_det_limit_side_len=tuning.det_max_side,
                               text_recognition_batch_size=tuning.rec_batch_size)
 
-    def read(self, image: np.ndarray) -> list[Line]:
+    def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
         return [Line(np.asarray(poly).tolist(), text, float(score)) for result in self._ocr.predict(image)
                 for poly, text, score in zip(result["rec_polys"], result["rec_texts"], result["rec_scores"],
                                              strict=True)]
