@@ -4,6 +4,8 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
 - in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog), and the
   learned reader's share of a page's reading (its stages beside the rule readers alone);
 - the evaluator's time per document (50 and 500 pages, AUTO and HYBRID) next to parsing the same;
+- OCR: a generated A4 scan at 150 dpi, and the committed real scans (per page, per A4 of page area,
+  and the peak memory of the worker process that read them);
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), and the peak RSS of every service process.
@@ -124,6 +126,42 @@ def ocr_figures(pdf: Path, scratch: Path, pages: int = 3) -> list[Figure]:
     seconds = _timed(lambda: parsed.extend(parse_page(doc, i, "0" * 64, cache) for i in range(pages))) / pages
     backends = ", ".join(sorted({p.page.parser_backend for p in parsed}))
     return [Figure("ocr_seconds_per_scanned_page", seconds, "s", f"A4 at 150 dpi, backend {backends}")]
+
+
+A4_AREA = 595 * 842  # points²
+REAL_SCANS = Path(__file__).resolve().parents[3] / "tests" / "real" / "committed"
+
+
+def _read_scans(paths: list[str], queue: multiprocessing.Queue) -> None:
+    """Child process (a parser worker's life): load the OCR models, then read every page of the scans;
+    reports seconds, pages, their area in A4 pages and the child's peak resident memory."""
+    ocr_backend.warm_up()
+    cache, seconds, pages, area = ImageCache(), 0.0, 0, 0.0
+    for path in paths:
+        doc = open_document(Path(path).read_bytes())
+        for index in range(doc.page_count):
+            seconds += _timed(lambda doc=doc, index=index: parse_page(doc, index, "0" * 64, cache))
+            pages, area = pages + 1, area + doc[index].rect.width * doc[index].rect.height / A4_AREA
+    queue.put((seconds, pages, area, _memory_mib("VmHWM")))
+
+
+def real_scan_figures(directory: Path = REAL_SCANS) -> list[Figure]:
+    """OCR on the committed real scans (image-only documents of the real set), in a fresh process: time
+    per page and per A4 of page area, and the worker's peak memory."""
+    sources = json.loads((directory.parent / "sources.json").read_text(encoding="utf-8"))
+    paths = [str(directory / f"{s['name']}.pdf") for s in sources
+             if s["committed"] and s["kind"] != "born-digital" and (directory / f"{s['name']}.pdf").is_file()]
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_read_scans, args=(paths, queue))
+    child.start()
+    seconds, pages, area, peak = queue.get()
+    child.join()
+    return [Figure("ocr_seconds_per_real_scan_page", seconds / max(pages, 1), "s",
+                   f"{pages} pages of {len(paths)} committed real scans"),
+            Figure("ocr_seconds_per_a4_of_real_scans", seconds / max(area, 1e-9), "s",
+                   f"the same pages are {area:.1f} A4 pages of area"),
+            Figure("ocr_worker_peak_rss", peak, "MiB", "VmHWM of the process that read them")]
 
 
 def repeated(pdf: Path, out: Path, times: int, scanned: Path | None = None) -> Path:
@@ -287,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         figures += evaluator_figures(pdf, scratch)
         _progress("OCR of scanned pages")
         figures += ocr_figures(pdf, scratch)
+        _progress("OCR of the committed real scans, in a fresh worker process")
+        figures += real_scan_figures()
         _progress("parser worker memory over 300 pages")
         figures += parser_rss_figures(pdf, scratch)
         if args.gateway:

@@ -72,52 +72,43 @@ def test_a_soft_mask_of_another_size_than_its_picture_does_not_fail_the_page():
     assert parsed.status == "ok" and len(parsed.images) == 1 and parsed.images[0].width_px == 200
 
 
-def skewed_table_scan(degrees: float) -> bytes:
-    """A wide two-column price list (code at the left edge, price at the right) scanned askew."""
+def price_list_scan(degrees: float, code: str, price_x: float, row: float) -> bytes:
+    """Ten rows of a code at the left and a price at ``price_x``, scanned at 150 dpi turned by
+    ``degrees`` (a quarter turn lays the page on its side, its picture the turned page's size)."""
     source = pymupdf.open()
     page = source.new_page(width=PAGE.width, height=PAGE.height)
-    for n in range(8):
-        page.insert_text((50, 120 + 22 * n), f"AB-{410 + n}", fontsize=12)
-        page.insert_text((500, 120 + 22 * n), f"{12 + n}.50", fontsize=12)
-    matrix = pymupdf.Matrix(150 / 72, 150 / 72).prerotate(degrees)
-    image = page.get_pixmap(matrix=matrix, alpha=False).tobytes("jpeg", jpg_quality=80)
+    for n in range(10):
+        page.insert_text((50, 120 + row * n), code.format(n=n), fontsize=12)
+        page.insert_text((price_x, 120 + row * n), f"{12 + n}.50", fontsize=12)
+    image = page.get_pixmap(matrix=pymupdf.Matrix(150 / 72, 150 / 72).prerotate(degrees), alpha=False)
+    sideways = degrees % 180 == 90
+    frame = pymupdf.Rect(0, 0, PAGE.height, PAGE.width) if sideways else PAGE
     doc = pymupdf.open()
-    doc.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image, keep_proportion=False)
+    doc.new_page(width=frame.width, height=frame.height).insert_image(frame, stream=image.tobytes("jpeg"),
+                                                                       keep_proportion=False)
     return doc.tobytes()
 
 
 def test_a_scan_skewed_by_three_degrees_reads_each_code_level_with_its_price():
     """Across 450 points a 3° skew climbs 24 points, more than a row: unlevelled, each code would
     stand beside the next row's price."""
-    parsed = parse_page(open_document(skewed_table_scan(3.0)), 0, "f" * 64, ImageCache()).page
+    scan = price_list_scan(3.0, "AB-{n}10", price_x=500, row=22)
+    parsed = parse_page(open_document(scan), 0, "f" * 64, ImageCache()).page
     middle = {b.text: (b.bbox[1] + b.bbox[3]) / 2 for b in parsed.text_blocks}
-    rows = [(middle[f"AB-{410 + n}"], middle[f"{12 + n}.50"]) for n in range(8)
-            if f"AB-{410 + n}" in middle and f"{12 + n}.50" in middle]
+    rows = [(middle[f"AB-{n}10"], middle[f"{12 + n}.50"]) for n in range(10)
+            if f"AB-{n}10" in middle and f"{12 + n}.50" in middle]
     assert len(rows) >= 6
     assert all(abs(code - price) < 6 for code, price in rows)
 
 
-def sideways_scan(turn: int) -> bytes:
-    """A price list scanned lying on its side: the picture shows the page turned ``turn`` degrees."""
-    source = pymupdf.open()
-    page = source.new_page(width=PAGE.width, height=PAGE.height)
-    for n in range(10):
-        page.insert_text((60, 120 + 26 * n), f"Article AB-{510 + n} steel hinge", fontsize=13)
-        page.insert_text((460, 120 + 26 * n), f"{21 + n}.90", fontsize=13)
-    image = page.get_pixmap(matrix=pymupdf.Matrix(150 / 72, 150 / 72).prerotate(turn), alpha=False)
-    doc = pymupdf.open()
-    turned = pymupdf.Rect(0, 0, PAGE.height, PAGE.width)
-    doc.new_page(width=turned.width, height=turned.height).insert_image(turned, stream=image.tobytes("jpeg"))
-    return doc.tobytes()
-
-
 @pytest.mark.parametrize("turn", [90, 270])
 def test_a_page_scanned_on_its_side_is_turned_to_read_upright(turn):
-    parsed = parse_page(open_document(sideways_scan(turn)), 0, "f" * 64, ImageCache()).page
+    scan = price_list_scan(turn, "Article AB-{n}51 steel hinge", price_x=460, row=26)
+    parsed = parse_page(open_document(scan), 0, "f" * 64, ImageCache()).page
     assert (parsed.width, parsed.height) == (PAGE.width, PAGE.height) and parsed.rotation in (90, 270)
     middle = {b.text: ((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2) for b in parsed.text_blocks}
-    codes = [middle[k] for k in middle if "AB-51" in k]
-    prices = [middle[k] for k in middle if k.endswith(".90")]
+    codes = [middle[k] for k in middle if "AB-" in k]
+    prices = [middle[k] for k in middle if k.endswith(".50")]
     assert len(codes) >= 8 and len(prices) >= 8
     assert max(x for x, _ in codes) < min(x for x, _ in prices)  # codes left of their prices, as printed
     first, last = min(codes, key=lambda c: c[1]), max(codes, key=lambda c: c[1])

@@ -194,7 +194,8 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
     by_kind: dict[str, list[Judged]] = defaultdict(list)
     for j in judged:
         by_kind[j.sample.kind].append(j)
-    kinds = {kind: {"pages": len(pages), **tally(pages).metrics()["sku"]} for kind, pages in sorted(by_kind.items())}
+    kinds = {kind: {"pages": len(pages), **(m := tally(pages).metrics())["sku"], "silent_loss": m["silent_loss"]}
+             for kind, pages in sorted(by_kind.items())}
     weight = sum(b["truth_skus"] for b in batches.values()) or 1
     weighted = {name: round(sum((b["reader"][name] or 0.0) * b["truth_skus"] for b in batches.values()) / weight, 4)
                 for name in ("precision", "recall", "f1")}

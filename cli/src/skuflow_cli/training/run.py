@@ -105,9 +105,11 @@ def table(result: dict, untouched: dict[str, float]) -> str:
                  f" | {cell(result['overall']['attributes'].get('price', {}).get('accuracy'))} |")
     lines.append(f"| SKU-weighted mean | | | {cell(weighted['precision'])} | {cell(weighted['recall'])} | "
                  f"{cell(weighted['f1'])} | | | |")
-    lines += ["", "| source kind | pages | SKUs | reader P | reader R | reader F1 |", "|---|---|---|---|---|---|"]
+    lines += ["", "| source kind | pages | SKUs | reader P | reader R | reader F1 | silent loss |",
+              "|---|---|---|---|---|---|---|"]
     lines += [f"| {kind} | {k['pages']} | {k['truth']} | {cell(k['precision'])} | {cell(k['recall'])} | "
-              f"{cell(k['f1'])} |" for kind, k in result["by_source_kind"].items()]
+              f"{cell(k['f1'])} | {k['silent_loss']['pages']} of {k['silent_loss']['product_pages']} |"
+              for kind, k in result["by_source_kind"].items()]
     unflagged, nested = result["unflagged"], result["unflagged_bars_chosen_without_the_batch"]
     bare = result["without_rules"]
     lines += ["", f"Read as if no rule reader had fired (the cells alone): P {cell(bare['precision'])}, "
