@@ -37,7 +37,9 @@ def test_a_page_whose_text_layer_is_not_drawn_is_not_twinned(tmp_path):
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "AB-100 12.50 shown", fontsize=11)
     doc.new_page().insert_text((72, 100), "AB-100 12.50 hidden", fontsize=11, render_mode=3)  # invisible text
-    assert drawn_share(doc[0]) == 1.0 and drawn_share(doc[1]) == 0.0
+    doc.new_page().insert_text((72, 100), "AB-100 12.50 turned", fontsize=11)
+    doc[2].set_rotation(90)  # its words come in the unrotated frame, its pixels as shown
+    assert drawn_share(doc[0]) == 1.0 and drawn_share(doc[1]) == 0.0 and drawn_share(doc[2]) == 1.0
     labelled = one_page_set(tmp_path / "set")
     with pymupdf.open() as invisible:
         page = invisible.new_page()
@@ -59,3 +61,5 @@ def test_skuflow_golden_twins_scores_the_twin_beside_its_original(tmp_path, caps
     assert twin_truth["source_kind"] == "image-only" and twin_truth["twin_of"] == "g11_en_price_list"
     assert result["original_f1"] > 0.9 and result["twin_f1"] >= 0.9 * result["original_f1"]
     assert "ratio" in capsys.readouterr().out
+    assert skuflow(["golden", "twins", str(GOLDEN), "--out", str(tmp_path / "sample"), "--every", "10"]) == 0
+    assert len(list((tmp_path / "sample").glob("*.pdf"))) == len(sorted(GOLDEN.glob("*.pdf"))[::10])

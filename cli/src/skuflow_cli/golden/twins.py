@@ -53,7 +53,8 @@ def drawn_share(page: pymupdf.Page) -> float:
     ink = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width) < INK
     zoom = INK_DPI / 72
     inked = 0
-    for x0, y0, x1, y1, *_ in words:  # the word's core: a table's rules run along its edges
+    for word in words:  # the word's core: a table's rules run along its edges
+        x0, y0, x1, y1 = pymupdf.Rect(word[:4]) * page.rotation_matrix  # words come unrotated, pixels as shown
         dx, dy = (x1 - x0) * CORE, (y1 - y0) * CORE
         inked += bool(ink[max(int((y0 + dy) * zoom), 0):int((y1 - dy) * zoom) + 1,
                           max(int((x0 + dx) * zoom), 0):int((x1 - dx) * zoom) + 1].any())
@@ -65,11 +66,13 @@ def shows_its_text(pdf: Path) -> bool:
         return all(drawn_share(page) >= MIN_DRAWN for page in doc)
 
 
-def twinned(source: Path, kind: str) -> tuple[list[GoldenDocument], list[str]]:
-    """The labelled documents of ``source`` of that source kind, frozen ones left alone, and the names
-    of those left out because a page does not show the text its truth was read from."""
+def twinned(source: Path, kind: str, every: int = 1) -> tuple[list[GoldenDocument], list[str]]:
+    """Every ``every``th labelled document of ``source`` of that source kind (by name), frozen ones left
+    alone, and the names of those left out because a page does not show the text its truth was read
+    from."""
     documents = [d for d in load_golden_set(source)
                  if (d.truth.get("source_kind") or "born-digital") == kind and d.truth.get("split") != FROZEN]
+    documents = documents[::every]
     shown = [d for d in documents if shows_its_text(d.pdf)]
     return shown, sorted({d.name for d in documents} - {d.name for d in shown})
 
@@ -118,7 +121,7 @@ def comparison(original: dict, twin: dict) -> dict:
 
 
 def run_twins(args: argparse.Namespace) -> int:
-    documents, hidden = twinned(args.source, args.kind)
+    documents, hidden = twinned(args.source, args.kind, args.every)
     if hidden:
         print(f"left out, their pages do not show the text their truth was read from: {', '.join(hidden)}")
     if not documents:
@@ -141,6 +144,8 @@ def add_twins_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", type=Path, help="a labelled set (NAME.pdf beside NAME.truth.json)")
     parser.add_argument("--out", type=Path, required=True, help="directory for the twins and their truth files")
     parser.add_argument("--kind", default="born-digital", help="twin the documents of this source kind")
+    parser.add_argument("--every", type=int, default=1,
+                        help="twin every Nth document by name (a deterministic sample, since OCR is slow)")
     parser.add_argument("--score", type=Path, default=None,
                         help="also read originals and twins in-process and write the comparison here")
     parser.set_defaults(run=run_twins)
