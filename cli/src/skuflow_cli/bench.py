@@ -151,12 +151,7 @@ def real_scan_figures(directory: Path = REAL_SCANS) -> list[Figure]:
     sources = json.loads((directory.parent / "sources.json").read_text(encoding="utf-8"))
     paths = [str(directory / f"{s['name']}.pdf") for s in sources
              if s["committed"] and s["kind"] != "born-digital" and (directory / f"{s['name']}.pdf").is_file()]
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    child = context.Process(target=_read_scans, args=(paths, queue))
-    child.start()
-    seconds, pages, area, peak = queue.get()
-    child.join()
+    seconds, pages, area, peak = _in_child(_read_scans, paths)
     return [Figure("ocr_seconds_per_real_scan_page", seconds / max(pages, 1), "s",
                    f"{pages} pages of {len(paths)} committed real scans"),
             Figure("ocr_seconds_per_a4_of_real_scans", seconds / max(area, 1e-9), "s",
@@ -201,6 +196,18 @@ def _memory_mib(field: str) -> float:
                 if line.startswith(f"{field}:")) / 1024
 
 
+def _in_child(target: Callable, *args: object) -> object:
+    """``target(*args, queue)`` run in a freshly spawned process (a worker's own memory, no parent's
+    pages), and what it put on the queue."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=target, args=(*args, queue))
+    child.start()
+    answer = queue.get()
+    child.join()
+    return answer
+
+
 def _parse_reporting_rss(pdf: str, every: int, queue: multiprocessing.Queue) -> None:
     """Child process: parse the document, reporting resident memory every ``every`` pages. The peak is
     the child's own high-water mark (VmHWM): ``ru_maxrss`` keeps the bench parent's peak across the
@@ -222,12 +229,7 @@ def parser_rss_figures(pdf: Path, scratch: Path, copies: int = 6) -> list[Figure
         for _ in range(copies):
             joined.insert_pdf(source)
         joined.save(big)
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    child = context.Process(target=_parse_reporting_rss, args=(str(big), 50, queue))
-    child.start()
-    samples, peak = queue.get()
-    child.join()
+    samples, peak = _in_child(_parse_reporting_rss, str(big), 50)
     return [Figure("parser_worker_peak_rss_300_pages", peak, "MiB",
                    "RSS every 50 pages: " + ", ".join(f"{s:.0f}" for s in samples))]
 

@@ -99,6 +99,13 @@ def evaluate(golden_dir: Path, run: Callable[[list[GoldenDocument]], list[Outcom
         sources = json.loads((golden_dir / "sources.json").read_text(encoding="utf-8"))
         names = {s["name"] for s in sources if str(s["batch"]) == batch}
         documents = [d for d in documents if d.pdf.stem in names]
+    return evaluate_documents(documents, run, {"golden_dir": str(golden_dir), "via": via})
+
+
+def evaluate_documents(documents: list[GoldenDocument], run: Callable[[list[GoldenDocument]], list[Outcome]],
+                       meta: dict) -> dict:
+    """Read ``documents`` with ``run`` and score them: the report, with ``meta`` and the documents that
+    could not be read."""
     started = time.perf_counter()
     outcomes = run(documents)
     seconds = time.perf_counter() - started
@@ -109,5 +116,4 @@ def evaluate(golden_dir: Path, run: Callable[[list[GoldenDocument]], list[Outcom
         routes.append((outcome.document.truth.get("expected_route"), predicted_route))
     total_pages = sum(len(o.document.truth["pages"]) for o in outcomes)
     errors = {o.document.name: o.error for o in outcomes if o.error}
-    return build_report(scored, routes, seconds=seconds, total_pages=total_pages,
-                        meta={"golden_dir": str(golden_dir), "via": via, "errors": errors})
+    return build_report(scored, routes, seconds=seconds, total_pages=total_pages, meta={**meta, "errors": errors})

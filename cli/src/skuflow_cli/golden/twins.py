@@ -18,15 +18,14 @@ import numpy as np
 import pymupdf
 
 from skuflow_cli.evaluation.golden import GoldenDocument, load_golden_set
-from skuflow_cli.evaluation.report import build_report, summary_table
-from skuflow_cli.evaluation.runner import run_in_process
-from skuflow_cli.evaluation.scoring import score_document
+from skuflow_cli.evaluation.report import summary_table
+from skuflow_cli.evaluation.runner import Outcome, evaluate_documents, run_in_process
 from skuflow_cli.golden import hard_cases
+from skuflow_cli.training.run import FROZEN  # a batch kept for one measurement: never read, not even as a twin
 
 TWIN_DPI = (100.0, 150.0)  # the range of a merchant's flatbed scan
 TWIN_BLUR = (0.3, 0.9)  # Gaussian blur, in pixels of the scan
 TWIN_KIND = "image-only"
-FROZEN = "frozen"  # a batch kept for one measurement: never read, not even as a twin
 INK = 160  # grey level below which a pixel is ink (small grey type on a tinted cell still is)
 CORE = 0.25  # of a word box's width and height cut from each side before looking for its ink
 INK_DPI = 144  # fine enough that 5-point type leaves whole pixels of ink
@@ -96,16 +95,17 @@ def write_twins(documents: list[GoldenDocument], out: Path) -> list[GoldenDocume
 def scored(documents: list[GoldenDocument], via: str) -> dict:
     """The documents read in-process and scored, with a line of progress per document."""
     started = time.perf_counter()
-    outcomes = []
-    for n, document in enumerate(documents, start=1):
-        outcomes += run_in_process([document])
-        print(f"\r[{n}/{len(documents)}] {via}: {document.name[:50]:<50} {time.perf_counter() - started:6.0f} s",
-              end="", flush=True)
-    print()
-    pages = [page for o in outcomes for page in score_document(o.document.name, o.document.truth, o.result)]
-    return build_report(pages, [(None, None)] * len(outcomes), seconds=time.perf_counter() - started,
-                        total_pages=sum(len(d.truth["pages"]) for d in documents),
-                        meta={"via": via, "errors": {o.document.name: o.error for o in outcomes if o.error}})
+
+    def run(documents: list[GoldenDocument]) -> list[Outcome]:
+        outcomes = []
+        for n, document in enumerate(documents, start=1):
+            outcomes += run_in_process([document])
+            print(f"\r[{n}/{len(documents)}] {via}: {document.name[:50]:<50} "
+                  f"{time.perf_counter() - started:6.0f} s", end="", flush=True)
+        print()
+        return outcomes
+
+    return evaluate_documents(documents, run, {"via": via})
 
 
 def comparison(original: dict, twin: dict) -> dict:

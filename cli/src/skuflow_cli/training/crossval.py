@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -174,15 +175,20 @@ def reliability(held: list[HeldOut], calibration: Calibration) -> dict:
     return {"bins": rows, "ece": round(ece, 4)}
 
 
+def _grouped(judged: list[Judged], key: Callable[[Judged], str]) -> dict[str, list[Judged]]:
+    groups: dict[str, list[Judged]] = defaultdict(list)
+    for j in judged:
+        groups[key(j)].append(j)
+    return groups
+
+
 def report(held: list[HeldOut], calibration: Calibration, take: float, review_below: ReviewBar) -> dict:
     """Per batch and overall: the reader's figures on held-out pages, the rules' beside them, what
     the review flag leaves unflagged, and the pages read as if no rule reader had fired."""
     without_rules = tally([judge(h, calibration, take, review_below) for h in scored(held, bare=True)]).metrics()
     held = scored(held)
     judged = [judge(h, calibration, take, review_below) for h in held]
-    by_batch: dict[str, list[Judged]] = defaultdict(list)
-    for j in judged:
-        by_batch[j.sample.batch].append(j)
+    by_batch = _grouped(judged, lambda j: j.sample.batch)
     batches = {}
     for batch in sorted(by_batch, key=int):
         reader = tally(by_batch[batch]).metrics()
@@ -191,9 +197,7 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
                           "reader": reader["sku"], "rules": rules["sku"],
                           "price_accuracy": reader["attributes"].get("price", {}).get("accuracy"),
                           "silent_loss": reader["silent_loss"]}
-    by_kind: dict[str, list[Judged]] = defaultdict(list)
-    for j in judged:
-        by_kind[j.sample.kind].append(j)
+    by_kind = _grouped(judged, lambda j: j.sample.kind)
     kinds = {kind: {"pages": len(pages), **(m := tally(pages).metrics())["sku"], "silent_loss": m["silent_loss"]}
              for kind, pages in sorted(by_kind.items())}
     weight = sum(b["truth_skus"] for b in batches.values()) or 1
