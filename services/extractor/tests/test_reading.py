@@ -92,6 +92,7 @@ def test_a_product_page_read_to_nothing_and_an_unsure_reading_are_flagged():
     empty = assemble(geometry(page()), [], np.zeros(0), 0.5, HASH)
     assert review_reasons(empty, 0.8, "A") == ["nothing_read"]
     assert review_reasons(empty, 0.8, "D") == []
+    assert review_reasons(empty, 0.8, "D", scanned=True) == ["nothing_read"]  # a scan whose codes OCR lost
     geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))
     found = candidates(geo, [])
     unsure = assemble(geo, found, np.full(len(found), 0.6), 0.5, HASH)

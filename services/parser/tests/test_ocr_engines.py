@@ -99,3 +99,9 @@ def test_detected_boxes_are_trimmed_around_their_middle_to_the_height_of_the_tex
     corners = _trimmed([[10, 100], [90, 100], [90, 150], [10, 150]])
     assert [x for x, _ in corners] == [10, 90, 90, 10]
     assert corners[0][1] == pytest.approx(125 - 25 * BOX_TRIM) and corners[2][1] == pytest.approx(125 + 25 * BOX_TRIM)
+
+
+def test_warm_up_reads_a_line_so_every_model_is_loaded_before_the_first_page():
+    from skuflow_parser.backends.ocr_backend import WARM_UP_TEXT, warm_up
+
+    assert warm_up() == WARM_UP_TEXT

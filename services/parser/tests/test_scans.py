@@ -10,7 +10,7 @@ from PIL import Image
 
 from skuflow_parser.backends.ocr_backend import ocr_resolution, scan_resolution
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.domain.text_layer import ocr_reason
+from skuflow_parser.domain.text_layer import MIN_OUTLINE_PATHS, MIN_OUTLINE_SEGMENTS, Drawn, ocr_reason
 from skuflow_parser.pages import parse_page
 
 
@@ -43,8 +43,8 @@ def test_a_phone_quality_scan_at_90_dpi_is_read_by_ocr_with_its_code_and_price()
 
 
 def test_a_page_drawn_as_outlines_is_read_by_ocr():
-    assert ocr_reason("", 0.0, 0.0, drawn_paths=1200) == "outlined_text"
-    assert ocr_reason("", 0.0, 0.0, drawn_paths=20) is None  # a few rules and frames: a blank page
+    assert ocr_reason("", 0.0, 0.0, drawn=Drawn(paths=1200)) == "outlined_text"
+    assert ocr_reason("", 0.0, 0.0, drawn=Drawn(paths=20, segments=80)) is None  # rules and frames: a blank page
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
     for n in range(400):  # hundreds of filled shapes and no text layer, as a 'text to outlines' export prints
@@ -128,3 +128,20 @@ def test_a_page_of_vertical_chinese_stays_as_it_stands():
     scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
     parsed = parse_page(open_document(scan.tobytes()), 0, "f" * 64, ImageCache()).page
     assert parsed.rotation == 0 and any("牛肉" in b.text for b in parsed.text_blocks)
+
+
+def test_text_outlined_as_a_few_long_paths_is_read_by_ocr():
+    """Qt's PDF export draws each text run as one path of thousands of segments, not a path a glyph."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    for run in range(5):
+        shape = page.new_shape()
+        for n in range(500):  # a run of glyph strokes, all in one path
+            x, y = 60 + (n % 50) * 9, 100 + run * 120 + (n // 50) * 10
+            shape.draw_line((x, y), (x + 6, y + 8))
+        shape.finish(color=(0, 0, 0))
+        shape.commit()
+    drawn = Drawn.of(page.get_cdrawings())
+    assert drawn.paths < MIN_OUTLINE_PATHS and drawn.segments >= MIN_OUTLINE_SEGMENTS
+    parsed = parse_page(pymupdf.open(stream=doc.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.parser_backend == "ocr"

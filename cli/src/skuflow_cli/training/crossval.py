@@ -84,7 +84,7 @@ NO_BAR = ReviewBar(0.0, 0.0)  # judged for the thresholds' choice: nothing flagg
 def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar) -> Judged:
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
-                                  SKU_MIN_CONFIDENCE))
+                                  SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr))
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}
     return Judged(h.sample, predicted, reading.confidence, flagged)

@@ -16,7 +16,7 @@ from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_evaluator.domain.evaluation import evaluate
 from skuflow_evaluator.domain.features import PageFeatures, PageGlance
-from skuflow_parser.domain.text_layer import MIN_OUTLINE_PATHS, TextLayerRule, ocr_reason
+from skuflow_parser.domain.text_layer import Drawn, TextLayerRule, ocr_reason
 
 TEXT_ONLY = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 PRODUCT_SHARE = (0.01, 0.5)  # pictures smaller are ornaments, larger are backgrounds or scans
@@ -88,11 +88,11 @@ def page_features(page: pymupdf.Page, number: int, pictures: Pictures | None = N
     chars = sum(1 for c in text if not c.isspace())
     pictures = _pictures(page) if pictures is None else pictures
     picture_share = _covered(pictures)
-    paths = len(page.get_cdrawings()) if chars < TextLayerRule().min_chars else 0
+    drawn = Drawn.of(page.get_cdrawings()) if chars < TextLayerRule().min_chars else Drawn()
     share, scan = max(pictures, default=(0.0, None), key=lambda pair: pair[0])
     return PageFeatures(
         page=number, text_chars=chars,
-        ocr_reason=ocr_reason(text, min(covered / area, 1.0), picture_share, drawn_paths=min(paths, MIN_OUTLINE_PATHS)),
+        ocr_reason=ocr_reason(text, min(covered / area, 1.0), picture_share, drawn=drawn),
         stored_rotated=page.rotation % 360 != 0 or (chars > 0 and across > len(text) / 2),
         picture_share=picture_share, column_alignment=_alignment(lefts),
         scan_dpi=_dpi(scan) if scan is not None and share >= SCAN_SHARE else None,

@@ -16,7 +16,7 @@ from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.ocr_engines import OcrTuning
 from skuflow_parser.backends.pdfplumber_backend import page_tables
 from skuflow_parser.backends.pymupdf_backend import ImageCache, displayed, text_blocks
-from skuflow_parser.backends.pymupdf_images import PlacedImage, page_images
+from skuflow_parser.backends.pymupdf_images import PlacedImage, cut_from_scan, page_images
 from skuflow_parser.backends.screenshot import DEFAULT_DPI as SCREENSHOT_DPI
 from skuflow_parser.backends.screenshot import screenshot
 from skuflow_parser.domain.document import text_coverage
@@ -25,7 +25,7 @@ from skuflow_parser.domain.images import DECORATION_MAX_SIDE, picture_share
 from skuflow_parser.domain.layout import reading_order, with_block_types
 from skuflow_parser.domain.screenshots import ScreenshotPolicy, wants_screenshot
 from skuflow_parser.domain.tables import column_rules, horizontal_rules, looks_tabular, reading_rotation
-from skuflow_parser.domain.text_layer import TextLayerRule, ocr_reason
+from skuflow_parser.domain.text_layer import Drawn, TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     sparse = len(text.strip()) < config.text_layer.min_chars
     drawings = _drawings(page) if sparse or not page.rotation else []
     reason = ocr_reason(text, coverage, picture_share(picture_boxes, width, height), config.text_layer,
-                        len(drawings) if sparse else 0)
+                        Drawn.of(drawings) if sparse else Drawn())
     if reason and config.ocr_enabled:
         OCR_FALLBACKS.labels(reason).inc()
         ocr = _ocr(page, config)
@@ -134,6 +134,8 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
             if ocr.turn:  # a sideways scan: from here on the page is shown as it reads
                 page.set_rotation((page.rotation + ocr.turn) % 360)
                 found = page_images(doc, page, file_hash, cache, config.decoration_floor)
+            if ocr.turn or ocr.pictures:
+                found = cut_from_scan(page, found, ocr.pictures, file_hash, config.decoration_floor)
                 images, width, height = found.placed, page.rect.width, page.rect.height
                 picture_boxes = [placed.region.bbox for placed in images]
             coverage = text_coverage([b.bbox for b in blocks], width, height)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import ctypes
+import logging
 import multiprocessing
 import signal
 import sys
@@ -29,6 +30,8 @@ from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import PageParse, ParserConfig, failed_parse, parse_page
 from skuflow_parser.pipeline import open_checked
+
+log = logging.getLogger(__name__)
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
 _documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
@@ -66,8 +69,8 @@ def _die_with_parent() -> None:
 
 def _start_worker(config: ParserConfig) -> None:
     _die_with_parent()
-    if config.ocr_enabled:
-        ocr_backend.warm_up(config.ocr)
+    if config.ocr_enabled and ocr_backend.warm_up(config.ocr) != ocr_backend.WARM_UP_TEXT:
+        log.error("the OCR engine did not read its warm-up line: scanned pages will read badly or not at all")
 
 
 def check_in_worker(pdf_path: str, limits: SecurityLimits) -> DocumentCheck:

@@ -46,10 +46,11 @@ def decision_inputs(page: ParsedPage, classification: PageClassification, rules:
 
 
 def review_reasons(reading: PageReading, review_below: float, page_type: str | None,
-                   sku_min_confidence: float = 0.0) -> list[str]:
-    """Why a person should look: a reading the reader is not sure enough of, a product page read to
-    nothing (never left silently empty), or SKUs under the merchant profile's own bar."""
-    if not reading.skus and page_type in PRODUCT_PAGES:
+                   sku_min_confidence: float = 0.0, *, scanned: bool = False) -> list[str]:
+    """Why a person should look: a reading the reader is not sure enough of, a product page or a
+    scan read to nothing (never left silently empty: OCR that misreads every code leaves a scan
+    looking like a page without products), or SKUs under the merchant profile's own bar."""
+    if not reading.skus and (page_type in PRODUCT_PAGES or scanned):
         return ["nothing_read"]
     reasons = []
     if reading.confidence < review_below:
@@ -69,8 +70,8 @@ def read_page(page: ParsedPage, classification: PageClassification, file_hash: s
     inputs = decision_inputs(page, classification, rules)
     reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
-    reasons = review_reasons(reading, reader.review_below.for_page(page.parser_backend == "ocr"),
-                             classification.page_type,
-                             profile.extraction.sku_min_confidence)
+    scanned = page.parser_backend == "ocr"
+    reasons = review_reasons(reading, reader.review_below.for_page(scanned), classification.page_type,
+                             profile.extraction.sku_min_confidence, scanned=scanned)
     return replace(rules, method=method if reading.skus else rules.method, skus=reading.skus,
                    review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pymupdf
@@ -30,6 +30,7 @@ from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.orientation import SIDEWAYS_SHARE, better_turn, lying_weight, standing_share
+from skuflow_parser.domain.scan_pictures import pictures
 from skuflow_parser.domain.scripts import in_one_script
 
 DEFAULT_DPI = 200
@@ -42,9 +43,20 @@ CHINESE_SHARE = 0.2  # of a reading's letters in CJK: the page is Chinese (or Ja
 _lock = threading.Lock()
 
 
-def warm_up(tuning: OcrTuning = DEFAULT_TUNING) -> None:
-    """Load the models now (worker start-up) rather than on the first scanned page."""
-    engine(tuning)
+WARM_UP_TEXT = "SKU 2024"
+
+
+def warm_up(tuning: OcrTuning = DEFAULT_TUNING) -> str:
+    """Load the models now (worker start-up) rather than on the first scanned page. RapidOCR loads
+    each model on its first use, so a line of text is read (detection, line turning, recognition);
+    what was read is returned: not ``WARM_UP_TEXT`` means the models do not read."""
+    card = pymupdf.open()
+    page = card.new_page(width=160, height=40)
+    page.insert_text((10, 26), WARM_UP_TEXT, fontsize=16)
+    pix = page.get_pixmap(dpi=DEFAULT_DPI)
+    with _lock:
+        lines = engine(tuning).read(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3))
+    return " ".join(line.text for line in lines)
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,7 @@ class OcrPage:
     blocks: list[TextBlock]
     confidence: float | None
     turn: int = 0  # degrees clockwise the page was turned to read upright (its blocks are in that frame)
+    pictures: list[tuple[float, float, float, float]] = field(default_factory=list)  # on a scan, in points
 
 
 def scan_resolution(page: pymupdf.Page) -> float | None:
@@ -102,7 +115,8 @@ def _box(corners: list[list[float]], zoom: float) -> tuple[float, float, float, 
 def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,
              tuning: OcrTuning = DEFAULT_TUNING, flatten: bool = False) -> OcrPage:
     """The page's words read by OCR, levelled when the scan is skewed (``skew``) and, with ``flatten``,
-    from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md)."""
+    from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md); on a
+    scan, also where the pictures printed on it are (``scan_pictures``)."""
     scanned_at = scan_resolution(page)
     pix, zoom = render(page, ocr_resolution(dpi, scanned_at, max(page.rect.width, page.rect.height)), max_side)
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
@@ -114,6 +128,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     turn = 0
     if standing_share([(line.corners, line.text) for line in found]) >= SIDEWAYS_SHARE:
         turn, image, found = _upright(image, found, tuning)
+    shown = [] if scanned_at is None else [
+        tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
     found, skew = levelled(found, centre)
     if not _chinese(found) and (other := read_other_script(image)) is not None:
@@ -138,7 +154,7 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
                                 lines=[TextLine(bbox=box, text=text, spans=spans)],
                                 font_size=round(box[3] - box[1], 1), confidence=round(fragment.confidence, 4)))
         confidences.append(fragment.confidence)
-    return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None, turn)
+    return OcrPage(blocks, round(statistics.fmean(confidences), 4) if confidences else None, turn, shown)
 
 
 QUARTER_TURNS = {90: 3, 270: 1}  # degrees clockwise → numpy's counter-clockwise quarter turns

@@ -118,26 +118,44 @@ def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache
     pictures = [p for p in singles if not is_decoration(p.box, decoration_floor)]
     inline = _inline_images(page, pictures)
 
-    def add(box: BBox, data: bytes, ext: str, width: int, height: int, md5: str, **extra: object) -> None:
-        ident = image_id(file_hash, number, len(found.placed) + 1)
-        found.placed.append(PlacedImage(ImageRegion(image_id=ident, bbox=box, width_px=width, height_px=height,
-                                                    content_hash=md5, ext=ext, **extra), data))
-
     for placement in pictures:
         image = cache.get(doc, placement.xref) if placement.xref else inline.get(placement.number)
         if image is None:  # MuPDF listed an image it then did not return, or could not decode it
             log.warning("image not readable", extra={"fields": {"page": number, "block": placement.number}})
             continue
-        add(placement.box, image.data, image.ext, image.width, image.height, image.md5,
-            perceptual_hash=image.perceptual_hash)
+        _add(found, file_hash, number, placement.box, image.data, image.ext, image.width, image.height, image.md5,
+             perceptual_hash=image.perceptual_hash)
     for group in fragmented:
-        box = union([placements[i].box for i in group])
-        data, failure = _rasterize(page, box)
-        width = round((box[2] - box[0]) * RASTERIZE_DPI / 72)
-        height = round((box[3] - box[1]) * RASTERIZE_DPI / 72)
-        if data is None:
-            add(box, b"", "png", width, height, "", is_fragmented=True, quality_warning=failure)
-        else:
-            add(box, data, "png", width, height, hashlib.md5(data).hexdigest(), is_fragmented=True,
-                perceptual_hash=dhash(data))
+        _add_rendered(found, page, file_hash, union([placements[i].box for i in group]), is_fragmented=True)
     return found
+
+
+def cut_from_scan(page: pymupdf.Page, found: PageImages, boxes: list[BBox], file_hash: str,
+                  decoration_floor: float = DECORATION_MAX_SIDE) -> PageImages:
+    """``found`` with the pictures printed on a scanned page (``boxes``, displayed points) rendered
+    out of it as images of their own: a scanned catalogue's product photos, to bind to its products."""
+    for box in boxes:
+        if is_decoration(box, decoration_floor):
+            found.decorations.append(box)
+        else:
+            _add_rendered(found, page, file_hash, box)
+    return found
+
+
+def _add(found: PageImages, file_hash: str, number: int, box: BBox, data: bytes, ext: str, width: int,
+         height: int, md5: str, **extra: object) -> None:
+    ident = image_id(file_hash, number, len(found.placed) + 1)
+    found.placed.append(PlacedImage(ImageRegion(image_id=ident, bbox=box, width_px=width, height_px=height,
+                                                content_hash=md5, ext=ext, **extra), data))
+
+
+def _add_rendered(found: PageImages, page: pymupdf.Page, file_hash: str, box: BBox, **extra: object) -> None:
+    """The region rendered as one picture (a failure kept as a warning on an empty image)."""
+    data, failure = _rasterize(page, box)
+    width = round((box[2] - box[0]) * RASTERIZE_DPI / 72)
+    height = round((box[3] - box[1]) * RASTERIZE_DPI / 72)
+    if data is None:
+        _add(found, file_hash, page.number + 1, box, b"", "png", width, height, "", quality_warning=failure, **extra)
+    else:
+        _add(found, file_hash, page.number + 1, box, data, "png", width, height, hashlib.md5(data).hexdigest(),
+             perceptual_hash=dhash(data), **extra)
