@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
 
-from skuflow_contracts.ir import ImageRegion
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading.assembly import assemble, choose, page_confidence
@@ -61,21 +60,6 @@ def test_features_are_one_row_per_candidate_in_the_declared_order():
     sf1 = [n for n, c in enumerate(inputs.found) if c.key == "SF-0001"]
     assert all(inputs.matrix[n, column] == 1.0 for n in sf1)  # headed 型号
     assert all(inputs.matrix[n, repeats] == 2 for n in sf1)  # printed twice
-
-
-def test_a_key_beside_a_product_photo_is_seen_so_and_a_logo_is_no_photo():
-    body = page(*table(0, 100, [HEADER, *PRICED])).model_copy(update={"images": [
-        ImageRegion(image_id="photo", bbox=(400, 100, 560, 200), width_px=300, height_px=200, content_hash="a"),
-        ImageRegion(image_id="logo", bbox=(20, 10, 80, 40), width_px=120, height_px=60, content_hash="b")]})
-    seen = classification("A").model_copy(update={"image_roles": {"photo": "PRODUCT_MAIN", "logo": "LOGO"}})
-    geo = geometry(body)
-    found = candidates(geo, [])
-    matrix = features(geo, found, seen, None)
-    sf1 = next(n for n, c in enumerate(found) if c.key == "SF-0001")
-    assert matrix[sf1, FEATURES.index("page_photos")] == 1.0
-    assert 0.0 < matrix[sf1, FEATURES.index("photo_gap")] < 0.5
-    plain = features(geo, found, classification("A"), None)  # no product photo on the page
-    assert plain[sf1, FEATURES.index("page_photos")] == 0.0 and plain[sf1, FEATURES.index("photo_gap")] == 1.0
 
 
 def test_a_code_printed_twice_is_one_product_and_a_coded_rows_name_is_none():

@@ -1,5 +1,5 @@
 """What the learned decision sees of a candidate: language-agnostic measures of its key's shape, its
-cell, the column and row it stands in, the rule readers' vote, the page, and the product photos near it.
+cell, the column and row it stands in, the rule readers' vote, and the page.
 
 Every feature is a number in ``FEATURES``' order; a new feature is appended (the artifact names the
 features it was trained on, and refuses a page read with others).
@@ -14,7 +14,6 @@ import numpy as np
 from skuflow_catalog.codes import code_score, is_measurement, is_package
 from skuflow_catalog.headers import CJK, is_currency
 
-from skuflow_contracts.ir import BBox
 from skuflow_contracts.results import PageClassification
 from skuflow_extractor.reading.candidates import SOURCES, Candidate, cell_price, header_word, normalize, worded
 from skuflow_extractor.reading.geometry import Geometry
@@ -37,9 +36,7 @@ KEY = ("kind_code", *(f"src_{s}" for s in SOURCES), "key_code_score", "key_chars
 ENGINE = ("engine_confidence", *(f"engine_{o}" for o in ORIGINS), "engine_custom", "engine_has_name")
 PAGE = (*(f"page_{t}" for t in PAGE_TYPES), "page_confidence", "page_cells", "page_rows", "page_ocr",
         "page_code_share", "page_engine_skus", "page_candidates", *(f"method_{m}" for m in METHODS))
-PHOTO = "PRODUCT_MAIN"  # the image role the classifier gives a product's photo
-PHOTOS = ("page_photos", "photo_gap")  # the classifier's product photos: how many, and how far the key's cell is
-FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE, *PHOTOS)
+FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE)
 
 
 @lru_cache(maxsize=65536)
@@ -115,21 +112,11 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
             in_row.setdefault(int(geo.row_of[c.cell]), []).append(c)
     read = np.zeros(len(geo.cells), dtype=bool)  # cells the rule readers read a product at
     read[[c.cell for c in found if c.engine is not None and c.cell is not None]] = True
-    photos = [image.bbox for image in geo.page.images if classification.image_roles.get(image.image_id) == PHOTO]
     out = np.zeros((len(found), len(FEATURES)), dtype=np.float32)
     for n, c in enumerate(found):
         out[n] = np.concatenate([_key(c, geo, by_norm, normalized, kin), _anchor(c, geo, cell, column, in_row, read),
-                                 _engine(c), page_row, [len(photos), _photo_gap(c, geo, photos)]])
+                                 _engine(c), page_row])
     return out
-
-
-def _photo_gap(c: Candidate, geo: Geometry, photos: list[BBox]) -> float:
-    """The gap between the key's cell and the nearest product photo, in page heights (1: none)."""
-    if c.cell is None or not photos:
-        return 1.0
-    x0, y0, x1, y1 = geo.cells[c.cell].bbox
-    gaps = (max(p[0] - x1, x0 - p[2], 0.0) + max(p[1] - y1, y0 - p[3], 0.0) for p in photos)
-    return min(1.0, min(gaps) / max(geo.page.height, 1.0))
 
 
 def shape(key: str) -> str:
