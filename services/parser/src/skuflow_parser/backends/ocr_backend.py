@@ -53,10 +53,19 @@ def warm_up(tuning: OcrTuning = DEFAULT_TUNING) -> str:
     card = pymupdf.open()
     page = card.new_page(width=160, height=40)
     page.insert_text((10, 26), WARM_UP_TEXT, fontsize=16)
-    pix = page.get_pixmap(dpi=DEFAULT_DPI)
+    return " ".join(line.text for line in _read(_pixels(page.get_pixmap(dpi=DEFAULT_DPI)), tuning))
+
+
+def _pixels(pix: pymupdf.Pixmap) -> np.ndarray:
+    """An RGB pixmap's pixels as the engines take them (height × width × 3, no copy)."""
+    return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+
+
+def _read(image: np.ndarray, tuning: OcrTuning, *, upright_lines: bool = True) -> list[Line]:
+    """The engine's lines for ``image``, one reading at a time: onnxruntime sessions are not re-entrant
+    from several threads of one process."""
     with _lock:
-        lines = engine(tuning).read(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3))
-    return " ".join(line.text for line in lines)
+        return engine(tuning).read(image, upright_lines=upright_lines)
 
 
 @dataclass(frozen=True)
@@ -119,12 +128,11 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     scan, also where the pictures printed on it are (``scan_pictures``)."""
     scanned_at = scan_resolution(page)
     pix, zoom = render(page, ocr_resolution(dpi, scanned_at, max(page.rect.width, page.rect.height)), max_side)
-    image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+    image = _pixels(pix)
     if flatten and scanned_at is not None and (corners := sheet(image)) is not None:
         image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
         zoom = max(image.shape[1] / page.rect.width, image.shape[0] / page.rect.height)
-    with _lock:  # onnxruntime sessions are not re-entrant from several threads of one process
-        found = engine(tuning).read(image)
+    found = _read(image, tuning)
     turn = 0
     if standing_share([(line.corners, line.text) for line in found]) >= SIDEWAYS_SHARE:
         turn, image, found = _upright(image, found, tuning)
@@ -167,8 +175,7 @@ def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[i
     readings = {}
     for turn, quarters in QUARTER_TURNS.items():
         turned = np.ascontiguousarray(np.rot90(image, quarters))
-        with _lock:
-            readings[turn] = (turned, engine(tuning).read(turned, upright_lines=False))
+        readings[turn] = (turned, _read(turned, tuning, upright_lines=False))
 
     def weight(lines: list[Line]) -> float:
         return lying_weight([(line.corners, line.text, line.confidence) for line in lines])
