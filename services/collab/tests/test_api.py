@@ -14,7 +14,7 @@ from skuflow_collab.tables import annotations, human_tasks
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import PageBound
-from skuflow_contracts.ir import ParsedPage, TextBlock
+from skuflow_contracts.ir import ParsedPage, TextBlock, TextLine, TextSpan
 from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, PageResult, SkuRecord
 from skuflow_platform.auth import mint_token
 from skuflow_platform.consumer import UnitOfWork
@@ -219,14 +219,24 @@ async def test_the_page_picture_is_rendered_from_the_uploaded_pdf(collab, tmp_pa
         doc.new_page(width=595, height=842)
     ctx.storage.put("jobs/job-1/source.pdf", doc.tobytes())
     assert (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()["text_blocks"] == []  # IR gone
+    cells = TextSpan(bbox=(50, 100, 300, 120), text="SF-1 Glass", char_boxes=[(50 + 10 * i, 100, 58 + 10 * i, 120)
+                                                                             for i in range(10)])
+    ocr_word = TextSpan(bbox=(310, 100, 340, 120), text="9.90")
     ctx.storage.put("ir", ParsedPage(page=2, width=595, height=842, parser_backend="pymupdf", text_blocks=[
-        TextBlock(block_id=0, bbox=(50, 100, 300, 120), text="SF-1 Glass tumbler", lines=[], font_size=10,
+        TextBlock(block_id=0, bbox=(50, 100, 300, 120), text="SF-1 Glass tumbler", font_size=10,
+                  lines=[TextLine(bbox=(50, 100, 340, 120), text="SF-1 Glass 9.90", spans=[cells, ocr_word])],
                   block_type="paragraph")]).model_dump_json().encode())
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
     assert detail["text_blocks"] == [{"bbox": [50, 100, 300, 120], "text": "SF-1 Glass tumbler"}]
+    # the table tool's material: a text layer's span cut at its spaces, an OCR word as it is
+    assert detail["words"] == [{"bbox": [50, 100, 88, 120], "text": "SF-1"},
+                               {"bbox": [100, 100, 148, 120], "text": "Glass"},
+                               {"bbox": [310, 100, 340, 120], "text": "9.90"}]
     assert detail["page_size"] == [595, 842] and detail["context_pages"]["next"].endswith("offset=1")
     picture = await client.get(detail["page_image_url"], headers=ANN)
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
+    sharp = await client.get(detail["page_image_url"], params={"sharp": True}, headers=ANN)  # for zooming in
+    assert abs(pymupdf.Pixmap(sharp.content).width - 2 * pymupdf.Pixmap(picture.content).width) <= 1
     thumb = await client.get(detail["context_pages"]["previous"], headers=ANN)
     assert thumb.status_code == 200 and len(thumb.content) < len(picture.content)
 

@@ -93,8 +93,24 @@ def test_patches_that_do_not_fit_the_page_are_refused(body, message):
         apply(machine_page(), PagePatch.model_validate(body), HASH)
 
 
+def test_a_table_laid_out_with_the_table_tool_is_kept_as_its_column_roles():
+    table = {"bbox": [0, 0, 300, 60], "header": True, "rows": 2, "columns": [
+        {"x0": 0, "x1": 100, "role": "model"}, {"x0": 100, "x1": 200, "role": "other", "name": "功率"},
+        {"x0": 200, "x1": 300, "role": "ignore"}]}
+    patch = PagePatch.model_validate({"added": [{"attributes": {"model": "T-1"}, "bbox": [0, 20, 300, 40]}],
+                                      "tables": [table]})
+    reviewed, notes = apply(machine_page(), patch, HASH)
+    assert [n.payload for n in notes if n.type == "TEXT_ROLE_CORRECTION"] == [
+        {"action": "table", **table, "bbox": (0, 0, 300, 60),
+         "columns": [{**c, "x0": float(c["x0"]), "x1": float(c["x1"]), "name": c.get("name")}
+                     for c in table["columns"]]}]
+    assert [s.attributes.model for s in reviewed.skus] == ["M-1", "M-2", "T-1"]
+
+
 @pytest.mark.parametrize("body, message", [
     ({"skus": []}, "Extra inputs"),  # the whole page re-serialised, the old form: refused, never guessed at
+    ({"tables": [{"bbox": [0, 0, 1, 1], "rows": 1, "columns": [{"x0": 0, "x1": 1, "role": "weight"}]}]}, "role"),
+    ({"tables": [{"bbox": [0, 0, 1, 1], "rows": 1, "columns": []}]}, "at least 1"),
     ({"added": [{"attributes": {"model": "X"}}]}, "bbox"),
     ({"edited": [{"sku_id": "s1"}], "deleted": ["s1"]}, "both edited and deleted"),
     ({"edited": [{"sku_id": "s1", "attributes": {"weight": {"before": None, "after": "1"}}}]}, "weight"),

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import pymupdf
 
-from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.ir import BBox, ParsedPage, TextSpan
 from skuflow_contracts.results import PageResult
 from skuflow_platform.storage import SCHEME, LocalStorage, StorageError
 
@@ -16,7 +16,9 @@ T = TypeVar("T")
 BLOCK_TEXT = 80  # characters of a text block the workbench shows on hover
 
 DPI = 110
+SHARP_DPI = 220  # what a zoomed-in page is drawn from: small type stays legible at 2-4x
 THUMBNAIL_DPI = 36
+MAX_WORDS = 6000  # words sent with a task: a dense scanned page holds about 3000
 
 
 def source_key(job_id: str) -> str:
@@ -37,8 +39,7 @@ def page_size(storage: LocalStorage, job_id: str, page: int) -> tuple[float, flo
     return _with_page(storage, job_id, page, lambda p, count: (p.rect.width, p.rect.height, count))
 
 
-def page_png(storage: LocalStorage, job_id: str, page: int, thumbnail: bool = False) -> bytes | None:
-    dpi = THUMBNAIL_DPI if thumbnail else DPI
+def page_png(storage: LocalStorage, job_id: str, page: int, dpi: int = DPI) -> bytes | None:
     key = f"jobs/{job_id}/pages/{page:04d}/review-{dpi}.png"
     cached = storage.path(SCHEME + key)
     if cached.exists():
@@ -65,11 +66,33 @@ def cut_pictures(storage: LocalStorage, job_id: str, result: PageResult, drawn: 
     return result.model_copy(update={"images": images})
 
 
-def text_blocks(storage: LocalStorage, ir_uri: str) -> list[dict]:
-    """The parsed page's text blocks (box and the start of their text), drawn under the SKU boxes;
-    none when the parsed page is gone (storage cleaned up)."""
+def page_text(storage: LocalStorage, ir_uri: str) -> tuple[list[dict], list[dict]]:
+    """The parsed page's text blocks (box and the start of their text), drawn under the SKU boxes, and
+    its words (box and text), which the table tool sorts into rows and columns; none when the parsed
+    page is gone (storage cleaned up)."""
     try:
         page = ParsedPage.model_validate_json(storage.get(ir_uri))
     except (StorageError, ValueError):
-        return []
-    return [{"bbox": list(b.bbox), "text": b.text[:BLOCK_TEXT]} for b in page.text_blocks]
+        return [], []
+    blocks = [{"bbox": list(b.bbox), "text": b.text[:BLOCK_TEXT]} for b in page.text_blocks]
+    spans = (span for b in page.text_blocks for line in b.lines for span in line.spans)
+    words = [{"bbox": list(bbox), "text": text} for span in spans for bbox, text in _words(span)]
+    return blocks, words[:MAX_WORDS]
+
+
+def _words(span: TextSpan) -> list[tuple[BBox, str]]:
+    """A span cut at its spaces where it has a box per character (a text layer's line of several
+    cells is one span), else the span as it is (an OCR word)."""
+    if len(span.char_boxes) != len(span.text):
+        return [(span.bbox, span.text)] if span.text.strip() else []
+    words, start = [], None
+    for i, char in enumerate(span.text + " "):
+        if char.isspace():
+            if start is not None:
+                boxes = span.char_boxes[start:i]
+                words.append(((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                               max(b[2] for b in boxes), max(b[3] for b in boxes)), span.text[start:i]))
+            start = None
+        elif start is None:
+            start = i
+    return words

@@ -3,18 +3,22 @@
 // a draft while they are made; a login that ends sends the annotator to the login page and, once they
 // are back, to the same task with their edits.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Api, Conflict, Gone, Unauthorized, type BBox, type Task } from "./api";
+import { Api, Conflict, Gone, Unauthorized, type BBox, type TableLayout, type Task } from "./api";
+import { BulkEditor } from "./BulkEditor";
 import { draftedTasks, dropDraft, loadDraft, saveDraft } from "./drafts";
 import { fromResult, problem, toPatch, type DrawnImage, type EditSku } from "./edits";
 import { t, SHORTCUTS, type Lang } from "./i18n";
-import { PageCanvas } from "./PageCanvas";
+import { PageCanvas, zoomed, type Mode } from "./PageCanvas";
 import { ReworkNote } from "./ReworkNote";
 import { currentSession, keepSession, login, type Session } from "./session";
 import { SkuEditor } from "./SkuEditor";
-import { SkuList } from "./SkuList";
+import { TableTool } from "./TableTool";
+import { SkuList, type Click } from "./SkuList";
+import { applyTable, layoutOf, readTable, newTable, withCuts, type TableDraft } from "./table";
 
 const IDLE_POLL_MS = 5_000;
 const MIN_HEARTBEAT_MS = 2_000;
+const SHARP_FROM = 1.25;  // zoomed in further, the page is drawn from its sharper picture
 
 export function App() {
   const [lang, setLang] = useState<Lang>((localStorage.getItem("skuflow.lang") as Lang) || "en");
@@ -64,7 +68,7 @@ function Login({ lang, onLang, ended, onSession }:
   );
 }
 
-type Open = { task: Task; picture: string; previous: string | null; next: string | null };
+type Open = { task: Task; picture: string; previous: string | null; next: string | null; sharp?: string };
 
 function Workbench({ lang, onLang, session, onSignOut }:
                    { lang: Lang; onLang: () => void; session: Session; onSignOut: (expired: boolean) => void }) {
@@ -73,8 +77,12 @@ function Workbench({ lang, onLang, session, onSignOut }:
   const [open, setOpen] = useState<Open | null>(null);
   const [skus, setSkus] = useState<EditSku[]>([]);
   const [selected, setSelected] = useState(0);
-  const [drawing, setDrawing] = useState<"sku" | "image" | null>(null);
+  const [drawing, setDrawing] = useState<Mode>(null);
   const [newImages, setNewImages] = useState<DrawnImage[]>([]);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [zoom, setZoom] = useState(1);
+  const [table, setTable] = useState<TableDraft | null>(null);
+  const [tables, setTables] = useState<TableLayout[]>([]);
   const [help, setHelp] = useState(false);
   const [focusEditor, setFocusEditor] = useState(false);
   const [notice, setNotice] = useState<string>(t(lang, "loading"));
@@ -108,8 +116,12 @@ function Workbench({ lang, onLang, session, onSignOut }:
     const draft = loadDraft(user, detail);
     setSkus(draft ? draft.skus : detail.result ? fromResult(detail.result) : []);
     setNewImages(draft ? draft.newImages : []);
+    setTables(draft?.tables ?? []);
     setMessage(draft ? t(lang, "draftRestored") : null);
     setSelected(0);
+    setPicked(new Set());
+    setTable(null);
+    setZoom(1);
     setDrawing(null);
     setOpen({ task: detail, picture, previous, next });
     void preloadNext(detail.task_id);
@@ -168,10 +180,17 @@ function Workbench({ lang, onLang, session, onSignOut }:
 
   useEffect(() => {  // every edit is kept in the browser until the task is finished
     if (!open?.task.result) return;
-    const patch = toPatch(open.task.result, skus, newImages);
-    if (Object.keys(patch).length) saveDraft(user, open.task, skus, newImages);
+    const patch = toPatch(open.task.result, skus, newImages, tables);
+    if (Object.keys(patch).length) saveDraft(user, open.task, skus, newImages, tables);
     else dropDraft(user, open.task.task_id);
-  }, [open, skus, newImages, user]);
+  }, [open, skus, newImages, tables, user]);
+
+  useEffect(() => {  // zoomed in, the page is drawn from a sharper picture, fetched once
+    if (!open || open.sharp || zoom < SHARP_FROM || !open.task.page_image_url) return;
+    const taskId = open.task.task_id;
+    void api.picture(`${open.task.page_image_url}?sharp=true`).then((sharp) =>
+      setOpen((o) => (o && o.task.task_id === taskId ? { ...o, sharp } : o))).catch(() => undefined);
+  }, [api, open, zoom]);
 
   const finish = useCallback(async (action: "complete" | "skip" | "release", body?: unknown) => {
     if (!open) return;
@@ -187,8 +206,8 @@ function Workbench({ lang, onLang, session, onSignOut }:
     if (!open) return;
     const wrong = problem(skus);
     if (wrong) { setMessage(wrong); return; }
-    void finish("complete", open.task.result ? toPatch(open.task.result, skus, newImages) : {});
-  }, [open, finish, skus, newImages]);
+    void finish("complete", open.task.result ? toPatch(open.task.result, skus, newImages, tables) : {});
+  }, [open, finish, skus, newImages, tables]);
   const skip = useCallback(() => {
     const reason = window.prompt(t(lang, "skipReason"));
     if (reason) void finish("skip", { reason });
@@ -196,6 +215,33 @@ function Workbench({ lang, onLang, session, onSignOut }:
 
   const update = (index: number, change: Partial<EditSku>) =>
     setSkus((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
+  const words = open?.task.words ?? [];
+  const tableRows = table ? readTable(table, words).rows : [];
+  const makeTable = useCallback(() => {
+    if (!table) return;
+    setSkus((all) => applyTable(all, table, words, String(Date.now())));
+    setTables((all) => [...all, layoutOf(table, tableRows.length)]);
+    setTable(null);
+    setPicked(new Set());
+    setSelected(0);
+  }, [table, words, tableRows.length]);
+  const keepPicked = (keep: boolean) => {
+    setSkus((all) => all.filter((s) => picked.has(s.key) === keep));
+    setPicked(new Set());
+    setSelected(0);
+  };
+  /** A click in the list: select one, Ctrl toggles it in the pick, Shift picks the run from the selected one. */
+  const clicked = ({ index, toggle, range }: Click) => {
+    if (range) {
+      const [a, b] = [Math.min(selected, index), Math.max(selected, index)];
+      setPicked(new Set([...picked, ...skus.slice(a, b + 1).map((s) => s.key)]));
+    } else if (toggle) {
+      const next = new Set(picked.size || !skus[selected] ? picked : [skus[selected].key]);
+      if (!next.delete(skus[index].key)) next.add(skus[index].key);
+      setPicked(next);
+    } else setPicked(new Set());
+    setSelected(index);
+  };
 
   const onKey = useCallback((event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -213,9 +259,15 @@ function Workbench({ lang, onLang, session, onSignOut }:
     }
     const key = event.key;
     if (key === "?") setHelp((h) => !h);
-    else if (key === "Escape") { setHelp(false); setDrawing(null); }
-    else if (key === "j" || key === "J") setSelected((s) => Math.min(s + 1, skus.length - 1));
-    else if (key === "k" || key === "K") setSelected((s) => Math.max(s - 1, 0));
+    else if (key === "Escape") { setHelp(false); setDrawing(null); setTable(null); }
+    else if (table && key === "Enter") { event.preventDefault(); makeTable(); }
+    else if ((key === "j" || key === "J" || key === "k" || key === "K") && skus.length) {
+      const to = Math.max(0, Math.min(skus.length - 1, selected + (key.toLowerCase() === "j" ? 1 : -1)));
+      if (event.shiftKey) setPicked(new Set([...picked, skus[selected].key, skus[to].key]));
+      setSelected(to);
+    } else if (key === "+" || key === "=") setZoom((z) => zoomed(z, 1));
+    else if (key === "-") setZoom((z) => zoomed(z, -1));
+    else if (key === "t" || key === "T") setDrawing("table");
     else if (key === "e" || key === "E") {
       event.preventDefault();
       editor.current?.querySelector<HTMLElement>("input, textarea")?.focus();
@@ -234,7 +286,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
     } else if (key === "s" || key === "S") skip();
     else if (key === "r" || key === "R") void finish("release");
     else if (key === "l" || key === "L") onLang();
-  }, [skus, selected, finish, approve, skip, onLang]);
+  }, [skus, selected, picked, table, makeTable, finish, approve, skip, onLang]);
 
   useEffect(() => {
     window.addEventListener("keydown", onKey);
@@ -242,7 +294,9 @@ function Workbench({ lang, onLang, session, onSignOut }:
   }, [onKey]);
 
   const drawn = (bbox: BBox) => {
-    if (drawing === "image") {
+    if (drawing === "table") {
+      setTable(newTable(bbox, words));
+    } else if (drawing === "image") {
       const key = `picture-${newImages.length + 1}`;
       setNewImages((all) => [...all, { key, bbox }]);
       if (skus[selected]) update(selected, { image_id: key });
@@ -284,13 +338,24 @@ function Workbench({ lang, onLang, session, onSignOut }:
               <figcaption>{t(lang, "next")}</figcaption></figure>}
           </aside>
           <section className="canvas-wrap">
-            {drawing && <p className="hint">{t(lang, drawing === "image" ? "drawImageHint" : "drawHint")}</p>}
+            <div className="zoom">
+              <button data-testid="zoom-out" title={t(lang, "zoomOut")} onClick={() => setZoom((z) => zoomed(z, -1))}>−</button>
+              <span data-testid="zoom">{Math.round(zoom * 100)}%</span>
+              <button data-testid="zoom-in" title={t(lang, "zoomIn")} onClick={() => setZoom((z) => zoomed(z, 1))}>+</button>
+              <button data-testid="table-mode" onClick={() => setDrawing("table")}>{t(lang, "tableTool")} (T)</button>
+              {drawing && <span className="hint">{t(lang, drawing === "image" ? "drawImageHint"
+                : drawing === "table" ? "drawTableHint" : "drawHint")}</span>}
+            </div>
             {open.task.page_size && open.picture && (
-              <PageCanvas picture={open.picture} pageSize={open.task.page_size} skus={skus}
+              <PageCanvas picture={zoom >= SHARP_FROM && open.sharp ? open.sharp : open.picture}
+                          pageSize={open.task.page_size} skus={skus}
                           images={[...(open.task.result?.images ?? []),
                                    ...newImages.map((d) => ({ image_id: d.key, bbox: d.bbox, role: "PRODUCT_MAIN" }))]}
-                          blocks={open.task.text_blocks ?? []} selected={selected} drawing={drawing !== null}
-                          onSelect={setSelected} onDrawn={drawn} />)}
+                          blocks={open.task.text_blocks ?? []} selected={selected} picked={picked} mode={drawing}
+                          zoom={zoom} table={table} tableRows={tableRows} onZoom={setZoom}
+                          onSelect={(i) => { setPicked(new Set()); setSelected(i); }} onDrawn={drawn}
+                          onPick={(keys) => setPicked(new Set(keys))}
+                          onCuts={(cuts) => setTable((tb) => (tb ? withCuts(tb, cuts) : tb))} />)}
           </section>
           <section className="side">
             {message && <p className="message" role="status" data-testid="message">{message}</p>}
@@ -300,8 +365,14 @@ function Workbench({ lang, onLang, session, onSignOut }:
               <p className="document" data-testid="document"><b>{t(lang, "document")}:</b>{" "}
                 {Object.entries(open.task.doc_global_attributes).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>)}
             <h2>{t(lang, "skus")} ({skus.length})</h2>
-            <SkuList skus={skus} selected={selected} onSelect={setSelected} />
-            {sku && <SkuEditor ref={editor} lang={lang} sku={sku} onChange={(change) => update(selected, change)} />}
+            <SkuList skus={skus} selected={selected} picked={picked} onClick={clicked} />
+            {table && <TableTool lang={lang} table={table} rows={tableRows.length} onChange={setTable}
+                                 onApply={makeTable} onCancel={() => setTable(null)} />}
+            {!table && picked.size > 1 && (
+              <BulkEditor lang={lang} count={picked.size} onDelete={() => keepPicked(false)}
+                          onKeepOnly={() => keepPicked(true)} onClear={() => setPicked(new Set())}
+                          onChange={(change) => setSkus((all) => all.map((s) => (picked.has(s.key) ? change(s) : s)))} />)}
+            {!table && sku && <SkuEditor ref={editor} lang={lang} sku={sku} onChange={(change) => update(selected, change)} />}
             <div className="actions">
               <button data-testid="approve" onClick={approve}>
                 {t(lang, "approve")} (Ctrl+Enter)</button>

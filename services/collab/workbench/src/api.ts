@@ -31,6 +31,12 @@ export type PagePatch = {
   edited?: SkuPatch[]; deleted?: string[];
   added?: { attributes: Attributes; custom_attributes: Record<string, string>; bbox: BBox; image_id: string | null }[];
   new_images?: { key: string; bbox: BBox }[];
+  tables?: TableLayout[];
+};
+/** A table laid out with the table tool: its region, columns and their roles, the SKUs its rows made. */
+export type TableLayout = {
+  bbox: BBox; header: boolean; rows: number;
+  columns: { x0: number; x1: number; role: string; name: string | null }[];
 };
 export type Rework = {
   count: number; reason: string; reverted_at: string; reverted_by: string; previous_annotator: string | null;
@@ -41,6 +47,7 @@ export type Task = {
   priority: number; sla_level: string; locked_by: string | null; rework_count: number; result: PageResult | null;
   page_size: [number, number] | null; page_image_url: string | null;
   text_blocks: { bbox: BBox; text: string }[];
+  words: { bbox: BBox; text: string }[];
   doc_global_attributes: Record<string, string>;
   context_pages: { previous: string | null; next: string | null };
   rework: Rework | null;

@@ -2,9 +2,11 @@
 // closes or a reload loses nothing: the workbench offers the task again first and restores them.
 // A draft belongs to one user, one task and one reading of its page (a revert starts a new one).
 import type { DrawnImage, EditSku } from "./edits";
-import type { Task } from "./api";
+import type { TableLayout, Task } from "./api";
 
-export type Draft = { task_id: string; reading: string; skus: EditSku[]; newImages: DrawnImage[]; saved_at: string };
+export type Draft = {
+  task_id: string; reading: string; skus: EditSku[]; newImages: DrawnImage[]; tables?: TableLayout[]; saved_at: string;
+};
 
 const PREFIX = "skuflow.draft.";
 
@@ -17,8 +19,9 @@ export function readingOf(task: Task): string {
   return `${task.rework_count}:${(task.result?.skus ?? []).map((s) => s.sku_id).join(",")}`;
 }
 
-export function saveDraft(user: string, task: Task, skus: EditSku[], newImages: DrawnImage[]): void {
-  const draft: Draft = { task_id: task.task_id, reading: readingOf(task), skus, newImages,
+export function saveDraft(user: string, task: Task, skus: EditSku[], newImages: DrawnImage[],
+                          tables: TableLayout[]): void {
+  const draft: Draft = { task_id: task.task_id, reading: readingOf(task), skus, newImages, tables,
                          saved_at: new Date().toISOString() };
   localStorage.setItem(key(user, task.task_id), JSON.stringify(draft));
 }

@@ -2,7 +2,7 @@
 // with the one it replaces, so that nothing they did not touch can change (the server refuses a change
 // whose "before" the page does not hold). ``toPatch`` is the body of POST /tasks/{id}/complete;
 // approving a page nobody edited sends {}.
-import type { Attributes, BBox, PagePatch, PageResult, SkuPatch, ValueChange } from "./api";
+import type { Attributes, BBox, PagePatch, PageResult, SkuPatch, TableLayout, ValueChange } from "./api";
 
 export const FIELDS = ["model", "product_name", "price", "size", "color", "material"] as const;
 export type Field = (typeof FIELDS)[number];
@@ -66,7 +66,8 @@ function changes(before: Record<string, string | null | undefined>, after: Recor
   return found;
 }
 
-export function toPatch(base: PageResult, skus: EditSku[], newImages: DrawnImage[]): PagePatch {
+export function toPatch(base: PageResult, skus: EditSku[], newImages: DrawnImage[],
+                        tables: TableLayout[] = []): PagePatch {
   const originals = new Map(base.skus.map((sku) => [sku.sku_id, sku]));
   const bound = new Map(base.bindings.map((b) => [b.sku_id, b.image_id]));
   const kept = new Set(skus.map((s) => s.sku_id).filter((id): id is string => id !== null));
@@ -95,5 +96,6 @@ export function toPatch(base: PageResult, skus: EditSku[], newImages: DrawnImage
   if (deleted.length) patch.deleted = deleted;
   if (added.length) patch.added = added;
   if (newImages.length) patch.new_images = newImages;
+  if (tables.length) patch.tables = tables;
   return patch;
 }

@@ -48,6 +48,8 @@ IMAGE_URL = f"/api/v1/tasks/{TASK_ID}/page-image"
 DETAIL = {
     **TASK, "result": READING, "page_size": [595.0, 842.0],
     "text_blocks": [{"bbox": [50.0, 100.0, 300.0, 120.0], "text": "SF-0001 Glass tumbler 350ml"}],
+    "words": [{"bbox": [50.0, 100.0, 92.0, 120.0], "text": "SF-0001"}, {"bbox": [96.0, 100.0, 130.0, 120.0],
+                                                                         "text": "Glass"}],
     "page_image_url": IMAGE_URL,
     "context_pages": {"previous": f"{IMAGE_URL}?offset=-1", "next": f"{IMAGE_URL}?offset=1"},
     "doc_global_attributes": {"title": "ACME Kitchen 2026", "brand": "ACME"}, "rework": None,

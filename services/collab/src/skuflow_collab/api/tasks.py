@@ -89,12 +89,12 @@ def routes(ctx: ServiceContext) -> APIRouter:
         work = PageBound.model_validate(task.context) if task.context else None
         result = _base(task, work) if work else None
         size = await asyncio.to_thread(pages.page_size, ctx.storage, task.job_id, task.page)
-        blocks = await asyncio.to_thread(pages.text_blocks, ctx.storage, work.ir_uri) if work else []
+        blocks, words = await asyncio.to_thread(pages.page_text, ctx.storage, work.ir_uri) if work else ([], [])
         base = f"/api/v1/tasks/{task.task_id}/page-image"
         async with ctx.db.transaction() as conn:
             rework = await store.last_revert(conn, task) if task.rework_count else None
         return {**_summary(task), "result": result.model_dump(mode="json") if result else None,
-                "page_size": list(size[:2]) if size else None, "text_blocks": blocks,
+                "page_size": list(size[:2]) if size else None, "text_blocks": blocks, "words": words,
                 "page_image_url": base if size else None,
                 "context_pages": {
                     "previous": f"{base}?offset=-1" if size and task.page > 1 else None,
@@ -164,11 +164,15 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return await detail(task)
 
     @router.get("/{task_id}/page-image", response_class=Response, responses={200: {
-        "content": {"image/png": {}}, "description": "the page (or, with offset, its neighbour as a thumbnail)"}})
-    async def page_image(task_id: TaskId, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0) -> Response:
+        "content": {"image/png": {}},
+        "description": "the page (sharp: drawn at twice the resolution, for zooming in; with offset, its neighbour as "
+                       "a thumbnail)"}})
+    async def page_image(task_id: TaskId, who: Annotator, offset: Annotated[int, Query(ge=-1, le=1)] = 0,
+                         sharp: bool = False) -> Response:
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who)
-        data = await asyncio.to_thread(pages.page_png, ctx.storage, task.job_id, task.page + offset, offset != 0)
+        dpi = pages.THUMBNAIL_DPI if offset else pages.SHARP_DPI if sharp else pages.DPI
+        data = await asyncio.to_thread(pages.page_png, ctx.storage, task.job_id, task.page + offset, dpi)
         if data is None:
             raise HTTPException(404, "no picture of that page")
         return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})

@@ -105,6 +105,31 @@ class LayoutChange(BaseModel):
     after: Layout
 
 
+ColumnRole = Literal[AttributeName, "other", "ignore"]
+
+
+class TableColumn(BaseModel):
+    """One column of a table an annotator laid out: its span across the page and what it holds."""
+
+    model_config = ConfigDict(extra="forbid")
+    x0: float
+    x1: float
+    role: ColumnRole
+    name: str | None = Field(default=None, max_length=200, description="an 'other' column's attribute name")
+
+
+class TableLayout(BaseModel):
+    """A table region the annotator drew with the table tool, its column boundaries and roles: each of
+    its rows became a SKU. Kept as a text-role annotation, the material that teaches a reader this
+    document's layout."""
+
+    model_config = ConfigDict(extra="forbid")
+    bbox: BBox
+    columns: list[TableColumn] = Field(min_length=1, max_length=60)
+    header: bool = Field(default=False, description="its first row names the columns and is no product")
+    rows: int = Field(ge=0, le=MAX_SKUS, description="the SKUs its rows made")
+
+
 class PagePatch(BaseModel):
     """POST /tasks/{id}/complete: what the annotator changed on the page ({} approves it as shown)."""
 
@@ -123,6 +148,7 @@ class PagePatch(BaseModel):
     new_images: list[DrawnImage] = Field(default_factory=list, max_length=500)
     page_type: PageTypeChange | None = None
     layout: LayoutChange | None = None
+    tables: list[TableLayout] = Field(default_factory=list, max_length=20)
 
     @model_validator(mode="after")
     def _consistent(self) -> PagePatch:
@@ -245,6 +271,8 @@ def apply(base: PageResult, patch: PagePatch, file_hash: str) -> tuple[PageResul
         _check("layout", base.layout, patch.layout)
         layout = patch.layout.after
         notes.append(Annotation(type="LAYOUT_CORRECTION", payload={"from": base.layout, "to": layout}))
+    notes += [Annotation(type="TEXT_ROLE_CORRECTION", payload={"action": "table", **table.model_dump()})
+              for table in patch.tables]
     confirmed = [sku if sku.status != "PENDING_CONFIRMATION" else sku.model_copy(update={"status": "IMPORT_READY"})
                  for sku in skus.values()]
     reviewed = base.model_copy(update={
