@@ -81,7 +81,8 @@ async def test_the_config_audit_log_lists_this_merchants_profile_changes_newest_
     client, merchant, _ = gateway
     admin = bearer(merchant, "admin")
     await client.post("/api/v1/config/profiles", headers=admin, json={"profile_id": "shoes"})
-    await client.put("/api/v1/config/profiles/shoes", headers=admin, json={"expected_version": "v1", "settings": {}})
+    await client.put("/api/v1/config/profiles/shoes", headers=admin, json={
+        "expected_version": "v1", "settings": {"binding": {"ambiguity_gap": 0.3}}})  # a change: a new version
     await client.post("/api/v1/config/profiles", headers=bearer(f"{merchant}-other", "admin"),
                       json={"profile_id": "hats"})
     log = (await client.get("/api/v1/ops/config/audit-log", headers=admin)).json()["changes"]

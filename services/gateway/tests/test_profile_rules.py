@@ -43,6 +43,9 @@ def test_settings_left_out_take_the_seeds_defaults_and_the_name_is_the_version()
     ({"classification": {"b_threshold": 0.7, "pv_threshold": 0.6, "a_threshold": 0.8}}, "INV-01"),
     ({"confidence_weights": {"text": 0.5, "structure": 0.3, "image": 0.3}}, "INV-02"),
     ({"extraction": {"sku_min_confidence": "high"}}, "extraction.sku_min_confidence"),
+    ({"evaluation": {"prescan": {"all_blank_rejct": False}}},
+     r"'evaluation.prescan.all_blank_rejct' \(did you mean 'evaluation.prescan.all_blank_reject'\?\)"),
+    ({"bindingz": {}, "zzz": 1}, r"'bindingz' \(did you mean 'binding'\?\); unknown setting 'zzz'$"),
 ])
 def test_settings_that_break_an_invariant_or_a_type_are_refused_with_the_reason(settings, broken):
     with pytest.raises(ProfileInvalid, match=broken):

@@ -136,3 +136,52 @@ async def test_a_category_schema_is_edited_as_a_new_version_of_its_profile(gatew
     assert settings["extraction"]["sku_min_confidence"] == 0.99  # the rest of the profile is kept
     assert (await client.put("/api/v1/config/profiles/sofas/categories/furniture", headers=bearer(merchant),
                              json={**schema, "expected_version": "v2"})).status_code == 403
+
+
+async def versions_and_changes(client, merchant: str, profile_id: str) -> tuple[list[str], list[str]]:
+    admin = bearer(merchant, "admin")
+    read = (await client.get(f"/api/v1/config/profiles/{profile_id}", headers=admin)).json()
+    changes = (await client.get(f"/api/v1/config/profiles/{profile_id}/audit", headers=admin)).json()["changes"]
+    return [v["version"] for v in read["versions"]], [c["action"] for c in changes]
+
+
+async def test_a_misspelled_setting_is_refused_naming_it_and_the_key_meant(gateway):
+    client, merchant, _ = gateway
+    admin = bearer(merchant, "admin")
+    assert (await client.post("/api/v1/config/profiles", headers=admin, json={
+        "profile_id": "lamps", "settings": STRICT})).status_code == 201
+    for settings, named, meant in (
+            ({"bindingz": {"ambiguity_gap": 0.3}}, "'bindingz'", "'binding'"),
+            ({"binding": {"ambiguity_gapp": 0.3}}, "'binding.ambiguity_gapp'", "'binding.ambiguity_gap'"),
+            ({"category_schemas": [{"category": "lamps", "required_feilds": ["model"]}]},
+             "'category_schemas[0].required_feilds'", "'category_schemas[0].required_fields'")):
+        refused = await client.put("/api/v1/config/profiles/lamps", headers=admin,
+                                   json={"expected_version": "v1", "settings": settings})
+        assert refused.status_code == 422, settings
+        assert named in refused.json()["detail"] and f"did you mean {meant}" in refused.json()["detail"]
+    created = await client.post("/api/v1/config/profiles", headers=admin, json={
+        "profile_id": "chairs", "settings": {"extractoin": {}}})
+    assert created.status_code == 422 and "'extractoin'" in created.json()["detail"]
+    assert await versions_and_changes(client, merchant, "lamps") == (["v1"], ["create"])  # no version was made
+
+
+async def test_an_update_that_changes_nothing_makes_no_version(gateway):
+    client, merchant, ctx = gateway
+    admin = bearer(merchant, "admin")
+    assert (await client.post("/api/v1/config/profiles", headers=admin, json={
+        "profile_id": "rugs", "settings": STRICT})).status_code == 201
+    read = (await client.get("/api/v1/config/profiles/rugs", headers=admin)).json()
+    for settings in (STRICT, read["settings"]):  # as first sent, and as read back (defaults spelled out)
+        same = await client.put("/api/v1/config/profiles/rugs", headers=admin,
+                                json={"expected_version": "v1", "settings": settings})
+        assert same.status_code == 200
+        assert (same.json()["version"], same.json().get("changed")) == ("v1", False)
+    assert await versions_and_changes(client, merchant, "rugs") == (["v1"], ["create"])
+    changed = await client.put("/api/v1/config/profiles/rugs", headers=admin,
+                               json={"expected_version": "v1", "settings": {}})
+    assert (changed.json()["version"], changed.json()["changed"]) == ("v2", True)
+    async with ctx.db.transaction() as conn:
+        published = (await conn.execute(sa.select(ctx.tables.outbox.c.message_key).where(
+            ctx.tables.outbox.c.topic == PROFILE_PUBLISHED.name,
+            ctx.tables.outbox.c.message_key.like(f"{merchant}:rugs:%")))).scalars().all()
+    assert sorted(published) == [f"{merchant}:rugs:v1", f"{merchant}:rugs:v2"]

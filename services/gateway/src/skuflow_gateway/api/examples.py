@@ -180,7 +180,7 @@ PROFILE = {**HEAD, "settings": SETTINGS, "versions": [
      "change_reason": None, "created_at": "2026-02-20T10:02:44.130271+00:00"},
     {"version": "v2", "previous_version": "v1", "config_version": CONFIG_VERSION, "created_by": USER_ID,
      "change_reason": "furniture needs a price", "created_at": AT}]}
-NEW_VERSION = {"profile_id": "furniture", "version": "v2", "previous_version": "v1",
+NEW_VERSION = {"profile_id": "furniture", "version": "v2", "changed": True, "previous_version": "v1",
                "config_version": CONFIG_VERSION}
 CATEGORIES = {"profile_id": "furniture", "category": "furniture", "expected_version": "v2",
               "categories": SETTINGS["category_schemas"]}

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import ProfilePublished
+from skuflow_contracts.profile import ThresholdProfile
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.domain.profiles import (
@@ -23,6 +24,7 @@ from skuflow_gateway.domain.profiles import (
     ProfileConflict,
     ProfileInvalid,
     built,
+    changes_nothing,
     check_expected,
     config_version,
     next_version,
@@ -130,14 +132,17 @@ def routes(ctx: ServiceContext) -> APIRouter:
             profile_versions.c.merchant_id == merchant_id, profile_versions.c.profile_id == profile_id)
             .order_by(profile_versions.c.created_at))).all()
 
-    async def store(conn: AsyncConnection, who: Principal, profile_id: str, version: str, previous: str | None,
-                    category: str, settings: dict, reason: str | None) -> str:
-        """Store and publish a new version; returns its config_version."""
-        name = config_version(who.merchant_id, profile_id, version)
+    def proposed(who: Principal, profile_id: str, version: str, category: str, settings: dict) -> ThresholdProfile:
+        """The profile ``settings`` would make as ``version``; 422 when they are not a valid one."""
         try:
-            profile = built(name, category, settings)
+            return built(config_version(who.merchant_id, profile_id, version), category, settings)
         except ProfileInvalid as exc:
             raise HTTPException(422, str(exc)) from exc
+
+    async def store(conn: AsyncConnection, who: Principal, profile_id: str, version: str, previous: str | None,
+                    profile: ThresholdProfile, reason: str | None) -> str:
+        """Store and publish a new version; returns its config_version."""
+        name = profile.version
         await conn.execute(profile_versions.insert().values(
             merchant_id=who.merchant_id, profile_id=profile_id, version=version, config_version=name,
             previous_version=previous, settings=profile.model_dump(mode="json"), created_by=who.user_id,
@@ -177,7 +182,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 profiles.c.merchant_id == who.merchant_id, profiles.c.profile_id == body.profile_id).with_for_update())
             if taken.first() is not None:
                 raise HTTPException(409, f"profile {body.profile_id} exists; update it instead")
-            name = await store(conn, who, body.profile_id, FIRST_VERSION, None, body.category, body.settings,
+            name = await store(conn, who, body.profile_id, FIRST_VERSION, None,
+                               proposed(who, body.profile_id, FIRST_VERSION, body.category, body.settings),
                                body.change_reason)
             await conn.execute(profiles.insert().values(merchant_id=who.merchant_id, profile_id=body.profile_id,
                                                         category=body.category, active_version=FIRST_VERSION))
@@ -203,7 +209,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def new_version(who: Principal, profile_id: str, expected_version: str, settings_of, reason: str | None,
                           is_default: bool | None = None) -> dict:
         """A new version replacing the active one, if ``expected_version`` is still the active one;
-        ``settings_of`` makes its settings from the active version's."""
+        ``settings_of`` makes its settings from the active version's. Settings that change nothing
+        make no version (``changed``: false, the active version named)."""
         async with ctx.db.transaction() as conn:
             head = await head_of(conn, who.merchant_id, profile_id, lock=True)
             try:
@@ -213,21 +220,25 @@ def routes(ctx: ServiceContext) -> APIRouter:
             versions = await versions_of(conn, who.merchant_id, profile_id)
             active = next(v for v in versions if v.version == head.active_version)
             version = next_version(max((v.version for v in versions), key=lambda v: int(v[1:])))
-            name = await store(conn, who, profile_id, version, head.active_version, head.category,
-                               settings_of(active.settings), reason)
+            profile = proposed(who, profile_id, version, head.category, settings_of(active.settings))
+            if is_default:
+                await make_default(conn, who.merchant_id, profile_id)
+            if changes_nothing(active.settings, profile):
+                return {"profile_id": profile_id, "version": head.active_version, "changed": False,
+                        "previous_version": active.previous_version, "config_version": active.config_version}
+            name = await store(conn, who, profile_id, version, head.active_version, profile, reason)
             await conn.execute(profiles.update().where(profiles.c.merchant_id == who.merchant_id,
                                                        profiles.c.profile_id == profile_id)
                                .values(active_version=version, updated_at=sa.func.now()))
-            if is_default:
-                await make_default(conn, who.merchant_id, profile_id)
             await audit(conn, who, profile_id, head.active_version, version, "update", reason)
         ctx.relay.wake()
-        return {"profile_id": profile_id, "version": version, "previous_version": head.active_version,
-                "config_version": name}
+        return {"profile_id": profile_id, "version": version, "changed": True,
+                "previous_version": head.active_version, "config_version": name}
 
     @router.put("/{profile_id}", responses={**answer(examples.NEW_VERSION),
                                             409: {"description": "CONFIG_CONFLICT: a stale expected_version"},
-                                            422: {"description": "settings break INV-01 or INV-02"}})
+                                            422: {"description": "settings break INV-01 or INV-02, or name "
+                                                                  "a setting the profile does not have"}})
     async def update_profile(profile_id: ProfileId, body: ProfileUpdate, who: Editor) -> dict:
         """A new version replacing the active one, if ``expected_version`` is still the active one."""
         return await new_version(who, profile_id, body.expected_version, lambda _: body.settings, body.change_reason,

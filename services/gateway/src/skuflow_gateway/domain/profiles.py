@@ -8,9 +8,12 @@ event carries: merchant, profile and version, so two merchants' "furniture v2" n
 
 from __future__ import annotations
 
+import difflib
 import re
+import typing
+from collections.abc import Iterator
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from skuflow_contracts.profile import ThresholdProfile
 
@@ -28,7 +31,8 @@ class ProfileConflict(Exception):
 
 
 class ProfileInvalid(ValueError):
-    """The settings break the profile's invariants (INV-01 B < PV < A, INV-02 weights sum to 1) or types."""
+    """The settings break the profile's invariants (INV-01 B < PV < A, INV-02 weights sum to 1), its
+    types, or name a setting it does not have."""
 
 
 def config_version(merchant_id: str, profile_id: str, version: str) -> str:
@@ -54,10 +58,48 @@ def rollback_target(previous_version: str | None) -> str:
     return previous_version
 
 
+def _nested_model(annotation: object) -> type[BaseModel] | None:
+    """The model a setting holds, alone or as the items of a tuple or list."""
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None
+
+
+def unknown_settings(settings: object, model: type[BaseModel] = ThresholdProfile, at: str = "") -> Iterator[str]:
+    """Each key of ``settings`` the profile does not have, with the key closest to it. The contracts
+    ignore unknown fields (a newer producer's), so a misspelt key would otherwise be dropped and
+    make a version that changes nothing."""
+    if not isinstance(settings, dict):
+        return
+    for key, value in settings.items():
+        field = model.model_fields.get(key)
+        if field is None:
+            meant = difflib.get_close_matches(str(key), list(model.model_fields), n=1)
+            yield f"unknown setting '{at}{key}'" + (f" (did you mean '{at}{meant[0]}'?)" if meant else "")
+            continue
+        inner = _nested_model(field.annotation)
+        if inner is None:
+            continue
+        items = enumerate(value) if isinstance(value, list | tuple) else [(None, value)]
+        for index, item in items:
+            yield from unknown_settings(item, inner, f"{at}{key}{'' if index is None else f'[{index}]'}.")
+
+
 def built(name: str, category: str, settings: dict) -> ThresholdProfile:
     """The profile a version's settings make; fields left out take the seeds' defaults."""
+    unknown = list(unknown_settings(settings))
+    if unknown:
+        raise ProfileInvalid("; ".join(unknown))
     try:
         return ThresholdProfile.model_validate({**settings, "version": name, "category": category})
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'profile'}: {e['msg']}" for e in exc.errors())
         raise ProfileInvalid(problems) from None
+
+
+def changes_nothing(active_settings: dict, proposed: ThresholdProfile) -> bool:
+    """Would ``proposed`` be the active version again, but for its name? Then no version is made: one
+    that changes nothing would only lengthen the chain a rollback walks."""
+    return proposed.model_dump(mode="json", exclude={"version"}) == {
+        key: value for key, value in active_settings.items() if key != "version"}
