@@ -19,6 +19,7 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from faststream.kafka import KafkaBroker
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -130,7 +131,8 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
                 cleanup()
             log.info("service stopped")
 
-    app = FastAPI(title=f"skuflow {definition.name}", lifespan=lifespan)
+    # the documentation pages load Swagger UI and ReDoc from this service, not a CDN: they work offline
+    app = FastAPIOffline(title=f"skuflow {definition.name}", lifespan=lifespan)
     app.state.ctx = ctx
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if origins:
