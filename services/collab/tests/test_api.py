@@ -399,3 +399,15 @@ async def test_a_rework_goes_to_any_qualified_annotator_from_the_undone_correcti
     assert (await client.post(f"/api/v1/tasks/{task}/complete", json=fix, headers=BOB)).status_code == 200
     reviews = [e.payload for e in await published(ctx, "page.reviewed")]
     assert [(r.revision, r.result.skus[0].attributes.price) for r in reviews] == [(2, "99.00"), (3, "9.90")]
+
+
+async def test_a_tasks_reasons_read_as_sentences_in_english_and_chinese_with_their_codes_beside(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    sku_id = f"{HASH[:8]}_p01_001"
+    words = [{"code": "ambiguous_binding", "detail": sku_id, "en": "Which picture belongs to 1 product is unclear",
+              "zh": "1 个产品与图片的对应关系不明确"}]
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert detail["reason"] == f"ambiguous image binding for {sku_id}"  # as before, for whoever reads it
+    assert detail["reasons"] == words
+    assert (await client.get("/api/v1/tasks", headers=ANN)).json()["tasks"][0]["reasons"] == words

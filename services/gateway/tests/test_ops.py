@@ -106,3 +106,19 @@ async def test_a_page_retried_after_a_full_reprocess_is_read_as_a_reading_of_the
             ctx.tables.outbox.c.message_key == f"{job_id}/2"))).all()
     [request] = [decode(row.topic, row.body).payload for row in rows]
     assert (request.page, request.generation, request.document_warnings) == (2, 1, ["repaired"])
+
+
+async def test_an_uploader_reads_a_pages_review_reasons_in_words_with_their_codes(gateway):
+    client, merchant, ctx = gateway
+    job_id = await job_with_pages(client, ctx, merchant, "PARTIAL_IMPORTED", {1: ("HUMAN_QUEUED", 1)})
+    async with ctx.db.transaction() as conn:
+        await conn.execute(job_pages.update().where(job_pages.c.job_id == job_id).values(result={
+            "page": 1, "needs_review": True, "review_reasons": ["unread_codes:107", "unread_prices:11"], "skus": []}))
+    uploader = bearer(merchant, "uploader")
+    [listed] = (await client.get(f"/api/v1/jobs/{job_id}/pages", headers=uploader)).json()["pages"]
+    page = (await client.get(f"/api/v1/jobs/{job_id}/pages/1", headers=uploader)).json()
+    assert listed["review_reasons"] == ["unread_codes:107", "unread_prices:11"]  # as before
+    assert listed["reasons"] == page["reasons"] == [
+        {"code": "unread_codes", "detail": "107", "en": "107 product codes could not be read",
+         "zh": "107 个产品编码无法识别"},
+        {"code": "unread_prices", "detail": "11", "en": "11 prices unreadable", "zh": "11 个价格无法识别"}]

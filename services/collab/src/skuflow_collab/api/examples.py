@@ -16,11 +16,16 @@ TASK = {
     "priority": 1, "sla_level": "HIGH", "reason": f"ambiguous image binding for {SKU_ID}",
     "created_at": "2026-03-02T09:12:40.711429+00:00", "locked_by": None, "lock_expires_at": None,
     "rework_count": 0, "difficulty": 0.55,
+    "reasons": [{"code": "ambiguous_binding", "detail": SKU_ID, "en": "Which picture belongs to 1 product is unclear",
+                 "zh": "1 个产品与图片的对应关系不明确"}],
 }
 LOCKED = {**TASK, "status": "PROCESSING", "locked_by": "ann", "lock_expires_at": LOCKED_UNTIL}
 TASKS = {"total": 2, "tasks": [TASK, {**TASK, "task_id": OTHER_TASK_ID, "page": 3, "task_type": "SKU_REVIEW",
                                       "priority": 2, "sla_level": "NORMAL",
-                                      "reason": "low confidence", "difficulty": 0.3}]}
+                                      "reason": "low confidence", "difficulty": 0.3,
+                                      "reasons": [{"code": "low_confidence", "detail": None,
+                                                   "en": "The reading is not confident enough",
+                                                   "zh": "识别结果置信度不足"}]}]}
 
 # the page reading a person is asked to correct: one SKU, two photos it may belong to
 READING = {

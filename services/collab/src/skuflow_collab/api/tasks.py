@@ -21,9 +21,11 @@ from skuflow_collab.api import examples
 from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.corrections import RENDER_DPI, InvalidCorrection, PagePatch, StaleValue, apply
 from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
+from skuflow_collab.domain.tasks import REASONS_APART
 from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import annotation_examples, annotations, documents, human_tasks
 from skuflow_contracts.events import PageBound
+from skuflow_contracts.reasons import explain_all
 from skuflow_contracts.results import PageResult
 from skuflow_platform.access import ANNOTATORS, caller
 from skuflow_platform.auth import Principal
@@ -48,7 +50,8 @@ def _summary(task: sa.Row) -> dict:
             "status": task.status, "priority": task.priority, "sla_level": task.sla_level, "reason": task.reason,
             "created_at": task.created_at.isoformat(), "locked_by": task.locked_by,
             "lock_expires_at": task.lock_expires_at.isoformat() if task.lock_expires_at else None,
-            "rework_count": task.rework_count, "difficulty": task.difficulty}
+            "rework_count": task.rework_count, "difficulty": task.difficulty,
+            "reasons": explain_all(task.reason.split(REASONS_APART))}
 
 
 def _base(task: sa.Row, work: PageBound) -> PageResult:

@@ -14,6 +14,7 @@ from skuflow_contracts.results import PageResult
 
 PRIORITY_HIGH, PRIORITY_NORMAL = 1, 2
 CLASSIFICATION = "classification:"
+REASONS_APART = "; "  # a task's reason is its page's reasons joined by this
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class TaskSpec:
 def task_for(result: PageResult, route: str = "AUTO") -> TaskSpec | None:
     """None when the page needs no human."""
     reasons = result.review_reasons or result.validation.triggered_rules
-    why = "; ".join(reasons)
+    why = REASONS_APART.join(reasons)
     if route == "HUMAN_ALL":
         return TaskSpec("DOCUMENT_ANNOTATION", PRIORITY_NORMAL, why or "the document is routed to people")
     if not result.needs_review:

@@ -118,7 +118,7 @@ EVENTS = (
     'data: {"status": "FULL_IMPORTED", "total_skus": 14, "failed_pages": []}\n\n'
 )
 SUMMARY = {"page": 2, "status": "AI_COMPLETED", "revision": 1, "error": None, "import_status": "IMPORTED_CONFIRMED",
-           "page_type": "C", "layout": "L2", "needs_review": False, "review_reasons": [], "sku_count": 4}
+           "page_type": "C", "layout": "L2", "needs_review": False, "review_reasons": [], "reasons": [], "sku_count": 4}
 PAGES = {"job_id": JOB_ID, "total_pages": 3, "pages": [
     {**SUMMARY, "page": 1, "import_status": None, "page_type": "D", "layout": None, "sku_count": 0}, SUMMARY,
     {**SUMMARY, "page": 3, "status": "DEAD_LETTER", "error": "classifier: ValueError: unreadable page",

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
+from skuflow_contracts.reasons import explain_all
 from skuflow_contracts.results import PageResult
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
@@ -34,7 +35,7 @@ def page_summary(row: sa.Row) -> dict:
             "import_status": row.import_status,
             "page_type": result.get("page_type"), "layout": result.get("layout"),
             "needs_review": result.get("needs_review"), "review_reasons": result.get("review_reasons", []),
-            "sku_count": len(result.get("skus", []))}
+            "reasons": explain_all(result.get("review_reasons", [])), "sku_count": len(result.get("skus", []))}
 
 
 def routes(ctx: ServiceContext) -> APIRouter:
