@@ -31,6 +31,7 @@ class Receiver:
     created: Counter = field(default_factory=Counter)  # delivery key -> times it was created
     pages: dict[str, bool] = field(default_factory=dict)  # page key -> confirmed yet
     calls: Counter = field(default_factory=Counter)  # fault -> calls that met it
+    bodies: list[dict] = field(default_factory=list)  # every body received, as sent
     url: str = ""
 
     def app(self) -> FastAPI:
@@ -47,6 +48,7 @@ class Receiver:
             if fault == "reject":
                 return JSONResponse({"error": "no such category"}, status_code=400)
             body = await request.json()
+            self.bodies.append(body)
             for sku in body["skus"]:
                 if sku["key"] not in self.skus:
                     self.skus[sku["key"]] = sku

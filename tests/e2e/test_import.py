@@ -28,7 +28,7 @@ def import_env(pipeline, receiver: Receiver) -> dict[str, str]:
     return {"SKUFLOW_IMPORT_URL": receiver.url, "SKUFLOW_IMPORT_TIMEOUT_SECONDS": str(TIMEOUT),
             "SKUFLOW_IMPORT_POLL_SECONDS": "0.2", "SKUFLOW_IMPORT_BACKOFF_SECONDS": "0.2",
             "SKUFLOW_IMPORT_BACKOFF_CAP_SECONDS": "1", "SKUFLOW_IMPORT_RECONCILE_SECONDS": "1",
-            "SKUFLOW_IMPORT_IMAGE_BASE_URL": pipeline.gateway}
+            "SKUFLOW_FILE_LINKS_BASE_URL": pipeline.gateway}
 
 
 def query(pipeline, sql: str, job_id: str) -> list[sa.Row]:

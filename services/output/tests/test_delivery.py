@@ -43,7 +43,8 @@ async def output(database_url, kafka_bootstrap, tmp_path_factory):
     broker = KafkaBroker(kafka_bootstrap)
     await broker.start()
     storage = LocalStorage(tmp_path_factory.mktemp("storage"))
-    handlers = {topic.name: handler for topic, handler in subscriptions(SimpleNamespace(storage=storage))}
+    ctx = SimpleNamespace(storage=storage, settings=SimpleNamespace(jwt_secret="s" * 40))
+    handlers = {topic.name: handler for topic, handler in subscriptions(ctx)}
     relay = OutboxRelay(db, OUTBOX, broker, poll_seconds=0.2, health=Health({}))
     yield SimpleNamespace(db=db, handlers=handlers, relay=relay)
     await broker.stop()

@@ -1,18 +1,24 @@
 """The HTTP importer on the real Postgres with a real receiver: a refused page is not called again
 and is skipped after a day, which completes its job (§7.27); a review supersedes an import not yet
 made and re-delivers only the SKUs it changed; a cancelled job's imports are skipped and nothing more
-is sent."""
+is sent; images go out as signed links, in sku.delivered and in an import body valid for its committed
+schema."""
 
 import asyncio
+import json
 import uuid
+from datetime import datetime
+from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
 
+import jsonschema_rs
 import pytest
 import sqlalchemy as sa
 
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import JobCancelled, PageBound, PageReviewed
-from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
+from skuflow_contracts.results import BindingRecord, ImageLink, ImageRecord, PageResult, SkuAttributes, SkuRecord
 from skuflow_contracts.topics import (
     JOB_CANCELLED,
     JOB_COMPLETED,
@@ -27,11 +33,16 @@ from skuflow_output.service import definition, subscriptions
 from skuflow_output.tables import deliveries, imports
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import Database, migrate
+from skuflow_platform.signed_urls import FILES_PATH, check_signature
 from skuflow_platform.storage import LocalStorage
 from tests.e2e.import_receiver import Receiver
 
 OUTBOX = definition.tables.outbox
 HASH = "1a" * 32
+SECRET = "s" * 40
+IMPORT_SCHEMA = Path(__file__).parents[3] / "schemas" / "http-import.schema.json"
+PHOTO = ImageRecord(image_id="img_1a1a1a1a_p01_001", bbox=(0, 0, 100, 100), role="PRODUCT_MAIN", short_edge=640,
+                    source_uri="local://jobs/j/pages/0001/images/img_1a1a1a1a_p01_001.png")
 
 
 def work(page: int = 1, revision: int = 1, price: str | None = None) -> PageBound | PageReviewed:
@@ -57,7 +68,7 @@ async def output(database_url, tmp_path, monkeypatch, request):
     async with db.transaction() as conn:  # due imports of earlier tests would be called here too
         await conn.execute(imports.delete())
     ctx = SimpleNamespace(db=db, storage=LocalStorage(tmp_path), tables=definition.tables,
-                          settings=SimpleNamespace(jwt_secret="s" * 40), relay=SimpleNamespace(wake=lambda: None))
+                          settings=SimpleNamespace(jwt_secret=SECRET), relay=SimpleNamespace(wake=lambda: None))
     handlers = {topic.name: handler for topic, handler in subscriptions(ctx)}
 
     async def handle(topic, payload, job_id: str) -> None:
@@ -153,3 +164,36 @@ async def test_a_cancelled_jobs_imports_are_skipped_and_not_sent(output):
     assert [r.status for r in await import_rows(output, job_id)] == ["SKIPPED"]
     assert await output.importer.import_due() == 0
     assert output.receiver.calls == {}
+
+
+def with_photo(page: PageBound) -> PageBound:
+    """The page with a product photo bound to its first SKU."""
+    first = page.result.skus[0].sku_id
+    binding = BindingRecord(sku_id=first, image_id=PHOTO.image_id, confidence=0.9, method="grid_alignment")
+    return page.model_copy(update={"result": page.result.model_copy(update={"images": [PHOTO],
+                                                                            "bindings": [binding]})})
+
+
+def opens(link: ImageLink, uri: str) -> bool:
+    """The link is one the gateway's files endpoint serves ``uri`` for, until the link's expiry."""
+    address = urlsplit(link.url)
+    query = {name: values[0] for name, values in parse_qs(address.query).items()}
+    check_signature(query["uri"], int(query["expires"]), query["signature"], SECRET)
+    return (f"{address.scheme}://{address.netloc}{address.path}", query["uri"], int(query["expires"])) == (
+        f"http://127.0.0.1:8000{FILES_PATH}", uri, int(link.expires_at.timestamp()))
+
+
+@pytest.mark.parametrize("output", [("ok",)], indirect=True)
+async def test_images_go_out_as_signed_links_in_sku_delivered_and_an_import_body_valid_for_its_schema(output):
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    await output.handle(PAGE_BOUND, with_photo(work()), job_id)
+    first, second = await announced(output, job_id, SKU_DELIVERED)
+    [link] = first.image_links
+    assert link.image_id == PHOTO.image_id and opens(link, PHOTO.source_uri) and second.image_links == []
+    assert 6.9 < (link.expires_at - datetime.now(link.expires_at.tzinfo)).total_seconds() / 86400 <= 7
+    assert await output.importer.import_due() == 1
+    [body] = output.receiver.bodies
+    jsonschema_rs.validate(json.loads(IMPORT_SCHEMA.read_text()), body)  # raises, naming the field
+    [image] = body["skus"][0]["images"]
+    assert (image["role"], image["short_edge"]) == ("PRODUCT_MAIN", 640)
+    assert opens(ImageLink.model_validate(image), PHOTO.source_uri)

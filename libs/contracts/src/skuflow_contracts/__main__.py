@@ -1,4 +1,5 @@
-"""``python -m skuflow_contracts export-schemas --out DIR``: JSON schemas and an AsyncAPI document."""
+"""``python -m skuflow_contracts export-schemas --out DIR``: JSON schemas of the events and of the HTTP
+import's body, and an AsyncAPI document."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from faststream.kafka import KafkaBroker
 from faststream.specification import AsyncAPI
 
 from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.imports import ImportedPage
 from skuflow_contracts.registry import EVENTS
+
+IMPORT_SCHEMA = "http-import.schema.json"  # committed in schemas/ for receivers
 
 
 def asyncapi_document() -> dict:
@@ -27,16 +31,16 @@ def asyncapi_document() -> dict:
 
 
 def export(out: Path) -> list[Path]:
+    documents = {f"{spec.topic.name}.schema.json": EventEnvelope[spec.payload].model_json_schema()  # type: ignore[name-defined]
+                 for spec in EVENTS}
+    documents[IMPORT_SCHEMA] = ImportedPage.model_json_schema()
+    documents["asyncapi.json"] = asyncapi_document()
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for spec in EVENTS:
-        schema = EventEnvelope[spec.payload].model_json_schema()  # type: ignore[name-defined]
-        path = out / f"{spec.topic.name}.schema.json"
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+    for name, document in documents.items():
+        path = out / name
+        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         written.append(path)
-    path = out / "asyncapi.json"
-    path.write_text(json.dumps(asyncapi_document(), indent=2, ensure_ascii=False) + "\n")
-    written.append(path)
     return written
 
 

@@ -16,6 +16,7 @@ from skuflow_contracts.ir import ParserBackend
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import (
     ExtractionMethod,
+    ImageLink,
     ImageRecord,
     PageClassification,
     PageResult,
@@ -168,7 +169,8 @@ class TaskCreated(Contract):
 
 
 class SkuDelivered(Contract):
-    """One SKU for the downstream import. Deliveries are at least once: dedupe on ``delivery_key``."""
+    """One SKU for the downstream import. Deliveries are at least once: dedupe on ``delivery_key``.
+    Version 1.1 added ``image_links``: ``images`` name our storage, which an importer cannot read."""
 
     delivery_key: str = Field(default="", description="merchant/job/revision/sku_id: the import's idempotency key")
     revision: int = Field(default=1, ge=1, description="1 for the automatic result; human reviews add revisions")
@@ -176,6 +178,8 @@ class SkuDelivered(Contract):
     file_hash: Sha256
     sku: SkuRecord
     images: list[ImageRecord] = Field(default_factory=list)
+    image_links: list[ImageLink] = Field(default_factory=list, description="since 1.1: a signed, expiring HTTP "
+                                         "link to each of ``images`` (docs/importer.md)")
 
 
 class SkuSuperseded(Contract):

@@ -35,7 +35,7 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("page.failed", topics.PAGE_FAILED, events.PageFailed),
     EventSpec("page.imported", topics.PAGE_IMPORTED, events.PageImported),
     EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),
-    EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered),
+    EventSpec("sku.delivered", topics.SKU_DELIVERED, events.SkuDelivered, "1.1"),  # 1.1: image_links
     EventSpec("sku.superseded", topics.SKU_SUPERSEDED, events.SkuSuperseded),
     EventSpec("profile.published", topics.PROFILE_PUBLISHED, events.ProfilePublished),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal, get_args
 
 from pydantic import Field
@@ -59,6 +60,15 @@ class ImageRecord(Contract):
     is_duplicate: bool = False
     quality_warning: str | None = None
     source_uri: str | None = Field(default=None, description="claim-check URI before export")
+
+
+class ImageLink(Contract):
+    """A signed HTTP link to one stored image (the gateway's GET /api/v1/files) for importers that
+    cannot read our storage. It dies at ``expires_at``: fetch and keep the image, not the link."""
+
+    image_id: str
+    url: str = Field(description="no token needed: the signature is the credential")
+    expires_at: datetime
 
 
 class BindingCandidate(Contract):
@@ -130,3 +140,6 @@ class ResultDocument(Contract):
     schema_version: Literal[1] = 1
     job: JobSummary
     pages: list[PageResult]
+    image_links: list[ImageLink] = Field(
+        default_factory=list, description="a link to each exported image, signed afresh by the gateway each "
+                                          "time it serves the result (not in the stored file)")

@@ -10,8 +10,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from skuflow_contracts.results import ImageLink
 from skuflow_platform.auth import AuthError
 
 FILES_PATH = "/api/v1/files"
@@ -24,9 +29,39 @@ def signature(uri: str, expires: int, secret: str) -> str:
 
 
 def signed_url(base_url: str, uri: str, secret: str, ttl_seconds: int, now: float | None = None) -> str:
-    expires = int((time.time() if now is None else now) + ttl_seconds)
-    query = urlencode({"uri": uri, "expires": expires, "signature": signature(uri, expires, secret)})
-    return f"{base_url.rstrip('/')}{FILES_PATH}?{query}"
+    return FileLinks(base_url, secret, _expiry(ttl_seconds, now)).url(uri)
+
+
+def _expiry(ttl_seconds: int, now: float | None) -> int:
+    return int((time.time() if now is None else now) + ttl_seconds)
+
+
+@dataclass(frozen=True)
+class FileLinks:
+    """Links made at one moment (one event's, one answer's): they all expire together."""
+
+    base_url: str
+    secret: str
+    expires: int
+
+    def url(self, uri: str) -> str:
+        query = urlencode({"uri": uri, "expires": self.expires, "signature": signature(uri, self.expires, self.secret)})
+        return f"{self.base_url.rstrip('/')}{FILES_PATH}?{query}"
+
+    def image(self, image_id: str, uri: str) -> ImageLink:
+        return ImageLink(image_id=image_id, url=self.url(uri), expires_at=datetime.fromtimestamp(self.expires, UTC))
+
+
+class FileLinkSettings(BaseSettings):
+    """``SKUFLOW_FILE_LINKS_*``: the gateway as downstream systems reach it, and how long a link lives."""
+
+    model_config = SettingsConfigDict(env_prefix="SKUFLOW_FILE_LINKS_", extra="ignore")
+
+    base_url: str = "http://127.0.0.1:8000"
+    ttl_seconds: int = 7 * 86400
+
+    def links(self, secret: str, now: float | None = None) -> FileLinks:
+        return FileLinks(self.base_url, secret, _expiry(self.ttl_seconds, now))
 
 
 def check_signature(uri: str, expires: int, given: str, secret: str, now: float | None = None) -> None:

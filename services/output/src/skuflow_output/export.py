@@ -26,7 +26,8 @@ def write_result(document: ResultDocument, read_blob: Callable[[str], bytes], ou
     exported = document.model_copy(update={"pages": pages})
     target = out_dir / "result.json"
     tmp = target.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(exported.model_dump(mode="json", exclude={"pages": {"__all__": {
+    # no storage URIs and no links: the gateway signs links when it serves the file
+    tmp.write_text(json.dumps(exported.model_dump(mode="json", exclude={"image_links": True, "pages": {"__all__": {
         "images": {"__all__": {"source_uri"}}}}}), ensure_ascii=False, indent=2))
     tmp.replace(target)
     return target

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 import sqlalchemy as sa
@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.events import PageImported
 from skuflow_contracts.ids import delivery_key
+from skuflow_contracts.imports import ImportedImage, ImportedPage, ImportedSku
 from skuflow_contracts.results import ImageRecord, PageResult
 from skuflow_output.deliveries import live_deliveries, live_on, move_skus
 from skuflow_output.domain.completion import CANCELLED
@@ -42,7 +43,7 @@ from skuflow_output.tables import imports, jobs, page_results, platform
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import Periodic, ServiceContext
-from skuflow_platform.signed_urls import signed_url
+from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +60,6 @@ class ImportSettings(BaseSettings):
     backoff_cap_seconds: float = 300.0
     reconcile_seconds: float = 1800.0  # ASSUMED_CHECK_INTERVAL
     stale_seconds: float = 86400.0  # FAILED_STALE_THRESHOLD: a failing import is skipped after a day
-    image_base_url: str = "http://127.0.0.1:8000"  # the gateway as downstream systems reach it
-    image_url_ttl_seconds: int = 7 * 86400
 
     @property
     def enabled(self) -> bool:
@@ -103,6 +102,7 @@ async def job_import_statuses(conn: AsyncConnection, job_id: str) -> list[str]:
 class Importer:
     ctx: ServiceContext
     settings: ImportSettings
+    file_links: FileLinkSettings = field(default_factory=FileLinkSettings)
 
     def periodic(self) -> list[Periodic]:
         return [Periodic("import_pages", self.settings.poll_seconds, self.import_due),
@@ -166,9 +166,10 @@ class Importer:
             return None
         try:
             body = self._body(row, PageResult.model_validate(found.result), found.file_hash or "",
-                              {sku_id: delivery.revision for sku_id, delivery in live.items()})
-            response = await client.post(self.settings.url, json=body,
-                                         headers={"Idempotency-Key": body["key"]})
+                              {sku_id: delivery.revision for sku_id, delivery in live.items()},
+                              self.file_links.links(self.ctx.settings.jwt_secret))
+            response = await client.post(self.settings.url, json=body.model_dump(mode="json", exclude_none=True),
+                                         headers={"Idempotency-Key": body.key})
         except Exception as exc:  # this page's call failed, not the batch: tried again after a wait
             if not isinstance(exc, httpx.HTTPError):
                 log.exception("import call could not be made", extra={"fields": {"job_id": row.job_id,
@@ -180,27 +181,22 @@ class Importer:
             reply = None
         return answer_of(response.status_code, reply)
 
-    def _body(self, row: sa.Row, result: PageResult, file_hash: str, revisions: dict[str, int]) -> dict:
+    @staticmethod
+    def _body(row: sa.Row, result: PageResult, file_hash: str, revisions: dict[str, int],
+              links: FileLinks) -> ImportedPage:
         """The page as downstream should hold it after this revision: each SKU under the key of the
         revision that delivered its content (one a review left unchanged keeps its earlier key)."""
-        secret, settings = self.ctx.settings.jwt_secret, self.settings
         bound = linked_images(result)
-        skus = []
-        for sku in result.skus:
-            if sku.validity != "valid":
-                continue
-            images = [{"image_id": image.image_id, "role": image.role, "short_edge": image.short_edge,
-                       "url": signed_url(settings.image_base_url, image.source_uri, secret,
-                                         settings.image_url_ttl_seconds)}
-                      for image in bound.get(sku.sku_id, []) if image.source_uri]
-            revision = revisions.get(sku.sku_id, row.revision)
-            skus.append({"key": delivery_key(row.merchant_id, row.job_id, revision, sku.sku_id),
-                         "sku_id": sku.sku_id, "confidence": sku.confidence,
-                         "attributes": sku.attributes.model_dump(mode="json", exclude_none=True),
-                         "images": images})
-        return {"key": page_key(row.merchant_id, row.job_id, row.revision, row.page),
-                "merchant_id": row.merchant_id, "job_id": row.job_id, "page": row.page,
-                "revision": row.revision, "file_hash": file_hash, "skus": skus}
+        skus = [ImportedSku(key=delivery_key(row.merchant_id, row.job_id, revisions.get(sku.sku_id, row.revision),
+                                             sku.sku_id),
+                            sku_id=sku.sku_id, confidence=sku.confidence, attributes=sku.attributes,
+                            images=[ImportedImage(**links.image(image.image_id, image.source_uri).model_dump(),
+                                                  role=image.role, short_edge=image.short_edge)
+                                    for image in bound.get(sku.sku_id, []) if image.source_uri])
+                for sku in result.skus if sku.validity == "valid"]
+        return ImportedPage(key=page_key(row.merchant_id, row.job_id, row.revision, row.page),
+                            merchant_id=row.merchant_id, job_id=row.job_id, page=row.page, revision=row.revision,
+                            file_hash=file_hash, skus=skus)
 
     async def _record(self, row: sa.Row, answer: Answer | None) -> None:
         async with self.ctx.db.transaction() as conn:

@@ -44,6 +44,7 @@ from skuflow_output.importer import Importer, ImportSettings, enqueue, job_impor
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
 from skuflow_platform.storage import SCHEME
 
 
@@ -80,11 +81,12 @@ async def _put_result(uow: UnitOfWork, page: int, result: PageResult, revision: 
     return applied.first() is not None
 
 
-async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool) -> None:
+async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool,
+                   links: FileLinks) -> None:
     """One sku.delivered per valid SKU of a final page whose content downstream does not hold yet, keyed
-    for the importer by merchant, job and revision, and the page's HTTP import when ``importing``. A
-    newer revision supersedes (sku.superseded) the SKUs it changes or drops; one it leaves as it was
-    keeps its delivery and key."""
+    for the importer by merchant, job and revision, with signed ``links`` to its images, and the page's
+    HTTP import when ``importing``. A newer revision supersedes (sku.superseded) the SKUs it changes or
+    drops; one it leaves as it was keeps its delivery and key."""
     job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
     linked = linked_images(result)
     valid = [sku for sku in result.skus if sku.validity == "valid"]
@@ -103,15 +105,18 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, changed))
     for sku in valid:
         if sku.sku_id in delivered:
+            images = linked.get(sku.sku_id, [])
             await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
                                         revision=revision, page=result.page, file_hash=file_hash, sku=sku,
-                                        images=linked.get(sku.sku_id, [])))
+                                        images=images, image_links=[links.image(image.image_id, image.source_uri)
+                                                                    for image in images if image.source_uri]))
     if importing and valid:
         await enqueue(uow.conn, job_id, merchant, result.page, revision, len(valid))
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     importing = ImportSettings().enabled
+    file_links = FileLinkSettings()
 
     async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False, retried: bool = False) -> None:
         """Write result.json and announce the job when its status changes; a review of a finished
@@ -161,7 +166,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if not await _put_result(uow, work.page, work.result, revision, work.generation, replaceable):
             return  # an older review arriving late
         if is_final(work.result, revision, work.route):
-            await _deliver(uow, work.file_hash, work.result, revision, importing)
+            await _deliver(uow, work.file_hash, work.result, revision, importing,
+                           file_links.links(ctx.settings.jwt_secret))
         await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed),
                                retried=isinstance(work, PageBound) and job.result_uri is not None)
 

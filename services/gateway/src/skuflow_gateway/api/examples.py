@@ -96,7 +96,11 @@ RESULT = {"schema_version": 1,
           "job": {"job_id": JOB_ID, "file_hash": FILE_HASH, "route": "AUTO", "status": "FULL_IMPORTED",
                   "total_pages": 3, "config_version": CONFIG_VERSION,
                   "reader_version": READER_VERSION},
-          "pages": [EXPORTED_READING]}
+          "pages": [EXPORTED_READING],
+          "image_links": [{"image_id": PHOTO["image_id"], "expires_at": "2026-03-09T09:14:07Z", "url": (
+              f"http://127.0.0.1:8000/api/v1/files?uri=local%3A%2F%2Fresults%2F{JOB_ID}%2Fimages%2F"
+              f"{PHOTO['image_id']}.png&expires=1773047647&"
+              "signature=237a4cf9f3f6b1d95ea96d648a64fa20a9a0b2996eae9a8a1e0407f24f41a032")}]}
 
 # a job as it runs
 

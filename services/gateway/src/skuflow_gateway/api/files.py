@@ -12,8 +12,17 @@ from fastapi.responses import Response
 
 from skuflow_platform.auth import AuthError
 from skuflow_platform.runtime import ServiceContext
-from skuflow_platform.signed_urls import FILES_PATH, check_signature
+from skuflow_platform.signed_urls import FILES_PATH, FileLinks, check_signature
 from skuflow_platform.storage import SCHEME, StorageError
+
+
+def with_image_links(result: dict, result_uri: str, links: FileLinks) -> dict:
+    """result.json as stored, with a link to each exported image (its ``path`` is relative to the
+    result's folder). Signed when served, so downloading the result again renews every link."""
+    folder = result_uri.rsplit("/", 1)[0]
+    exported = [image for page in result.get("pages", []) for image in page.get("images", []) if image.get("path")]
+    return {**result, "image_links": [
+        links.image(image["image_id"], f"{folder}/{image['path']}").model_dump(mode="json") for image in exported]}
 
 
 def routes(ctx: ServiceContext) -> APIRouter:

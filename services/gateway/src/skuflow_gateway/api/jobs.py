@@ -1,11 +1,13 @@
 """Jobs: upload a catalog, list and read jobs, download the result (JWT; scoped to the caller's merchant)."""
 
+import asyncio
+import json
 import uuid
 from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Path, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic_settings import SettingsConfigDict
 
 from skuflow_contracts.events import JobCreated
@@ -13,6 +15,7 @@ from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle, retention
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
+from skuflow_gateway.api.files import with_image_links
 from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
 from skuflow_gateway.domain.job_states import settled
@@ -35,6 +38,7 @@ from skuflow_platform.openapi import answer
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.signed_urls import FileLinkSettings
 from skuflow_platform.storage import SCHEME
 from skuflow_platform.tracing import current_traceparent, tracer
 
@@ -64,6 +68,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter()
     Caller = caller_dependency(ctx)
     disk_limits = RetentionSettings().limits
+    file_links = FileLinkSettings()
 
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
@@ -178,13 +183,15 @@ def routes(ctx: ServiceContext) -> APIRouter:
                     "degrade_reason": job.degrade_reason}
         raise HTTPException(409, f"job {job_id} has not been evaluated yet (status {job.status})")
 
-    @router.get("/jobs/{job_id}/result", responses=answer(examples.RESULT, description="the result.json of the job"))
-    async def get_result(job_id: JobId, caller: Caller) -> FileResponse:
+    @router.get("/jobs/{job_id}/result", responses=answer(
+        examples.RESULT, description="the result.json of the job, with signed links to its images"))
+    async def get_result(job_id: JobId, caller: Caller) -> JSONResponse:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.result_uri is None:
             raise HTTPException(409, f"job {job_id} has no result yet (status {job.status})")
         files_kept(job)
-        return FileResponse(ctx.storage.path(job.result_uri), media_type="application/json")
+        stored = json.loads(await asyncio.to_thread(ctx.storage.get, job.result_uri))
+        return JSONResponse(with_image_links(stored, job.result_uri, file_links.links(ctx.settings.jwt_secret)))
 
     @router.delete("/jobs/{job_id}", status_code=204, response_class=Response,
                    responses={409: {"description": "the job is still running: cancel it first"}})
