@@ -100,3 +100,5 @@ def test_routes_failures_and_settled_jobs():
     assert failed_trigger("security:encrypted_pdf") == "reject"
     assert settled("REJECTED", closed=False) and settled("PARTIAL_FAILED", closed=True)
     assert not settled("DEGRADED_HUMAN", closed=False)  # routed to people, but its pages are not in yet
+    assert settled("DEGRADED_HUMAN", closed=True) and settled("PARTIAL_IMPORTED", closed=True)  # waits for people
+    assert not settled("PROCESSING", closed=True)  # its failed pages are being read again (a retry)

@@ -4,10 +4,12 @@ before the pages it reports on, and the API that reads it answering as its OpenA
 
 import asyncio
 import json
+import time
 import uuid
 from types import SimpleNamespace
 
 import httpx
+import pytest
 import sqlalchemy as sa
 
 from skuflow_contracts.codec import envelope_for
@@ -151,3 +153,33 @@ async def test_the_api_reads_a_job_with_the_fields_its_openapi_examples_document
     documented, real = event_fields(example), event_fields(stream)
     assert set(documented) <= set(real)  # status, page_started, page_completed, job_completed
     assert {kind: real[kind] for kind in documented} == documented
+
+
+def api_client(app) -> httpx.AsyncClient:
+    owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='m', secret=SECRET)}"}
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw", headers=owner,
+                             event_hooks=example_checks(app.openapi()))
+
+
+@pytest.mark.parametrize("route, verdict", [("AUTO", "PARTIAL_IMPORTED"), ("HUMAN_ALL", "DEGRADED_HUMAN")])
+async def test_the_event_stream_ends_with_job_completed_when_the_job_waits_for_people(database_url, tmp_path,
+                                                                                     route, verdict):
+    """Completed is completed: a job whose pages wait for reviews is done for its stream (it once ran
+    on for SKUFLOW_SSE_MAX_SECONDS, 300 s)."""
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, JobRouted(route=route, degrade_reason="low_score" if route == "HUMAN_ALL" else None,
+                                        file_uri="local://c.pdf", file_hash=HASH, config_version="v1"))
+    for page in (1, 2):
+        await deliver(db, job_id, bound(page))
+    await deliver(db, job_id, JobCompleted(status=verdict, result_uri="local://r.json", sku_count=2, total_pages=2))
+    await db.close()
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    async with api_client(app) as client:
+        started = time.monotonic()
+        stream = await asyncio.wait_for(client.get(f"/api/v1/jobs/{job_id}/events"), timeout=10)
+        took = time.monotonic() - started
+        again = await asyncio.wait_for(client.get(f"/api/v1/jobs/{job_id}/events?after=999"), timeout=10)
+    await app.state.ctx.db.close()
+    frames = [frame for frame in stream.text.split("\n\n") if "event: " in frame]
+    assert "event: job_completed" in frames[-1] and f'"status": "{verdict}"' in frames[-1]
+    assert took < 5 and "event: " not in again.text  # a reconnect after the end ends at once

@@ -15,7 +15,7 @@ from skuflow_gateway import timeline
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
-from skuflow_gateway.domain.job_states import CANCELLED, JOB
+from skuflow_gateway.domain.job_states import CANCELLED, settled
 from skuflow_gateway.domain.jobs import user_status
 from skuflow_gateway.domain.progress import page_breakdown, progress
 from skuflow_gateway.tables import job_pages, jobs
@@ -68,7 +68,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
                          last_event_id: Annotated[str | None, Header()] = None,
                          after: Annotated[int | None, Query(ge=0, description="as Last-Event-ID")] = None
                          ) -> StreamingResponse:
-        """The job's events in order; the stream ends once the job is final and every event is sent."""
+        """The job's events in order; the stream ends once the job is completed (final, or judged with
+        its pages waiting for people: PARTIAL_IMPORTED, PARTIAL_FAILED, DEGRADED_HUMAN) and every event
+        is sent, its job_completed (or job_failed, job_cancelled) last. What people do later is read by
+        reconnecting with Last-Event-ID: the events since, then the end."""
         await own_job(ctx, job_id, caller.merchant_id)
         cursor = after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
         return StreamingResponse(stream(job_id, cursor, request), media_type="text/event-stream",
@@ -80,7 +83,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         while time.monotonic() - started < settings.sse_max_seconds:
             async with ctx.db.transaction() as conn:
                 # The status first: a final status's events were committed with it, so they are read next.
-                job = (await conn.execute(sa.select(jobs.c.status, jobs.c.delivery_stopped_at)
+                job = (await conn.execute(sa.select(jobs.c.status, jobs.c.result_uri, jobs.c.delivery_stopped_at)
                                           .where(jobs.c.job_id == job_id))).one()
                 rows = await timeline.since(conn, job_id, cursor)
             for row in rows:
@@ -90,7 +93,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 quiet_since = time.monotonic()
                 continue
             # a cancelled job's stream waits for its job_cancelled event (delivery stopped)
-            finished = job.status in JOB.final and (job.status != CANCELLED or job.delivery_stopped_at is not None)
+            finished = settled(job.status, job.result_uri is not None) and (
+                job.status != CANCELLED or job.delivery_stopped_at is not None)
             if finished or await request.is_disconnected():
                 return
             if time.monotonic() - quiet_since > settings.sse_keepalive_seconds:

@@ -83,6 +83,7 @@ def failed_trigger(reason: str) -> str:
 
 
 def settled(status: str, closed: bool) -> bool:
-    """Nothing more is expected of the pipeline: the job is final, or the output service has closed
-    it (it wrote a result) and what remains is people's (reviews, retries)."""
-    return status in JOB.final or closed
+    """The job is completed: final, or judged by the output service (it wrote a result) with what
+    remains people's (reviews, retries). Not a job routed to people whose pages are still being
+    read (DEGRADED_HUMAN before its result), nor one whose failed pages are read again (PROCESSING)."""
+    return status in JOB.final or (closed and status in VERDICT_TRIGGER)
