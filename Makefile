@@ -23,7 +23,8 @@ $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
 
 # npm install, not npm ci: with this machine's npmrc (omit-lockfile-registry-resolved) npm ci refuses the
 # lock file's optional platform packages of Rollup; install keeps to the lock file's versions all the same.
-$(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WORKBENCH)/vite.config.ts $(wildcard $(WORKBENCH)/src/*)
+$(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WORKBENCH)/ops.html $(WORKBENCH)/vite.config.ts \
+                    $(wildcard $(WORKBENCH)/src/*) $(wildcard $(WORKBENCH)/src/ops/*)
 	cd $(WORKBENCH) && npm install --no-audit --no-fund --loglevel=error && npm run build
 
 $(CHROMIUM):

@@ -2,6 +2,7 @@
 corrections published as page.reviewed, revert rights, skip, merchant isolation."""
 
 import asyncio
+import re
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -411,3 +412,52 @@ async def test_a_tasks_reasons_read_as_sentences_in_english_and_chinese_with_the
     assert detail["reason"] == f"ambiguous image binding for {sku_id}"  # as before, for whoever reads it
     assert detail["reasons"] == words
     assert (await client.get("/api/v1/tasks", headers=ANN)).json()["tasks"][0]["reasons"] == words
+
+
+async def test_the_team_is_shown_by_name_beside_the_ids(collab):
+    client, ctx = collab
+    task = await new_task(ctx)
+    ann = named("0b7c6f1e-ann", "ann")
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ann)
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json={}, headers=ann)).status_code == 200
+    team = (await client.get("/api/v1/ops/annotators", headers=LEAD)).json()["annotators"]
+    assert [(p["annotator"], p["name"]) for p in team] == [("0b7c6f1e-ann", "ann")]
+
+
+async def test_the_ops_page_sees_the_review_backlog_by_age_for_operators_and_team_leads_only(collab):
+    client, ctx = collab
+    young, old, oldest = [await new_task(ctx, job=job, page=page) for job, page in (("job-1", 1), ("job-1", 2),
+                                                                                      ("job-2", 1))]
+    done = await new_task(ctx, job="job-2", page=2)
+    async with ctx.db.transaction() as conn:
+        for task, minutes in ((young, 5), (old, 40), (oldest, 200)):
+            await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task).values(
+                created_at=sa.func.now() - sa.func.make_interval(0, 0, 0, 0, 0, minutes)))
+    await client.post(f"/api/v1/tasks/{old}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{done}/lock", headers=BOB)
+    await client.post(f"/api/v1/tasks/{done}/complete", json={}, headers=BOB)
+    ops = token("otto", roles=("ops",))
+    for who in (LEAD, ops):
+        backlog = await client.get("/api/v1/ops/backlog", headers=who)
+        assert backlog.status_code == 200
+        assert (await client.get("/api/v1/ops/annotators", headers=who)).status_code == 200
+    seen = backlog.json()
+    assert (seen["open_tasks"], seen["by_status"]) == (3, {"CREATED": 2, "PROCESSING": 1})
+    assert [(b["from_minutes"], b["to_minutes"], b["tasks"]) for b in seen["by_age"]] == [
+        (0, 15, 1), (15, 30, 0), (30, 120, 1), (120, 180, 0), (180, None, 1)]
+    assert [(j["job_id"], j["open_tasks"], round(j["oldest_minutes"])) for j in seen["jobs"]] == [
+        ("job-2", 1, 200), ("job-1", 2, 40)]
+    assert (await client.get("/api/v1/ops/backlog", headers=ANN)).status_code == 403
+    stranger = token("eve", merchant="m2", roles=("team_lead",))
+    assert (await client.get("/api/v1/ops/backlog", headers=stranger)).json()["open_tasks"] == 0
+
+
+async def test_the_ops_page_is_served_beside_the_workbench_with_its_own_script(collab):
+    """The page is a shell anyone may load; its data (above, and the gateway's /ops/in-flight) answer
+    only operators, team leads and admins."""
+    client, _ = collab
+    page = await client.get("/workbench/ops.html")
+    assert page.status_code == 200 and "<title>skuflow ops</title>" in page.text
+    scripts = re.findall(r'src="(/workbench/assets/[^"]+\.js)"', page.text)
+    assert scripts and [(await client.get(script)).status_code for script in scripts] == [200] * len(scripts)
+    assert "<title>skuflow ops</title>" not in (await client.get("/workbench/")).text

@@ -5,5 +5,9 @@ import react from "@vitejs/plugin-react";
 export default defineConfig({
   base: "/workbench/",
   plugins: [react()],
-  build: { outDir: "../src/skuflow_collab/static/workbench", emptyOutDir: true },
+  build: {
+    outDir: "../src/skuflow_collab/static/workbench", emptyOutDir: true,
+    // two pages: the annotators' workbench and the operators' page (ops.html)
+    rollupOptions: { input: { workbench: "index.html", ops: "ops.html" } },
+  },
 });

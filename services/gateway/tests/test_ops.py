@@ -122,3 +122,23 @@ async def test_an_uploader_reads_a_pages_review_reasons_in_words_with_their_code
         {"code": "unread_codes", "detail": "107", "en": "107 product codes could not be read",
          "zh": "107 个产品编码无法识别"},
         {"code": "unread_prices", "detail": "11", "en": "11 prices unreadable", "zh": "11 个价格无法识别"}]
+
+
+async def test_the_ops_page_sees_jobs_in_flight_and_dead_letters_for_operators_and_team_leads_only(gateway):
+    client, merchant, ctx = gateway
+    running = await job_with_pages(client, ctx, merchant, "PROCESSING", {1: ("AI_PROCESSING", 5),
+                                                                         2: ("HUMAN_QUEUED", 1)})
+    failed = await job_with_pages(client, ctx, merchant, "PARTIAL_FAILED", {1: ("AI_COMPLETED", 1),
+                                                                            2: ("DEAD_LETTER", 1)})
+    await job_with_pages(client, ctx, merchant, "FULL_IMPORTED", {1: ("AI_COMPLETED", 1)})
+    for role in ("ops", "team_lead", "admin"):
+        seen = await client.get("/api/v1/ops/in-flight", headers=bearer(merchant, role))
+        assert seen.status_code == 200, role
+    flying = seen.json()
+    assert [(j["job_id"], j["pages"], j["waiting_for_people"]) for j in flying["jobs"]] == [
+        (running, {"ai_processing": 1, "human_queued": 1}, 1), (failed, {"ai_completed": 1, "dead_letter": 1}, 0)]
+    assert flying["dead_letters"] == {"pages": 1, "jobs": [{"job_id": failed, "filename": "c.pdf", "pages": [2]}]}
+    for role in ("uploader", "annotator"):
+        assert (await client.get("/api/v1/ops/in-flight", headers=bearer(merchant, role))).status_code == 403
+    elsewhere = (await client.get("/api/v1/ops/in-flight", headers=bearer("m-other", "ops"))).json()
+    assert elsewhere == {"jobs": [], "dead_letters": {"pages": 0, "jobs": []}}

@@ -13,6 +13,7 @@ ROLES = ("uploader", "annotator", "team_lead", "ops", "admin")
 UPLOADERS = ("uploader", "merchant", "ops", "admin")  # 'merchant': tokens minted by the development CLI
 ANNOTATORS = ("annotator", "team_lead", "admin")
 OPERATORS = ("ops", "admin")  # profiles, dead letters, the ops back office
+SUPERVISORS = ("ops", "team_lead", "admin")  # who reads the ops page: jobs in flight, the backlog, the team
 
 
 def caller(secret: str, *roles: str):

@@ -163,10 +163,14 @@ async def last_revert(conn: AsyncConnection, task: sa.Row) -> dict | None:
         task_reverts.c.rework.desc()).limit(1))).first()
     if found is None:
         return None
-    names = dict((await conn.execute(sa.select(people.c.user_id, people.c.name).where(
-        people.c.merchant_id == task.merchant_id,
-        people.c.user_id.in_([found.annotator or "", found.reverted_by])))).all())
+    names = await names_of(conn, task.merchant_id, [found.annotator or "", found.reverted_by])
     return {"count": task.rework_count, "reason": found.reason, "reverted_at": found.reverted_at.isoformat(),
             "reverted_by": names.get(found.reverted_by, found.reverted_by),
             "previous_annotator": names.get(found.annotator, found.annotator) if found.annotator else None,
             "previous_correction": found.patch}
+
+
+async def names_of(conn: AsyncConnection, merchant_id: str, user_ids: list[str]) -> dict[str, str]:
+    """The names their logins gave these people (ids are opaque: people are shown by name)."""
+    return dict((await conn.execute(sa.select(people.c.user_id, people.c.name).where(
+        people.c.merchant_id == merchant_id, people.c.user_id.in_(user_ids)))).all())

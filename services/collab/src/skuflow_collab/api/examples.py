@@ -73,7 +73,16 @@ REVERTED = {**TASK, "rework_count": 1}
 # the ops back office
 
 PROFILE = {"annotator": "ann", "total_tasks": 42, "accuracy": 0.93, "avg_duration_sec": 74.2, "open_tasks": 1}
-ANNOTATORS = {"window_days": 30, "annotators": [PROFILE]}
+ANNOTATORS = {"window_days": 30, "annotators": [{**PROFILE, "annotator": "0b7c6f1e-5a2d-4c1e-9f3a-7d2b8e4c6a10",
+                                                 "name": "ann"}]}
+BACKLOG = {"open_tasks": 4, "by_status": {"CREATED": 2, "ESCALATED": 1, "PROCESSING": 1},
+           "by_age": [{"from_minutes": 0, "to_minutes": 15, "tasks": 2},
+                      {"from_minutes": 15, "to_minutes": 30, "tasks": 0},
+                      {"from_minutes": 30, "to_minutes": 120, "tasks": 1},
+                      {"from_minutes": 120, "to_minutes": 180, "tasks": 0},
+                      {"from_minutes": 180, "to_minutes": None, "tasks": 1}],
+           "jobs": [{"job_id": JOB_ID, "open_tasks": 3, "oldest_minutes": 187.5},
+                    {"job_id": "7b1e4c2a-93d0-4f6e-8a25-c04f1d9e3b77", "open_tasks": 1, "oldest_minutes": 4.2}]}
 STATS = {"annotator": "ann", "window_days": 30, "profile": PROFILE,
          "by_task_type": {"BINDING_REVIEW": {"completed": 30, "skipped": 1, "reworked": 2, "avg_duration_sec": 61.5},
                           "SKU_REVIEW": {"completed": 12, "skipped": 0, "reworked": 1, "avg_duration_sec": 106.8}},

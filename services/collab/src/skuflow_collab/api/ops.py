@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from skuflow_collab import store
 from skuflow_collab.api import examples
-from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
-from skuflow_platform.access import caller
+from skuflow_collab.domain.backlog import OpenTask, backlog
+from skuflow_collab.domain.lifecycle import FINAL, IllegalMove, NotAllowed
+from skuflow_collab.tables import human_tasks
+from skuflow_platform.access import SUPERVISORS, caller
 from skuflow_platform.auth import Principal
 from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
@@ -44,14 +46,27 @@ AnnotatorId = Annotated[str, Path(min_length=1, max_length=100, pattern=r"^[^\x0
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/ops", tags=["ops"])
     Lead = caller(ctx.settings.jwt_secret, "team_lead", "admin")
+    Supervisor = caller(ctx.settings.jwt_secret, *SUPERVISORS)
+
+    @router.get("/backlog", responses=answer(examples.BACKLOG))
+    async def review_backlog(who: Supervisor) -> dict:
+        """The tasks not finished yet, by age (in the SLA's bands), by status and by job."""
+        t = human_tasks.c
+        async with ctx.db.transaction() as conn:
+            rows = (await conn.execute(sa.select(t.job_id, t.status, (sa.extract(
+                "epoch", sa.func.now() - t.created_at) / 60).label("minutes")).where(
+                t.merchant_id == who.merchant_id, t.status.not_in(FINAL)))).all()
+        return backlog([OpenTask(row.job_id, row.status, float(row.minutes)) for row in rows])
 
     @router.get("/annotators", responses=answer(examples.ANNOTATORS))
-    async def list_annotators(who: Lead) -> dict:
-        """Everyone who finished a task of the merchant in the last 30 days, with the profile smart
-        dispatch ranks them by (accuracy, mean seconds a task, open tasks)."""
+    async def list_annotators(who: Supervisor) -> dict:
+        """Everyone who finished a task of the merchant in the last 30 days, by name beside their id, with
+        the profile smart dispatch ranks them by (accuracy, mean seconds a task, open tasks)."""
         async with ctx.db.transaction() as conn:
             team = await store.team(conn, who.merchant_id)
-        return {"window_days": store.PROFILE_DAYS, "annotators": [asdict(profile) for profile in team]}
+            names = await store.names_of(conn, who.merchant_id, [profile.annotator for profile in team])
+        return {"window_days": store.PROFILE_DAYS, "annotators": [
+            {**asdict(profile), "name": names.get(profile.annotator)} for profile in team]}
 
     @router.get("/annotators/{annotator_id}/stats", responses={
         **answer(examples.STATS), 404: {"description": "no task of yours was theirs"}})

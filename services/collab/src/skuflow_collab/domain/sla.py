@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 LEVELS = ("NORMAL", "HIGH", "CRITICAL", "AUTO_RESOLVE")
 AUTO_ACCEPT = 0.6  # the machine's confidence above which a forgotten task keeps its reading
+STEP_MINUTES = BOOST, TIMEOUT, AUTO_COMPLETE, AUTO_RESOLVE = (15, 30, 120, 180)  # a task's age at each level's step
 
 
 @dataclass(frozen=True)
@@ -21,13 +22,13 @@ class Step:
 
 def sla_step(level: str, age_minutes: float, ai_confidence: float) -> Step | None:
     """What the scanner does to a waiting task now (None: nothing yet)."""
-    if level == "NORMAL" and age_minutes >= 15:
+    if level == "NORMAL" and age_minutes >= BOOST:
         return Step("sla_boost", "HIGH")
-    if level == "HIGH" and age_minutes >= 30:
+    if level == "HIGH" and age_minutes >= TIMEOUT:
         return Step("sla_timeout", "CRITICAL")
-    if level == "CRITICAL" and age_minutes >= 120:
+    if level == "CRITICAL" and age_minutes >= AUTO_COMPLETE:
         return Step("sla_auto_complete", "CRITICAL") if ai_confidence > AUTO_ACCEPT else Step("sla_boost",
                                                                                              "AUTO_RESOLVE")
-    if level == "AUTO_RESOLVE" and age_minutes >= 180:
+    if level == "AUTO_RESOLVE" and age_minutes >= AUTO_RESOLVE:
         return Step("sla_auto_resolve", "AUTO_RESOLVE")
     return None

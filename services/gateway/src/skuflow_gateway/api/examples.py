@@ -204,6 +204,12 @@ DASHBOARD = {"today": {"uploads": 12, "skus": 418}, "jobs_by_status": {"FULL_IMP
              "active_jobs": 3, "pages_of_active_jobs": {"ai_completed": 31, "ai_processing": 2, "dead_letter": 1,
                                                         "human_queued": 2, "pending": 6},
              "imports_of_active_jobs": {"imported_confirmed": 29, "import_failed": 1}, "waiting_for_people": 2}
+IN_FLIGHT = {
+    "jobs": [{"job_id": JOB_ID, "filename": "catalog-2026.pdf", "status": "PROCESSING", "user_status": "processing",
+              "created_at": "2026-03-02T09:10:02.118224+00:00", "total_pages": 12,
+              "pages": {"ai_completed": 7, "ai_processing": 2, "human_queued": 1, "pending": 2},
+              "waiting_for_people": 1}],
+    "dead_letters": {"pages": 1, "jobs": [{"job_id": OTHER_JOB_ID, "filename": "price-list.pdf", "pages": [3]}]}}
 STUCK = {"minutes": 30.0, "pages": [{"job_id": OTHER_JOB_ID, "page": 7, "idle_seconds": 2712}]}
 BATCH_RETRY = {"jobs": {JOB_ID: {"retried_pages": [3]},
                         OTHER_JOB_ID: {"refused": 409, "reason": f"job {OTHER_JOB_ID} has no failed page"}}}

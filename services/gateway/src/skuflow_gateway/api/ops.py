@@ -14,10 +14,11 @@ from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.control import retry_pages
 from skuflow_gateway.api.profiles import change_of
 from skuflow_gateway.domain.job_states import JOB
-from skuflow_gateway.domain.page_states import AI_PROCESSING, HUMAN_QUEUED
+from skuflow_gateway.domain.jobs import user_status
+from skuflow_gateway.domain.page_states import AI_PROCESSING, DEAD_LETTER, HUMAN_QUEUED
 from skuflow_gateway.domain.progress import page_breakdown
 from skuflow_gateway.tables import job_pages, jobs, platform
-from skuflow_platform.access import OPERATORS
+from skuflow_platform.access import OPERATORS, SUPERVISORS
 from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 
@@ -33,6 +34,7 @@ class JobBatch(BaseModel):
 def routes(ctx: ServiceContext) -> APIRouter:
     router = APIRouter(prefix="/ops", tags=["ops"])
     Operator = caller_dependency(ctx, *OPERATORS)
+    Supervisor = caller_dependency(ctx, *SUPERVISORS)
 
     @router.get("/dashboard", responses=answer(examples.DASHBOARD))
     async def dashboard(who: Operator) -> dict:
@@ -51,6 +53,32 @@ def routes(ctx: ServiceContext) -> APIRouter:
                 "pages_of_active_jobs": page_breakdown([p.status for p in pages], None),
                 "imports_of_active_jobs": page_breakdown([p.import_status for p in pages if p.import_status], None),
                 "waiting_for_people": sum(1 for p in pages if p.status == HUMAN_QUEUED)}
+
+    @router.get("/in-flight", responses=answer(examples.IN_FLIGHT))
+    async def in_flight(who: Supervisor) -> dict:
+        """For the ops page: the jobs still running, oldest first, with their pages by state, and the
+        dead-lettered pages of any job (the merchant's DLQ depth: pages a replay or a retry must fetch)."""
+        mine = jobs.c.merchant_id == who.merchant_id
+        async with ctx.db.transaction() as conn:
+            running = (await conn.execute(sa.select(jobs).where(mine, jobs.c.status.not_in(JOB.final)).order_by(
+                jobs.c.created_at, jobs.c.job_id))).all()
+            pages = (await conn.execute(sa.select(job_pages.c.job_id, job_pages.c.page, job_pages.c.status).where(
+                job_pages.c.job_id.in_([job.job_id for job in running])))).all()
+            dead = (await conn.execute(sa.select(jobs.c.job_id, jobs.c.filename, job_pages.c.page).join(
+                job_pages, jobs.c.job_id == job_pages.c.job_id).where(mine, job_pages.c.status == DEAD_LETTER)
+                .order_by(jobs.c.created_at, jobs.c.job_id, job_pages.c.page))).all()
+        states: dict[str, list[str]] = {job.job_id: [] for job in running}
+        for page in pages:
+            states[page.job_id].append(page.status)
+        lettered: dict[str, dict] = {}
+        for row in dead:
+            lettered.setdefault(row.job_id, {"job_id": row.job_id, "filename": row.filename, "pages": []})[
+                "pages"].append(row.page)
+        return {"jobs": [{"job_id": job.job_id, "filename": job.filename, "status": job.status,
+                          "user_status": user_status(job.status), "created_at": job.created_at.isoformat(),
+                          "total_pages": job.total_pages, "pages": page_breakdown(states[job.job_id], job.total_pages),
+                          "waiting_for_people": states[job.job_id].count(HUMAN_QUEUED)} for job in running],
+                "dead_letters": {"pages": len(dead), "jobs": list(lettered.values())}}
 
     @router.get("/pages/stuck", responses=answer(examples.STUCK))
     async def stuck_pages(who: Operator, minutes: Annotated[float, Query(gt=0, le=10_000)] = STUCK_MINUTES,
