@@ -6,6 +6,7 @@ import asyncio
 import json
 import time
 import uuid
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import httpx
@@ -14,7 +15,7 @@ import sqlalchemy as sa
 
 from skuflow_contracts.codec import envelope_for
 from skuflow_contracts.evaluation import EvaluationReport
-from skuflow_contracts.events import JobCompleted, JobRouted, PageBound, PageFailed, PageParsed
+from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed, PageParsed
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
 from skuflow_gateway import completion, lifecycle
 from skuflow_gateway.service import definition, subscriptions
@@ -183,3 +184,56 @@ async def test_the_event_stream_ends_with_job_completed_when_the_job_waits_for_p
     frames = [frame for frame in stream.text.split("\n\n") if "event: " in frame]
     assert "event: job_completed" in frames[-1] and f'"status": "{verdict}"' in frames[-1]
     assert took < 5 and "event: " not in again.text  # a reconnect after the end ends at once
+
+
+def utc(stamp: str | None) -> datetime | None:
+    """An ISO 8601 time in UTC, parsed; None stays None."""
+    if stamp is None:
+        return None
+    at = datetime.fromisoformat(stamp)
+    assert at.utcoffset() == timedelta(0), stamp
+    return at
+
+
+async def job_times(client: httpx.AsyncClient, job_id: str) -> tuple[dict, dict]:
+    """The job's created_at, updated_at and completed_at in its detail and in the list."""
+    detail = (await client.get(f"/api/v1/jobs/{job_id}")).json()
+    [listed] = [job for job in (await client.get("/api/v1/jobs")).json() if job["job_id"] == job_id]
+    names = ("created_at", "updated_at", "completed_at")
+    return {name: utc(detail[name]) for name in names}, {name: utc(listed[name]) for name in names}
+
+
+async def test_a_job_says_when_it_was_created_last_changed_and_completed(database_url, tmp_path):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, JobRouted(route="AUTO", file_uri="local://c.pdf", file_hash=HASH, config_version="v1"))
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    async with api_client(app) as client:
+        running, listed = await job_times(client, job_id)
+        assert running == listed and running["completed_at"] is None
+        assert running["created_at"] <= running["updated_at"]
+        await deliver(db, job_id, bound(1))
+        read, _ = await job_times(client, job_id)
+        assert read["updated_at"] > running["updated_at"] and read["completed_at"] is None  # a page was read
+        await deliver(db, job_id, bound(2))
+        await deliver(db, job_id, DONE)
+        done, listed = await job_times(client, job_id)
+    await app.state.ctx.db.close()
+    await db.close()
+    assert done == listed and done["created_at"] == running["created_at"]
+    assert read["updated_at"] < done["completed_at"] <= done["updated_at"]
+
+
+async def test_a_document_over_the_page_limit_is_refused_saying_the_limit_and_its_page_count(database_url, tmp_path):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, JobRouted(route="AUTO", file_uri="local://c.pdf", file_hash=HASH, config_version="v1"))
+    await deliver(db, job_id, JobFailed(stage="parser", reason="page_count_exceeded",
+                                        message="the PDF has 2412 pages (limit 2000)"))
+    await db.close()
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    async with api_client(app) as client:
+        job = (await client.get(f"/api/v1/jobs/{job_id}")).json()
+        evaluation = (await client.get(f"/api/v1/jobs/{job_id}/evaluation")).json()
+    await app.state.ctx.db.close()
+    assert job["error_message"] == "The PDF has 2412 pages (limit 2000); please split it and upload the parts"
+    assert "2412 pages (limit 2000)" in evaluation["route_reason"]
+    assert (job["status"], job["user_status"]) == ("REJECTED", "failed") and job["completed_at"] is not None

@@ -16,7 +16,7 @@ from prometheus_client import Counter
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_gateway import timeline
-from skuflow_gateway.domain.job_states import JOB
+from skuflow_gateway.domain.job_states import JOB, settled
 from skuflow_gateway.tables import jobs, platform
 from skuflow_platform.states import Refused
 
@@ -38,12 +38,14 @@ async def audit(conn: AsyncConnection, job_id: str, from_status: str | None, to_
 async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, reason: str | None = None,
                    event_id: UUID | None = None, detail: dict | None = None, **values: object) -> str | None:
     """Fire ``triggers`` (or what they are for its status) in turn on the locked job; ``values`` are
-    written with the moves. Returns the new status, or None when the job is unknown or the table
-    refused a move (then nothing is written)."""
-    current = (await conn.execute(sa.select(jobs.c.status).where(jobs.c.job_id == job_id)
-                                  .with_for_update())).scalar_one_or_none()
-    if current is None:
+    written with the moves, and ``completed_at``: now when the moves leave the job completed (a new
+    completion), cleared when they leave it running. Returns the new status, or None when the job is
+    unknown or the table refused a move (then nothing is written)."""
+    job = (await conn.execute(sa.select(jobs.c.status, jobs.c.result_uri).where(jobs.c.job_id == job_id)
+                              .with_for_update())).first()
+    if job is None:
         return None
+    current = job.status
     try:
         moves = JOB.path(current, triggers(current) if callable(triggers) else triggers)
     except Refused as refused:
@@ -54,8 +56,10 @@ async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, re
         if after != before:
             await audit(conn, job_id, before, after, trigger, reason, event_id, detail)
     status = moves[-1][2] if moves else current
-    await conn.execute(jobs.update().where(jobs.c.job_id == job_id)
-                       .values(status=status, updated_at=sa.func.now(), **values))
+    closed = values.get("result_uri", job.result_uri) is not None
+    await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
+        status=status, updated_at=sa.func.now(), completed_at=sa.func.now() if settled(status, closed) else None,
+        **values))
     return status
 
 

@@ -55,7 +55,8 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
 
     async def on_failed(envelope: EventEnvelope[JobFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        status = await _move_job(uow, [failed_trigger(failed.reason)], degrade_reason=failed.reason)
+        status = await _move_job(uow, [failed_trigger(failed.reason)], degrade_reason=failed.reason,
+                                 failure_detail=failed.message)
         if status is not None:
             await timeline.record(uow.conn, envelope.job_id, timeline.JOB_FAILED, status=status,
                                   reason=failed.reason)

@@ -33,6 +33,8 @@ jobs = sa.Table(
     sa.Column("pending_completion", JSONB),  # a job.completed waiting for its pages' events (completion.py)
     sa.Column("completion_pending_since", sa.DateTime(timezone=True)),
     sa.Column("generation", sa.Integer, nullable=False, server_default="0"),  # full reprocesses so far
+    sa.Column("completed_at", sa.DateTime(timezone=True)),  # its latest completion (job_states.settled)
+    sa.Column("failure_detail", sa.Text),  # the failing stage's own words (job.failed), e.g. the page count
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -21,8 +21,9 @@ JOB_REPROCESSED = "job_reprocessed"
 
 
 async def record(conn: AsyncConnection, job_id: str, kind: str, **data: object) -> None:
+    """Number the event and write it; the job's ``updated_at`` is the time of its latest event."""
     seq = (await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
-        event_seq=jobs.c.event_seq + 1).returning(jobs.c.event_seq))).scalar_one_or_none()
+        event_seq=jobs.c.event_seq + 1, updated_at=sa.func.now()).returning(jobs.c.event_seq))).scalar_one_or_none()
     if seq is not None:
         await conn.execute(job_events.insert().values(job_id=job_id, seq=seq, kind=kind, data=data))
 

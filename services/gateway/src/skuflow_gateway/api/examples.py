@@ -36,15 +36,19 @@ INVITED = {**USER, "invitation_pending": True, "invite_token": "oZzLuVwLhxu-2uU4
 # jobs
 
 CREATED_JOB = {"job_id": JOB_ID, "status": "EVALUATING", "user_status": "processing", "file_hash": FILE_HASH}
-JOBS = [{"job_id": JOB_ID, "filename": "spring-catalog.pdf", "status": "FULL_IMPORTED", "user_status": "completed"},
+JOB_TIMES = {"created_at": "2026-03-02T09:13:58.204117+00:00", "updated_at": "2026-03-02T09:14:07.512388+00:00",
+             "completed_at": "2026-03-02T09:14:07.512388+00:00"}
+JOBS = [{"job_id": JOB_ID, "filename": "spring-catalog.pdf", "status": "FULL_IMPORTED", "user_status": "completed",
+         **JOB_TIMES},
         {"job_id": OTHER_JOB_ID, "filename": "lighting-2026.pdf", "status": "PROCESSING",
-         "user_status": "processing"}]
+         "user_status": "processing", "created_at": "2026-03-02T09:15:40.027761+00:00",
+         "updated_at": "2026-03-02T09:15:52.901342+00:00", "completed_at": None}]
 JOB = {
     "job_id": JOB_ID, "filename": "spring-catalog.pdf", "status": "FULL_IMPORTED", "user_status": "completed",
     "route": "AUTO", "total_pages": 3, "completed_pages": 3, "progress_percent": 100.0, "sku_count": 14,
     "action_hint": "downloadable", "degrade_reason": None, "error_message": None, "warnings": [],
     "llm_cost_usd": 0.0, "result_available": True, "delivery_stopped": False, "config_version": CONFIG_VERSION,
-    "generation": 0,
+    "generation": 0, **JOB_TIMES,
 }
 WEIGHTS = {"image_quality": 0.2, "layout_quality": 0.3, "text_readability": 0.35, "structure_consistency": 0.15}
 EVALUATED = {

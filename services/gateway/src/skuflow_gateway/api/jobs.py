@@ -27,6 +27,7 @@ from skuflow_gateway.domain.jobs import (
     error_message,
     pages_done,
     user_status,
+    utc_iso,
 )
 from skuflow_gateway.domain.page_states import IN_FLIGHT
 from skuflow_gateway.domain.profiles import CATEGORY, PROFILE_ID
@@ -47,6 +48,15 @@ UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-dat
     "type": "object", "required": ["file"],
     "properties": {"file": {"type": "string", "format": "binary", "description": "the PDF catalog"}}}}}}}
 JobId = Annotated[str, Path(min_length=1, max_length=100)]
+
+
+TIMES = (jobs.c.created_at, jobs.c.updated_at, jobs.c.completed_at)
+
+
+def times(job: sa.Row) -> dict:
+    """When the job was uploaded, last changed (its latest event) and completed (``job_states.settled``;
+    None while it runs), in UTC."""
+    return {column.name: utc_iso(getattr(job, column.name)) for column in TIMES}
 
 
 def files_kept(job: sa.Row) -> None:
@@ -134,11 +144,11 @@ def routes(ctx: ServiceContext) -> APIRouter:
     @router.get("/jobs", responses=answer(examples.JOBS))
     async def list_jobs(caller: Caller, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict]:
         async with ctx.db.transaction() as conn:
-            rows = (await conn.execute(sa.select(jobs.c.job_id, jobs.c.filename, jobs.c.status)
+            rows = (await conn.execute(sa.select(jobs.c.job_id, jobs.c.filename, jobs.c.status, *TIMES)
                                        .where(jobs.c.merchant_id == caller.merchant_id)
                                        .order_by(jobs.c.created_at.desc()).limit(limit))).all()
         return [{"job_id": r.job_id, "filename": r.filename, "status": r.status,
-                 "user_status": user_status(r.status)} for r in rows]
+                 "user_status": user_status(r.status), **times(r)} for r in rows]
 
     @router.get("/jobs/{job_id}", responses=answer(examples.JOB))
     async def get_job(job_id: JobId, caller: Caller) -> dict:
@@ -159,7 +169,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "sku_count": job.sku_count, "action_hint": ACTION_HINT[shown],
             "degrade_reason": job.degrade_reason if shown != "failed" else None,
             "error_message": error_message(job.degrade_reason if shown == "failed" else None, failed,
-                                           job.total_pages),
+                                           job.total_pages, job.failure_detail),
             "warnings": list(job.warnings or []),
             "llm_cost_usd": round((job.evaluation or {}).get("llm_cost_usd", 0.0)
                                   + sum(p.llm_cost_usd for p in pages), 6),
@@ -167,6 +177,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "delivery_stopped": job.delivery_stopped_at is not None,  # a cancel the output service confirmed
             "config_version": job.config_version,  # the threshold profile version it is judged by
             "generation": job.generation,  # full reprocesses so far (POST /jobs/{id}/reprocess)
+            **times(job),
         }
 
     @router.get("/jobs/{job_id}/evaluation", responses=answer(several={
@@ -179,7 +190,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             return {"job_id": job.job_id, **job.evaluation}
         if job.status in ("EVAL_FAILED", "REJECTED"):
             return {"job_id": job.job_id, "route": None, "c_doc": None, "status": job.status,
-                    "route_reason": error_message(job.degrade_reason, [], job.total_pages),
+                    "route_reason": error_message(job.degrade_reason, [], job.total_pages, job.failure_detail),
                     "degrade_reason": job.degrade_reason}
         raise HTTPException(409, f"job {job_id} has not been evaluated yet (status {job.status})")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from skuflow_contracts.events import EVAL_FAILED_REASON
 
@@ -22,25 +23,32 @@ USER_STATUS = {
 ACTION_HINT = {"processing": "please wait", "completed": "downloadable",
                "partial_success": "downloadable", "needs_manual": "please wait",
                "failed": "please check and re-upload"}
+SPLIT_ADVICE = "please split it and upload the parts"
 USER_ERROR_MESSAGES = {
     "security:encrypted_pdf": "PDF is encrypted; remove password protection and re-upload",
     "security:javascript_embedded": "PDF contains unsafe script content; please regenerate it with 'Print to PDF'",
     "corrupt_pdf": "The file could not be read as a PDF; please re-export it and upload again",
     "empty_pdf": "The PDF has no pages",
-    "page_count_exceeded": "The PDF has too many pages; please split it and upload the parts",
+    "page_count_exceeded": f"The PDF has too many pages; {SPLIT_ADVICE}",
     "security:object_count_exceeded": "The PDF is abnormally complex and was refused as a possible PDF bomb",
     "timeout:no_progress": "Processing stopped making progress and was ended; please upload the file again",
     EVAL_FAILED_REASON: "The document could not be evaluated; please re-export it and upload again",
 }
 
 
+# Reasons whose stage states the facts (the page count and the limit): its words lead, then the advice.
+ADVICE_AFTER_DETAIL = {"page_count_exceeded": SPLIT_ADVICE}
 FAILED_PAGES_SHOWN = 5
 
 
 def error_message(degrade_reason: str | None, failed_pages: list[tuple[int, str]],
-                  total_pages: int | None) -> str | None:
-    """What went wrong, for a person: the job's own reason, else which pages failed and why."""
+                  total_pages: int | None, detail: str | None = None) -> str | None:
+    """What went wrong, for a person: the job's own reason (with the failing stage's ``detail`` where
+    it states the facts), else which pages failed and why."""
     if degrade_reason:
+        advice = ADVICE_AFTER_DETAIL.get(degrade_reason)
+        if advice and detail:
+            return f"{detail[:1].upper()}{detail[1:]}; {advice}"
         return USER_ERROR_MESSAGES.get(degrade_reason, degrade_reason)
     if not failed_pages:
         return None
@@ -94,6 +102,11 @@ def route_inconsistency(route: str | None, degrade_reason: str | None) -> str | 
 
 def user_status(status: str) -> str:
     return USER_STATUS.get(status, "processing")
+
+
+def utc_iso(at: datetime | None) -> str | None:
+    """A time as ISO 8601 in UTC, whatever the database session's time zone."""
+    return at.astimezone(UTC).isoformat() if at is not None else None
 
 
 def pages_done(closed: bool, pages_seen: int, total_pages: int | None) -> int:
