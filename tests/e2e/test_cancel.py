@@ -25,7 +25,10 @@ def test_a_job_cancelled_mid_way_delivers_nothing_after_the_cancel_is_acknowledg
         assert (body["status"], body["delivery_stopped"]) == ("CANCELLED", True)
         time.sleep(8)  # the pages in flight when the job was cancelled run on (the parser skips the rest)
         job = client.get(f"/api/v1/jobs/{job_id}").json()
-        assert (job["status"], job["delivery_stopped"], job["result_available"]) == ("CANCELLED", True, False)
+        assert (job["status"], job["user_status"], job["delivery_stopped"]) == ("CANCELLED", "cancelled", True)
+        assert job["result_available"] and job["sku_count"] == body["delivered_skus"]  # a result of what went out
+        assert client.get(f"/api/v1/jobs/{job_id}/result").json()["job"]["status"] == "CANCELLED"
+        assert client.get(f"/api/v1/jobs/{job_id}/skus?limit=1000").json()["total"] == body["delivered_skus"]
         again = client.post(f"/api/v1/jobs/{job_id}/cancel")
         assert again.status_code == 409
         events = client.get(f"/api/v1/jobs/{job_id}/events").text

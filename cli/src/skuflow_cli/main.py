@@ -58,6 +58,9 @@ def _token(args: argparse.Namespace) -> int:
     return 0
 
 
+ENDED_WITHOUT_RESULT = ("failed", "cancelled")  # user statuses after which a job delivers nothing more
+
+
 def _submit(args: argparse.Namespace) -> int:
     """Upload through the gateway and wait for the job to finish, printing progress."""
     token = mint_token(user_id=args.user, merchant_id=args.merchant, secret=PlatformSettings().jwt_secret)
@@ -78,14 +81,14 @@ def _submit(args: argparse.Namespace) -> int:
             if progress != last:
                 print(f"  {job['status']:<16} {job['completed_pages']}/{job['total_pages'] or '?'} pages")
                 last = progress
-            if job["result_available"] or job["user_status"] == "failed":
+            if job["result_available"] or job["user_status"] in ENDED_WITHOUT_RESULT:
                 break
             time.sleep(0.5)
         else:
             print(f"skuflow: job {job_id} did not finish within {args.timeout}s", file=sys.stderr)
             return 1
-    if job["user_status"] == "failed":
-        print(f"job {job_id} failed: {job['error_message']}", file=sys.stderr)
+    if job["user_status"] in ENDED_WITHOUT_RESULT:
+        print(f"job {job_id} {job['user_status']}: {job['error_message'] or job['action_hint']}", file=sys.stderr)
         return 1
     result_path = PlatformSettings().storage_root.resolve() / "results" / job_id / "result.json"
     print(f"job {job_id} {job['status']}: {job['sku_count']} SKUs from {job['total_pages']} pages")

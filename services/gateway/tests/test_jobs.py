@@ -5,6 +5,7 @@ import pytest
 from skuflow_gateway.domain.jobs import (
     UploadLimits,
     UploadRejected,
+    action_hint,
     check_upload,
     pages_done,
     route_inconsistency,
@@ -29,11 +30,20 @@ def test_a_pdf_header_after_a_little_junk_is_accepted():
 
 @pytest.mark.parametrize("internal, shown", [
     ("EVALUATING", "processing"), ("PARTIAL_IMPORTED", "partial_success"), ("FULL_IMPORTED", "completed"),
-    ("DEGRADED_HUMAN", "needs_manual"), ("REJECTED", "failed"), ("CANCELLED", "failed"),
+    ("DEGRADED_HUMAN", "needs_manual"), ("REJECTED", "failed"), ("CANCELLED", "cancelled"),
     ("SOMETHING_NEW", "processing"),
 ])
-def test_internal_statuses_map_to_five_user_statuses(internal, shown):
+def test_internal_statuses_map_to_six_user_statuses(internal, shown):
+    """The seed's five, and a cancel, which is the user's doing and no failure."""
     assert user_status(internal) == shown
+
+
+def test_a_cancel_says_it_was_the_users_and_what_it_delivered_before():
+    assert action_hint("cancelled") == "cancelled by the user; delivery is being stopped"
+    assert action_hint("cancelled", 0) == "cancelled by the user before any SKU was delivered"
+    assert action_hint("cancelled", 102) == "cancelled by the user after 102 SKUs were delivered; that result is " \
+                                             "downloadable"
+    assert action_hint("failed", 3) == "please check and re-upload"
 
 
 def test_a_job_closed_by_output_counts_every_page_even_before_the_last_page_event_arrives():

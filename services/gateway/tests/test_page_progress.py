@@ -1,6 +1,7 @@
 """The gateway's page read model on the real Postgres: a page's reading, a failure reported after it
 was read, a page that never was, the timeline events each one adds, a job.completed heard
-before the pages it reports on, and the API that reads it answering as its OpenAPI examples say."""
+before the pages it reports on, and the API that reads it answering as its OpenAPI examples say:
+the event stream's end, a job's times, a refusal's facts and what a cancelled job delivered."""
 
 import asyncio
 import json
@@ -15,8 +16,16 @@ import sqlalchemy as sa
 
 from skuflow_contracts.codec import envelope_for
 from skuflow_contracts.evaluation import EvaluationReport
-from skuflow_contracts.events import JobCompleted, JobFailed, JobRouted, PageBound, PageFailed, PageParsed
-from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
+from skuflow_contracts.events import (
+    JobCancelConfirmed,
+    JobCompleted,
+    JobFailed,
+    JobRouted,
+    PageBound,
+    PageFailed,
+    PageParsed,
+)
+from skuflow_contracts.results import JobSummary, PageResult, ResultDocument, SkuAttributes, SkuRecord
 from skuflow_gateway import completion, lifecycle
 from skuflow_gateway.service import definition, subscriptions
 from skuflow_gateway.tables import job_events, job_pages, jobs
@@ -156,6 +165,10 @@ async def test_the_api_reads_a_job_with_the_fields_its_openapi_examples_document
     assert {kind: real[kind] for kind in documented} == documented
 
 
+def event_frames(stream: str) -> list[str]:
+    return [frame for frame in stream.split("\n\n") if "event: " in frame]
+
+
 def api_client(app) -> httpx.AsyncClient:
     owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='m', secret=SECRET)}"}
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw", headers=owner,
@@ -181,7 +194,7 @@ async def test_the_event_stream_ends_with_job_completed_when_the_job_waits_for_p
         took = time.monotonic() - started
         again = await asyncio.wait_for(client.get(f"/api/v1/jobs/{job_id}/events?after=999"), timeout=10)
     await app.state.ctx.db.close()
-    frames = [frame for frame in stream.text.split("\n\n") if "event: " in frame]
+    frames = event_frames(stream.text)
     assert "event: job_completed" in frames[-1] and f'"status": "{verdict}"' in frames[-1]
     assert took < 5 and "event: " not in again.text  # a reconnect after the end ends at once
 
@@ -237,3 +250,37 @@ async def test_a_document_over_the_page_limit_is_refused_saying_the_limit_and_it
     assert job["error_message"] == "The PDF has 2412 pages (limit 2000); please split it and upload the parts"
     assert "2412 pages (limit 2000)" in evaluation["route_reason"]
     assert (job["status"], job["user_status"]) == ("REJECTED", "failed") and job["completed_at"] is not None
+
+
+async def test_a_cancelled_job_says_so_and_shows_only_what_it_delivered(database_url, tmp_path, monkeypatch):
+    """Both pages were read, but only page 1 went downstream before the cancel stopped delivery: the
+    output service's result of what was delivered, marked CANCELLED, is what the job shows."""
+    monkeypatch.setenv("SKUFLOW_CANCEL_WAIT_SECONDS", "0.2")
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, JobRouted(route="AUTO", file_uri="local://c.pdf", file_hash=HASH, config_version="v1"))
+    for page in (1, 2):
+        await deliver(db, job_id, bound(page))
+    app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
+    async with api_client(app) as client:
+        assert (await client.post(f"/api/v1/jobs/{job_id}/cancel")).status_code == 202  # not confirmed yet
+        stopping = (await client.get(f"/api/v1/jobs/{job_id}")).json()
+        assert (stopping["user_status"], stopping["error_message"]) == ("cancelled", None)
+        assert (await client.get(f"/api/v1/jobs/{job_id}/skus")).status_code == 409  # not known yet
+        summary = JobSummary(job_id=job_id, file_hash=HASH, route="AUTO", status="CANCELLED", total_pages=2,
+                             config_version="v1")
+        partial = ResultDocument(job=summary, pages=[bound(1).result])
+        result_uri = app.state.ctx.storage.put(f"results/{job_id}/result.json", partial.model_dump_json().encode())
+        await deliver(db, job_id, JobCancelConfirmed(delivered_skus=1, result_uri=result_uri))
+        job = (await client.get(f"/api/v1/jobs/{job_id}")).json()
+        skus = (await client.get(f"/api/v1/jobs/{job_id}/skus")).json()
+        result = await client.get(f"/api/v1/jobs/{job_id}/result")
+        stream = await asyncio.wait_for(client.get(f"/api/v1/jobs/{job_id}/events"), timeout=10)
+    await app.state.ctx.db.close()
+    await db.close()
+    assert (job["status"], job["user_status"], job["error_message"]) == ("CANCELLED", "cancelled", None)
+    assert job["action_hint"] == "cancelled by the user after 1 SKU was delivered; that result is downloadable"
+    assert (job["sku_count"], job["result_available"], job["completed_pages"]) == (1, True, 2)
+    assert (skus["total"], [sku["sku_id"] for sku in skus["skus"]]) == (1, [f"{HASH[:8]}_p01_001"])
+    assert result.status_code == 200 and result.json()["job"]["status"] == "CANCELLED"
+    assert [page["page"] for page in result.json()["pages"]] == [1]
+    assert "event: job_cancelled" in event_frames(stream.text)[-1]

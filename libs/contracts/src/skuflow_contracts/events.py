@@ -67,9 +67,12 @@ class JobCancelled(Contract):
 
 
 class JobCancelConfirmed(Contract):
-    """The output service has stopped the job's delivery: no SKU of it goes downstream after this."""
+    """The output service has stopped the job's delivery: no SKU of it goes downstream after this.
+    Version 1.1 added ``result_uri``: the result of what was delivered, marked CANCELLED."""
 
     delivered_skus: int = Field(ge=0, description="SKUs the job delivered before it was cancelled")
+    result_uri: str | None = Field(None, description="since 1.1: result.json of the pages delivered before the "
+                                   "cancel, each with the SKUs delivered; its job status is CANCELLED")
 
 
 class JobDeleted(Contract):

@@ -24,7 +24,7 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("job.completed", topics.JOB_COMPLETED, events.JobCompleted),
     EventSpec("job.failed", topics.JOB_FAILED, events.JobFailed),
     EventSpec("job.cancelled", topics.JOB_CANCELLED, events.JobCancelled),
-    EventSpec("job.cancel-confirmed", topics.JOB_CANCEL_CONFIRMED, events.JobCancelConfirmed),
+    EventSpec("job.cancel-confirmed", topics.JOB_CANCEL_CONFIRMED, events.JobCancelConfirmed, "1.1"),  # result_uri
     EventSpec("job.deleted", topics.JOB_DELETED, events.JobDeleted),
     EventSpec("page.parse-requested", topics.PAGE_PARSE_REQUESTED, events.PageParseRequested),
     EventSpec("page.parsed", topics.PAGE_PARSED, events.PageParsed),

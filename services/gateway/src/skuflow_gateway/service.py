@@ -65,9 +65,12 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         await completion.on_completed(uow.conn, envelope.job_id, envelope.payload, envelope.event_id)
 
     async def on_cancel_confirmed(envelope: EventEnvelope[JobCancelConfirmed], uow: UnitOfWork) -> None:
+        """Delivery has stopped: the job's result is now that of what it delivered before."""
+        confirmed = envelope.payload
         stopped = await uow.conn.execute(jobs.update().where(
             jobs.c.job_id == envelope.job_id, jobs.c.delivery_stopped_at.is_(None)).values(
-            delivery_stopped_at=sa.func.now(), sku_count=envelope.payload.delivered_skus).returning(jobs.c.job_id))
+            delivery_stopped_at=sa.func.now(), sku_count=confirmed.delivered_skus,
+            result_uri=confirmed.result_uri).returning(jobs.c.job_id))
         if stopped.first() is not None:
             await timeline.record(uow.conn, envelope.job_id, timeline.JOB_CANCELLED,
                                   delivered_skus=envelope.payload.delivered_skus)

@@ -24,13 +24,20 @@ from skuflow_contracts.events import (
     SkuSuperseded,
 )
 from skuflow_contracts.ids import delivery_key
-from skuflow_contracts.results import FAILED_PAGE_STATUSES, JobSummary, PageResult, reader_version_of
+from skuflow_contracts.results import (
+    FAILED_PAGE_STATUSES,
+    JobSummary,
+    PageResult,
+    ResultDocument,
+    reader_version_of,
+)
 from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.deliveries import deliver_skus, live_deliveries, move_skus
 from skuflow_output.domain.completion import (
     CANCELLED,
     assemble,
+    delivered_part,
     failed_page,
     is_complete,
     is_final,
@@ -118,6 +125,16 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     importing = ImportSettings().enabled
     file_links = FileLinkSettings()
 
+    async def write_job_result(job: sa.Row, status: str, pages: list[PageResult]) -> tuple[ResultDocument, str]:
+        """result.json of ``pages`` as the job's result with ``status``, its images exported beside it."""
+        summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
+                             status=status, total_pages=job.total_pages or 0,
+                             config_version=job.config_version or "", reader_version=reader_version_of(pages))
+        document = assemble(summary, pages)
+        key = f"results/{job.job_id}"
+        await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
+        return document, f"{SCHEME}{key}/result.json"
+
     async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False, retried: bool = False) -> None:
         """Write result.json and announce the job when its status changes; a review of a finished
         job rewrites result.json with the person's reading, whether the status changes or not; a
@@ -135,13 +152,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if status == "FULL_IMPORTED" != job.status and not imports_settled(
                 await job_import_statuses(uow.conn, job.job_id)):
             return  # INV-04: announced when the last page's import settles (on_page_imported)
-        summary = JobSummary(job_id=job.job_id, file_hash=job.file_hash or "", route=job.route,
-                             status=status, total_pages=job.total_pages,
-                             config_version=job.config_version or "", reader_version=reader_version_of(pages))
-        document = assemble(summary, pages)
-        key = f"results/{job.job_id}"
-        await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
-        result_uri = f"{SCHEME}{key}/result.json"
+        document, result_uri = await write_job_result(job, status, pages)
         failed = [p.page for p in pages if p.status in FAILED_PAGE_STATUSES]
         sku_count = valid_sku_count(document)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
@@ -195,17 +206,24 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
         """Stop the job's delivery. Page events lock the same job row, so once this commits none of
-        them delivers; the confirmation goes out after every delivery made before it."""
+        them delivers; the confirmation goes out after every delivery made before it, with the result
+        of what was delivered (marked CANCELLED), which replaces any result written before."""
         job = await _lock_job(uow)
         if job.status == CANCELLED:
             return
-        await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(status=CANCELLED))
         await stop_job(uow.conn, job.job_id)
         await uow.transition("job", job.job_id, job.status, CANCELLED, envelope.payload.reason,
                              detail={"trigger": "cancel", "by": envelope.payload.cancelled_by})
-        delivered = (await uow.conn.execute(sa.select(sa.func.count()).select_from(deliveries).where(
-            deliveries.c.job_id == job.job_id, deliveries.c.status != SUPERSEDED))).scalar_one()
-        await uow.emit(JobCancelConfirmed(delivered_skus=delivered))
+        delivered = {(row.page, row.sku_id) for row in await uow.conn.execute(sa.select(
+            deliveries.c.page, deliveries.c.sku_id).where(deliveries.c.job_id == job.job_id,
+                                                          deliveries.c.status != SUPERSEDED))}
+        readings = (await uow.conn.execute(sa.select(page_results.c.result).where(
+            page_results.c.job_id == job.job_id, page_results.c.generation == job.generation))).scalars()
+        pages = delivered_part([PageResult.model_validate(result) for result in readings], delivered)
+        _, result_uri = await write_job_result(job, CANCELLED, pages)
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
+            status=CANCELLED, result_uri=result_uri, sku_count=len(delivered)))
+        await uow.emit(JobCancelConfirmed(delivered_skus=len(delivered), result_uri=result_uri))
 
     return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
             (PAGE_IMPORTED, on_page_imported), (JOB_CANCELLED, on_job_cancelled)]

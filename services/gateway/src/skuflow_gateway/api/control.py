@@ -108,10 +108,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
                  description="cancelled; the output service has not yet confirmed that delivery stopped"),
         409: {"description": "the job is already finished"}})
     async def cancel(job_id: JobId, caller: Caller) -> JSONResponse:
-        """Cancel a job that is not finished: pages in flight are dropped and nothing more is delivered."""
+        """Cancel a job that is not finished: pages in flight are dropped and nothing more is delivered;
+        once delivery has stopped, the job's result and SKUs are what it delivered before."""
         job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
-            status = await move_job(conn, job_id, ["cancel"], reason="cancelled", detail={"by": caller.user_id})
+            # a result written before is replaced by the output's result of what was delivered
+            status = await move_job(conn, job_id, ["cancel"], reason="cancelled", detail={"by": caller.user_id},
+                                    result_uri=None)
             if status is None:
                 raise HTTPException(409, f"job {job_id} is {job.status} and cannot be cancelled")
             await add_to_outbox(conn, ctx.tables.outbox, JobCancelled(cancelled_by=caller.user_id), job_id=job_id,

@@ -18,13 +18,14 @@ from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.files import with_image_links
 from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
-from skuflow_gateway.domain.job_states import settled
+from skuflow_gateway.domain.job_states import judged, settled
 from skuflow_gateway.domain.jobs import (
-    ACTION_HINT,
     UploadLimits,
     UploadRejected,
+    action_hint,
     check_upload,
     error_message,
+    no_result_yet,
     pages_done,
     user_status,
     utc_iso,
@@ -157,8 +158,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
-        done = pages_done(job.result_uri is not None, sum(1 for p in pages if p.status not in IN_FLIGHT),
-                          job.total_pages)
+        done = pages_done(judged(job.status, job.result_uri is not None),
+                          sum(1 for p in pages if p.status not in IN_FLIGHT), job.total_pages)
         shown = user_status(job.status)
         total = job.total_pages or 0
         failed = [(p.page, p.error) for p in pages if p.error is not None]
@@ -166,7 +167,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "job_id": job.job_id, "filename": job.filename, "status": job.status, "user_status": shown,
             "route": job.route, "total_pages": job.total_pages, "completed_pages": done,
             "progress_percent": round(100 * done / total, 1) if total else 0.0,
-            "sku_count": job.sku_count, "action_hint": ACTION_HINT[shown],
+            "sku_count": job.sku_count,
+            "action_hint": action_hint(shown, job.sku_count if job.delivery_stopped_at is not None else None),
             "degrade_reason": job.degrade_reason if shown != "failed" else None,
             "error_message": error_message(job.degrade_reason if shown == "failed" else None, failed,
                                            job.total_pages, job.failure_detail),
@@ -199,7 +201,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def get_result(job_id: JobId, caller: Caller) -> JSONResponse:
         job = await own_job(ctx, job_id, caller.merchant_id)
         if job.result_uri is None:
-            raise HTTPException(409, f"job {job_id} has no result yet (status {job.status})")
+            raise HTTPException(409, no_result_yet(job_id, job.status))
         files_kept(job)
         stored = json.loads(await asyncio.to_thread(ctx.storage.get, job.result_uri))
         return JSONResponse(with_image_links(stored, job.result_uri, file_links.links(ctx.settings.jwt_secret)))

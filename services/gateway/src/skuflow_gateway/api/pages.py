@@ -11,10 +11,12 @@ from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
 from skuflow_contracts.reasons import explain_all
-from skuflow_contracts.results import PageResult
+from skuflow_contracts.results import PageResult, ResultDocument
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId, files_kept
+from skuflow_gateway.domain.job_states import CANCELLED
+from skuflow_gateway.domain.jobs import no_result_yet
 from skuflow_gateway.domain.skus import matches, sku_rows, to_csv
 from skuflow_gateway.tables import job_pages
 from skuflow_platform.openapi import JSON, answer, shown
@@ -49,6 +51,17 @@ def routes(ctx: ServiceContext) -> APIRouter:
         async with ctx.db.transaction() as conn:
             return (await conn.execute(query)).all()
 
+    async def readings(job: sa.Row, page: int | None) -> list[PageResult]:
+        """The pages' latest readings; a cancelled job's are those of its result, which holds what it
+        delivered (the pages read after the cancel went nowhere)."""
+        if job.status != CANCELLED:
+            return [PageResult.model_validate(row.result) for row in await page_rows(job.job_id, page) if row.result]
+        if job.result_uri is None:
+            raise HTTPException(409, no_result_yet(job.job_id, job.status))
+        files_kept(job)
+        delivered = ResultDocument.model_validate_json(await asyncio.to_thread(ctx.storage.get, job.result_uri))
+        return [reading for reading in delivered.pages if page is None or reading.page == page]
+
     @router.get("/jobs/{job_id}/pages", responses=answer(examples.PAGES))
     async def list_pages(job_id: JobId, caller: Caller) -> dict:
         job = await own_job(ctx, job_id, caller.merchant_id)
@@ -79,7 +92,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return Response(png, media_type="image/png")
 
     @router.get("/jobs/{job_id}/skus", responses={200: {"content": {
-        JSON: shown(examples.SKUS), "text/csv": shown(examples.SKUS_CSV)}}})
+        JSON: shown(examples.SKUS), "text/csv": shown(examples.SKUS_CSV)}},
+        409: {"description": "the job was cancelled and its delivery has not stopped yet"}})
     async def list_skus(job_id: JobId, caller: Caller,
                         page: Annotated[int | None, Query(ge=1)] = None,
                         validity: Literal["valid", "invalid"] | None = None,
@@ -87,10 +101,10 @@ def routes(ctx: ServiceContext) -> APIRouter:
                         offset: Annotated[int, Query(ge=0)] = 0,
                         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
                         format: Literal["json", "csv"] = "json"):
-        """The SKUs read so far, by page and reading order; a reviewed page shows the person's reading."""
-        await own_job(ctx, job_id, caller.merchant_id)
-        pages = [PageResult.model_validate(row.result) for row in await page_rows(job_id, page) if row.result]
-        found = [row for row in sku_rows(pages) if matches(row, validity, q)]
+        """The SKUs read so far, by page and reading order; a reviewed page shows the person's reading.
+        A cancelled job's are those it delivered before the cancel (409 until delivery has stopped)."""
+        job = await own_job(ctx, job_id, caller.merchant_id)
+        found = [row for row in sku_rows(await readings(job, page)) if matches(row, validity, q)]
         if format == "csv":
             return Response(to_csv(found), media_type="text/csv; charset=utf-8",
                             headers={"Content-Disposition": f'attachment; filename="{job_id}-skus.csv"'})

@@ -15,7 +15,7 @@ from skuflow_gateway import timeline
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId
-from skuflow_gateway.domain.job_states import CANCELLED, settled
+from skuflow_gateway.domain.job_states import CANCELLED, judged, settled
 from skuflow_gateway.domain.jobs import user_status
 from skuflow_gateway.domain.progress import page_breakdown, progress
 from skuflow_gateway.tables import job_pages, jobs
@@ -51,7 +51,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             elapsed = (await conn.execute(sa.select(sa.func.extract(
                 "epoch", sa.func.now() - sa.func.min(job_pages.c.started_at))).where(
                 job_pages.c.job_id == job_id))).scalar_one_or_none()
-        seen = progress(job.status, job.result_uri is not None, job.total_pages, statuses,
+        seen = progress(job.status, judged(job.status, job.result_uri is not None), job.total_pages, statuses,
                         float(elapsed) if elapsed is not None else None)
         return {"job_id": job_id, "status": job.status, "user_status": user_status(job.status),
                 "total_pages": job.total_pages, "completed_pages": seen.completed_pages,

@@ -82,6 +82,12 @@ def failed_trigger(reason: str) -> str:
     return "eval_failed" if reason == EVAL_FAILED_REASON else "reject"
 
 
+def judged(status: str, closed: bool) -> bool:
+    """Has the output service judged every page (``closed``: it wrote the job's result)? A cancelled
+    job's result holds only the pages that delivered before the cancel."""
+    return closed and status != CANCELLED
+
+
 def settled(status: str, closed: bool) -> bool:
     """The job is completed: final, or judged by the output service (it wrote a result) with what
     remains people's (reviews, retries). Not a job routed to people whose pages are still being

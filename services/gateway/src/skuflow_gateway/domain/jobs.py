@@ -17,8 +17,8 @@ USER_STATUS = {
     "FULL_IMPORTED": "completed",
     "DEGRADED_HUMAN": "needs_manual",
     "REJECTED": "failed", "EVAL_FAILED": "failed", "ORPHANED": "failed",
-    # The seed's map forgets CANCELLED (it would show as "processing"); a cancelled job is over.
-    "CANCELLED": "failed",
+    # The seed's map forgets CANCELLED (it would show as "processing"); a cancel is the user's, not a failure.
+    "CANCELLED": "cancelled",
 }
 ACTION_HINT = {"processing": "please wait", "completed": "downloadable",
                "partial_success": "downloadable", "needs_manual": "please wait",
@@ -102,6 +102,27 @@ def route_inconsistency(route: str | None, degrade_reason: str | None) -> str | 
 
 def user_status(status: str) -> str:
     return USER_STATUS.get(status, "processing")
+
+
+def action_hint(shown: str, delivered_skus: int | None = None) -> str:
+    """What the uploader may do now. A cancelled job says it was the user's doing and what it
+    delivered before (``delivered_skus``; None until the output service has stopped delivery)."""
+    if shown != "cancelled":
+        return ACTION_HINT[shown]
+    if delivered_skus is None:
+        return "cancelled by the user; delivery is being stopped"
+    if not delivered_skus:
+        return "cancelled by the user before any SKU was delivered"
+    counted = "1 SKU was" if delivered_skus == 1 else f"{delivered_skus} SKUs were"
+    return f"cancelled by the user after {counted} delivered; that result is downloadable"
+
+
+def no_result_yet(job_id: str, status: str) -> str:
+    """Why a job shows no result: it runs, or it was cancelled and what it delivered is not known
+    until the output service has stopped delivery (its result then holds just that)."""
+    if status == "CANCELLED":
+        return f"job {job_id} was cancelled; what it delivered is shown once delivery has stopped"
+    return f"job {job_id} has no result yet (status {status})"
 
 
 def utc_iso(at: datetime | None) -> str | None:

@@ -45,5 +45,18 @@ def assemble(summary: JobSummary, pages: list[PageResult]) -> ResultDocument:
     return ResultDocument(job=summary, pages=sorted(pages, key=lambda p: p.page))
 
 
+def delivered_part(pages: list[PageResult], delivered: set[tuple[int, str]]) -> list[PageResult]:
+    """What of the pages went downstream, as (page, sku_id) in ``delivered``: a cancelled job's result
+    holds the pages that delivered, each with only the SKUs it delivered (and their bindings)."""
+    part = []
+    for page in pages:
+        skus = [sku for sku in page.skus if (page.page, sku.sku_id) in delivered]
+        if skus:
+            kept = {sku.sku_id for sku in skus}
+            part.append(page.model_copy(update={
+                "skus": skus, "bindings": [binding for binding in page.bindings if binding.sku_id in kept]}))
+    return part
+
+
 def valid_sku_count(document: ResultDocument) -> int:
     return sum(1 for page in document.pages for sku in page.skus if sku.validity == "valid")
