@@ -121,10 +121,13 @@ class EventConsumer:
             EVENTS_CONSUMED.labels(topic, "dead_lettered").inc()
             return "dead_lettered"
         page = getattr(envelope.payload, "page", None)
+        started = time.perf_counter()
         with log_context(job_id=envelope.job_id, page=page, event_id=str(envelope.event_id)), \
                 tracer().start_as_current_span(f"consume {topic}", context=context_from(
                     envelope.traceparent), kind=trace.SpanKind.CONSUMER):
             outcome = await self._handle_with_retries(topic, body, key, envelope, handler)
+            log.info("event handled", extra={"fields": {"topic": topic, "outcome": outcome,
+                                                        "ms": round((time.perf_counter() - started) * 1000)}})
         EVENTS_CONSUMED.labels(topic, outcome).inc()
         return outcome
 

@@ -1,4 +1,8 @@
-"""Structured JSON logs carrying job_id / page / event_id from the message being handled."""
+"""Structured JSON logs carrying job_id / page / event_id from the message or request being handled.
+
+The runtime sets them around every handler (the consumer for an event, ``request_log_context`` for
+a request whose path names a job), so no call site has to pass them.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,10 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
+
+from fastapi import Request
 
 _context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("log_context")
 
@@ -22,6 +28,13 @@ def log_context(**fields: object) -> Iterator[None]:
         yield
     finally:
         _context.reset(token)
+
+
+async def request_log_context(request: Request) -> AsyncIterator[None]:
+    """A FastAPI dependency of every route: the job and page its path names, if any."""
+    page = request.path_params.get("page")
+    with log_context(job_id=request.path_params.get("job_id"), page=int(page) if page and page.isdigit() else page):
+        yield
 
 
 class JsonFormatter(logging.Formatter):
@@ -84,3 +97,7 @@ def configure_logging(service: str, level: str = "INFO") -> None:
     root.setLevel(level.upper())
     for noisy in ("aiokafka", "kafka", "uvicorn.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # FastStream writes coloured text through a handler of its own: through ours instead
+    faststream = logging.getLogger("faststream")
+    faststream.handlers.clear()
+    faststream.propagate = True

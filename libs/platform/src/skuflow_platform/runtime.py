@@ -16,7 +16,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 import uvicorn
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
@@ -29,7 +29,7 @@ from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Health, outage_types
 from skuflow_platform.forget import forget_job
-from skuflow_platform.logs import configure_logging
+from skuflow_platform.logs import configure_logging, request_log_context
 from skuflow_platform.openapi import restore_examples
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
@@ -84,7 +84,10 @@ class ServiceDefinition:
 
 def build_context(definition: ServiceDefinition, settings: PlatformSettings) -> ServiceContext:
     db = Database(settings.database_url)
-    broker = KafkaBroker(settings.kafka_bootstrap, client_id=f"skuflow-{definition.name}")
+    # FastStream's lines go through our JSON handler; its "Received"/"Processed" per message at DEBUG,
+    # written before and after the consumer knows the job: the consumer's "event handled" says it
+    broker = KafkaBroker(settings.kafka_bootstrap, client_id=f"skuflow-{definition.name}",
+                         logger=logging.getLogger("faststream"), log_level=logging.DEBUG)
     health = Health({"database": db.ping, "broker": lambda: broker.ping(timeout=2)})
     relay = OutboxRelay(db, definition.tables.outbox, broker, poll_seconds=settings.outbox_poll_seconds,
                         health=health)
@@ -132,7 +135,8 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
             log.info("service stopped")
 
     # the documentation pages load Swagger UI and ReDoc from this service, not a CDN: they work offline
-    app = FastAPIOffline(title=f"skuflow {definition.name}", lifespan=lifespan)
+    app = FastAPIOffline(title=f"skuflow {definition.name}", lifespan=lifespan,
+                         dependencies=[Depends(request_log_context)])
     app.state.ctx = ctx
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if origins:

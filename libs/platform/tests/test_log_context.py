@@ -1,0 +1,103 @@
+"""A service's log lines while it handles an event or a request for a job: JSON, each carrying the job
+(and the page where known), set by the runtime around the handler, not by the handler. The event goes
+through the service's own FastStream broker (in memory) to a handler on the real Postgres."""
+
+import asyncio
+import io
+import json
+import logging
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from fastapi import APIRouter
+from faststream.kafka import TestKafkaBroker
+
+from skuflow_contracts.codec import encode, envelope_for
+from skuflow_contracts.events import PageParsed
+from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_platform.db import migrate
+from skuflow_platform.runtime import ServiceDefinition, build_app
+from skuflow_platform.settings import PlatformSettings
+from skuflow_platform.tables import platform_tables
+
+SCHEMA = "platform_test"
+MIGRATIONS = Path(__file__).parent / "migrations"
+METADATA = sa.MetaData(schema=SCHEMA)
+TABLES = platform_tables(METADATA)
+log = logging.getLogger("skuflow_log_test")
+
+
+async def on_page_parsed(envelope, uow) -> None:
+    log.info("page read")
+
+
+def routes(ctx) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/api/v1/jobs/{job_id}/pages/{page}")
+    async def page(job_id: str, page: int) -> dict:
+        log.info("page shown")
+        return {}
+
+    return router
+
+
+DEFINITION = ServiceDefinition(name="log-test", default_port=0, metadata=METADATA, tables=TABLES,
+                               versions_dir=MIGRATIONS, subscriptions=lambda ctx: [(PAGE_PARSED, on_page_parsed)],
+                               routes=routes)
+
+
+@pytest.fixture
+async def service(database_url, tmp_path):
+    """The app and what its log handler writes (to stdout in a service)."""
+    await asyncio.to_thread(migrate, database_url, SCHEMA, MIGRATIONS)
+    root = logging.getLogger()
+    kept = root.handlers[:], root.level
+    app = build_app(DEFINITION, PlatformSettings(database_url=database_url, storage_root=tmp_path))
+    [handler] = root.handlers
+    written = io.StringIO()
+    handler.setStream(written)
+    yield app, written
+    root.handlers[:] = kept[0]
+    root.setLevel(kept[1])
+    await app.state.ctx.db.close()
+
+
+def lines(written: io.StringIO) -> list[dict]:
+    """Every line written since the last call, as JSON (a line that is not JSON fails the test here)."""
+    text = written.getvalue()
+    written.seek(0)
+    written.truncate()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+async def test_every_line_written_while_an_event_is_handled_is_json_with_its_job_and_page(service):
+    app, written = service
+    job_id = f"job-{uuid.uuid4().hex[:8]}"
+    payload = PageParsed(page=2, total_pages=3, file_hash="cd" * 32, route="AUTO", config_version="v1",
+                         ir_uri="local://ir.json", parser_backend="pymupdf")
+    _, envelope = envelope_for(payload, job_id=job_id, merchant_id="m1", producer="test")
+    async with TestKafkaBroker(app.state.ctx.broker) as broker:
+        lines(written)  # what starting the broker wrote
+        await broker.publish(encode(envelope), topic=PAGE_PARSED.name, key=job_id.encode())
+        handling = lines(written)
+    assert handling and all(line["job_id"] == job_id and line["page"] == 2 for line in handling), handling
+    assert {"page read", "event handled"} <= {line["msg"] for line in handling}
+
+
+async def test_a_line_written_while_a_request_for_a_job_is_answered_carries_the_job_and_page(service):
+    app, written = service
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://svc") as client:
+        assert (await client.get("/api/v1/jobs/job-7/pages/3")).status_code == 200
+    [shown] = [line for line in lines(written) if line["msg"] == "page shown"]
+    assert (shown["job_id"], shown["page"]) == ("job-7", 3)
+
+
+def test_faststreams_own_lines_are_json_lines_of_the_service(service):
+    _, written = service
+    logging.getLogger("faststream").warning("Consumer assigned to partitions")  # as FastStream logs it
+    [line] = lines(written)
+    assert (line["service"], line["msg"]) == ("log-test", "Consumer assigned to partitions")
