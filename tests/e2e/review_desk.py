@@ -22,11 +22,14 @@ from skuflow_contracts.codec import encode, envelope_for
 from skuflow_contracts.events import PageBound
 from skuflow_contracts.results import PageResult
 from skuflow_contracts.topics import PAGE_BOUND
+from skuflow_platform.auth import mint_token
+from tests.e2e.stack import SECRET
 
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse 77"
 LOCK_SECONDS = 15  # the end-to-end stack's task lock without a heartbeat (SKUFLOW_TASK_LOCK_SECONDS)
 TIMER_SECONDS = 2  # and its lock-expiry clock (SKUFLOW_TASK_TIMER_SECONDS)
+REVIEW_ALL = {"extraction": {"sku_min_confidence": 0.999}}  # no reading is sure enough: every page is reviewed
 
 
 def shots(tmp_path: Path) -> Path:
@@ -188,3 +191,22 @@ async def approve_all(page, count: int) -> list[str]:
         await page.locator(f"[data-testid=task-title][data-task='{current}']").wait_for(state="detached")
         approved.append(current)
     return approved
+
+
+def reviewed_upload(pipeline, pdf: Path, merchant: str) -> str:
+    """``pdf`` uploaded under the merchant's review-everything profile; its job id once read."""
+    token = mint_token(user_id=f"admin-{merchant}", merchant_id=merchant, secret=SECRET, roles=("admin", "uploader"))
+    with httpx.Client(base_url=pipeline.gateway, headers={"Authorization": f"Bearer {token}"}, timeout=60) as client:
+        made = client.post("/api/v1/config/profiles", json={"profile_id": "review-all", "settings": REVIEW_ALL})
+        assert made.status_code in (201, 409), made.text
+        with pdf.open("rb") as handle:
+            answer = client.post("/api/v1/jobs", params={"profile": "review-all"},
+                                 files={"file": (pdf.name, handle, "application/pdf")})
+    assert answer.status_code == 201, answer.text
+    job_id = answer.json()["job_id"]
+    deadline = time.monotonic() + 300  # a scan is read by OCR: a minute or two on two busy cores
+    with pipeline.tasks("observer", merchant=merchant) as tasks:
+        while not tasks.get("/api/v1/tasks", params={"job_id": job_id}).json()["tasks"]:
+            assert time.monotonic() < deadline, f"no review task for job {job_id}: {pipeline.job(job_id, merchant)}"
+            time.sleep(0.5)
+    return job_id

@@ -223,16 +223,21 @@ async def test_the_page_picture_is_rendered_from_the_uploaded_pdf(collab, tmp_pa
     cells = TextSpan(bbox=(50, 100, 300, 120), text="SF-1 Glass", char_boxes=[(50 + 10 * i, 100, 58 + 10 * i, 120)
                                                                              for i in range(10)])
     ocr_word = TextSpan(bbox=(310, 100, 340, 120), text="9.90")
+    glued = TextSpan(bbox=(350, 100, 400, 120), text="苦瓜120", char_boxes=[(350 + 10 * i, 100, 358 + 10 * i, 120)
+                                                                          for i in range(5)])
     ctx.storage.put("ir", ParsedPage(page=2, width=595, height=842, parser_backend="pymupdf", text_blocks=[
         TextBlock(block_id=0, bbox=(50, 100, 300, 120), text="SF-1 Glass tumbler", font_size=10,
-                  lines=[TextLine(bbox=(50, 100, 340, 120), text="SF-1 Glass 9.90", spans=[cells, ocr_word])],
+                  lines=[TextLine(bbox=(50, 100, 340, 120), text="SF-1 Glass 9.90", spans=[cells, ocr_word, glued])],
                   block_type="paragraph")]).model_dump_json().encode())
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
     assert detail["text_blocks"] == [{"bbox": [50, 100, 300, 120], "text": "SF-1 Glass tumbler"}]
-    # the table tool's material: a text layer's span cut at its spaces, an OCR word as it is
+    # the table tool's material: spans cut at their spaces and where Chinese meets digits, by their
+    # characters' boxes; a word without them as it is
     assert detail["words"] == [{"bbox": [50, 100, 88, 120], "text": "SF-1"},
                                {"bbox": [100, 100, 148, 120], "text": "Glass"},
-                               {"bbox": [310, 100, 340, 120], "text": "9.90"}]
+                               {"bbox": [310, 100, 340, 120], "text": "9.90"},
+                               {"bbox": [350, 100, 368, 120], "text": "苦瓜"},
+                               {"bbox": [370, 100, 398, 120], "text": "120"}]
     assert detail["page_size"] == [595, 842] and detail["context_pages"]["next"].endswith("offset=1")
     picture = await client.get(detail["page_image_url"], headers=ANN)
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")

@@ -140,5 +140,5 @@ async def test_the_ops_page_sees_jobs_in_flight_and_dead_letters_for_operators_a
     assert flying["dead_letters"] == {"pages": 1, "jobs": [{"job_id": failed, "filename": "c.pdf", "pages": [2]}]}
     for role in ("uploader", "annotator"):
         assert (await client.get("/api/v1/ops/in-flight", headers=bearer(merchant, role))).status_code == 403
-    elsewhere = (await client.get("/api/v1/ops/in-flight", headers=bearer("m-other", "ops"))).json()
+    elsewhere = (await client.get("/api/v1/ops/in-flight", headers=bearer("m-nobody", "ops"))).json()  # no jobs
     assert elsewhere == {"jobs": [], "dead_letters": {"pages": 0, "jobs": []}}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -81,18 +82,23 @@ def page_text(storage: LocalStorage, ir_uri: str) -> tuple[list[dict], list[dict
 
 
 def _words(span: TextSpan) -> list[tuple[BBox, str]]:
-    """A span cut at its spaces where it has a box per character (a text layer's line of several
-    cells is one span), else the span as it is (an OCR word)."""
+    """A span cut at its spaces, and where Chinese meets Latin letters or digits, where it has a box per
+    character (a text layer's line of several cells is one span; an OCR word runs a name into its price,
+    '鹹蛋苦瓜120'), else the span as it is."""
     if len(span.char_boxes) != len(span.text):
         return [(span.bbox, span.text)] if span.text.strip() else []
-    words, start = [], None
+    words: list[tuple[BBox, str]] = []
+    start = None
     for i, char in enumerate(span.text + " "):
-        if char.isspace():
-            if start is not None:
-                boxes = span.char_boxes[start:i]
-                words.append(((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                               max(b[2] for b in boxes), max(b[3] for b in boxes)), span.text[start:i]))
+        if start is not None and (char.isspace() or _cjk(char) != _cjk(span.text[i - 1])):
+            boxes = span.char_boxes[start:i]
+            words.append(((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                           max(b[2] for b in boxes), max(b[3] for b in boxes)), span.text[start:i]))
             start = None
-        elif start is None:
+        if start is None and not char.isspace():
             start = i
     return words
+
+
+def _cjk(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"

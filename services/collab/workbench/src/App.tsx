@@ -225,6 +225,16 @@ function Workbench({ lang, onLang, session, onSignOut }:
     setPicked(new Set());
     setSelected(0);
   }, [table, words, tableRows.length]);
+  const startOver = () => {  // every edit of this page dropped: back to the reading as it came
+    if (!open || !window.confirm(t(lang, "startOverConfirm"))) return;
+    dropDraft(user, open.task.task_id);
+    setSkus(open.task.result ? fromResult(open.task.result) : []);
+    setNewImages([]);
+    setTables([]);
+    setPicked(new Set());
+    setTable(null);
+    setSelected(0);
+  };
   const keepPicked = (keep: boolean) => {
     setSkus((all) => all.filter((s) => picked.has(s.key) === keep));
     setPicked(new Set());
@@ -277,6 +287,10 @@ function Workbench({ lang, onLang, session, onSignOut }:
       if (image !== undefined) update(selected, { image_id: image });
     } else if (key === "n" || key === "N") setDrawing("sku");
     else if (key === "i" || key === "I") setDrawing("image");
+    else if (key === "a" && event.ctrlKey) {
+      event.preventDefault();
+      setPicked(new Set(skus.map((s) => s.key)));
+    } else if ((key === "Delete" || key === "x" || key === "X") && picked.size > 1) keepPicked(false);
     else if ((key === "Delete" || key === "x" || key === "X") && skus.length) {
       setSkus((all) => all.filter((_, i) => i !== selected));
       setSelected((s) => Math.max(0, Math.min(s, skus.length - 2)));
@@ -359,7 +373,12 @@ function Workbench({ lang, onLang, session, onSignOut }:
           </section>
           <section className="side">
             {message && <p className="message" role="status" data-testid="message">{message}</p>}
-            <p className="reason"><b>{t(lang, "reason")}:</b> {open.task.reason}</p>
+            <div className="reason" data-testid="reasons"><b>{t(lang, "reason")}:</b>
+              {open.task.reasons?.length ? (
+                <ul>{open.task.reasons.map((r, i) => (
+                  <li key={i}>{r[lang]} <code title={r.detail ?? undefined}>{r.code}</code></li>))}</ul>)
+                : <span> {open.task.reason}</span>}
+            </div>
             {open.task.rework && <ReworkNote lang={lang} rework={open.task.rework} />}
             {Object.keys(open.task.doc_global_attributes ?? {}).length > 0 && (
               <p className="document" data-testid="document"><b>{t(lang, "document")}:</b>{" "}
@@ -379,6 +398,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
               <button onClick={skip}>
                 {t(lang, "skip")} (S)</button>
               <button onClick={() => void finish("release")}>{t(lang, "release")} (R)</button>
+              <button data-testid="start-over" onClick={startOver}>{t(lang, "startOver")}</button>
             </div>
           </section>
         </main>)}

@@ -18,7 +18,7 @@ type Props = {
 };
 
 export const WIDTH = 760;
-export const ZOOMS = [1, 1.5, 2, 3, 4];
+export const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 const GRAB = 5;  // pixels either side of a column boundary that take hold of it
 
 type Drag =
@@ -131,7 +131,7 @@ export function PageCanvas(props: Props) {
     performance.mark("page-drawn");
   }, [bitmap, skus, images, blocks, selected, picked, drag, table, tableRows, scale, width, height]);
 
-  const at = (event: React.MouseEvent) => {
+  const at = (event: { clientX: number; clientY: number }) => {
     const rect = canvas.current!.getBoundingClientRect();
     return { x: event.clientX - rect.left, y: event.clientY - rect.top };
   };
@@ -163,7 +163,7 @@ export function PageCanvas(props: Props) {
     }
   };
 
-  const move = (event: React.MouseEvent) => {
+  const move = (event: MouseEvent) => {
     if (!drag) return;
     if (drag.kind === "pan") {
       viewport.current!.scrollLeft = drag.left - (event.clientX - drag.x);
@@ -177,9 +177,8 @@ export function PageCanvas(props: Props) {
   };
 
   const up = () => {
-    if (!drag) return;
     setDrag(null);
-    if (drag.kind !== "box" && drag.kind !== "pick") return;
+    if (!drag || (drag.kind !== "box" && drag.kind !== "pick")) return;
     const [x0, x1] = [Math.min(drag.x0, drag.x1) / scale, Math.max(drag.x0, drag.x1) / scale];
     const [y0, y1] = [Math.min(drag.y0, drag.y1) / scale, Math.max(drag.y0, drag.y1) / scale];
     if ((x1 - x0) * scale <= 3 || (y1 - y0) * scale <= 3) return;
@@ -189,6 +188,13 @@ export function PageCanvas(props: Props) {
       return cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1;
     }).map((s) => s.key));
   };
+
+  useEffect(() => {  // a drag goes on past the canvas's edge: the window hears it out
+    if (!drag) return;
+    window.addEventListener("mousemove", move);
+    window.addEventListener("mouseup", up);
+    return () => { window.removeEventListener("mousemove", move); window.removeEventListener("mouseup", up); };
+  });
 
   const double = (event: React.MouseEvent) => {  // a boundary added, or one double-clicked removed
     if (!table || mode) return;
@@ -203,8 +209,7 @@ export function PageCanvas(props: Props) {
   return (
     <div ref={viewport} className="viewport" data-testid="page-viewport">
       <canvas ref={canvas} width={width} height={height} data-testid="page-canvas" data-zoom={zoom}
-              className="page" style={{ cursor }} onMouseDown={down} onMouseMove={move} onMouseUp={up}
-              onMouseLeave={up} onDoubleClick={double} />
+              className="page" style={{ cursor }} onMouseDown={down} onDoubleClick={double} />
     </div>
   );
 }

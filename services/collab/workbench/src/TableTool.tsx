@@ -13,7 +13,7 @@ export function TableTool({ lang, table, rows, onChange, onApply, onCancel }: Pr
   const name = (i: number, value: string) =>
     onChange({ ...table, names: table.roles.map((_, j) => (j === i ? value : table.names[j] ?? "")) });
   return (
-    <div className="table-tool" data-testid="table-tool">
+    <div className="table-tool" data-testid="table-tool" data-cuts={JSON.stringify(table.cuts)}>
       <h2>{t(lang, "tableTool")}</h2>
       <p className="hint-inline">{t(lang, "tableHelp")}</p>
       <ol className="columns">

@@ -51,7 +51,10 @@ export type Task = {
   doc_global_attributes: Record<string, string>;
   context_pages: { previous: string | null; next: string | null };
   rework: Rework | null;
+  reasons?: Reason[];
 };
+/** Why the page is here, in words (en, zh), with the code operators know it by. */
+export type Reason = { code: string; detail: string | null; en: string; zh: string };
 export type Heartbeat = { task_id: string; lock_expires_at: string; lock_seconds: number };
 
 export class Conflict extends Error {}

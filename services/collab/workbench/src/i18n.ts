@@ -66,6 +66,9 @@ const TEXT = {
   bulkDelete: { en: "Delete these", zh: "删除所选" },
   bulkKeep: { en: "Keep only these", zh: "仅保留所选" },
   bulkClear: { en: "Clear the pick", zh: "取消选择" },
+  startOver: { en: "Start over", zh: "重新开始" },
+  startOverConfirm: { en: "Drop every edit of this page and start again from the machine's reading?",
+                      zh: "放弃此页的全部修改，从机器识别结果重新开始？" },
   zoomIn: { en: "Zoom in", zh: "放大" },
   zoomOut: { en: "Zoom out", zh: "缩小" },
 } as const;
@@ -88,6 +91,8 @@ export const SHORTCUTS: { keys: string; what: { en: string; zh: string } }[] = [
   { keys: "T", what: { en: "table tool: draw the table, set its columns, every row a SKU",
                         zh: "表格工具：框选表格、设定列，每行生成一个 SKU" } },
   { keys: "+ / − , Ctrl+wheel", what: { en: "zoom in / out (drag the page to pan)", zh: "放大 / 缩小（拖动页面平移）" } },
+  { keys: "Ctrl+A", what: { en: "pick every SKU (then Delete / X deletes the picked ones)",
+                           zh: "全选 SKU（再按 Delete / X 删除所选）" } },
   { keys: "Ctrl+click, Shift+click, Shift+J/K, Shift+drag",
     what: { en: "pick several SKUs to edit or delete together", zh: "多选 SKU 以批量编辑或删除" } },
   { keys: "Ctrl+Enter", what: { en: "approve and open the next task", zh: "提交并打开下一个任务" } },

@@ -69,7 +69,7 @@ export function guessCuts(words: Word[], region: BBox): number[] {
 
 function joined(words: Word[]): string {
   return words.reduce((text, w) => {
-    const glue = text && !(CJK.test(text[text.length - 1]) && CJK.test(w.text[0])) ? " " : "";
+    const glue = text && !CJK.test(text[text.length - 1]) && !CJK.test(w.text[0]) ? " " : "";
     return text + glue + w.text;
   }, "").trim();
 }
@@ -80,44 +80,57 @@ function columnOf(word: Word, cols: Column[]): number {
   return i < 0 ? cols.length - 1 : i;
 }
 
-/** The key column: a row starts at each line with a word in it (the code, else the name). */
-function keyColumn(cols: Column[]): number {
-  const code = cols.findIndex((c) => c.role === "model");
-  return code >= 0 ? code : cols.findIndex((c) => c.role === "product_name");
+/** The table's blocks: a table printed twice side by side (name | price | name | price) repeats its key
+ *  column (the code, else the name), and each repetition starts a block whose rows are products of
+ *  their own. Each block is its columns' indexes and its key column (-1: none). */
+function blocksOf(cols: Column[]): { columns: number[]; key: number }[] {
+  const role = cols.some((c) => c.role === "model") ? "model" : "product_name";
+  const keys = cols.flatMap((c, i) => (c.role === role ? [i] : []));
+  if (keys.length <= 1) return [{ columns: cols.map((_, i) => i), key: keys[0] ?? -1 }];
+  return keys.map((key, n) => ({ key, columns: cols.map((_, i) => i).filter(
+    (i) => (n === 0 || i >= key) && (n === keys.length - 1 || i < keys[n + 1])) }));
 }
 
-/** The table's header (the names of its columns, when its first line is one) and its rows. */
+/** The table's header (the names of its columns, when its first line is one) and its rows, block by
+ *  block: a row starts at each line with a word in the block's key column, so a name wrapped over two
+ *  lines stays one product. */
 export function readTable(table: TableDraft, words: Word[]): { header: string[] | null; rows: TableRow[] } {
   const cols = columns(table);
   let body = lines(wordsIn(words, table.bbox));
   const cellsOf = (ws: Word[]) => cols.map((_, i) => joined(ws.filter((w) => columnOf(w, cols) === i)));
   const header = table.header && body.length ? cellsOf(body[0]) : null;
   if (table.header) body = body.slice(1);
-  const key = keyColumn(cols);
-  const grouped: Word[][] = [];
-  for (const line of body) {
-    const starts = key < 0 || line.some((w) => columnOf(w, cols) === key) || !grouped.length;
-    if (starts) grouped.push([...line]);
-    else grouped[grouped.length - 1].push(...line);
+  const rows: TableRow[] = [];
+  for (const block of blocksOf(cols)) {
+    const grouped: Word[][] = [];
+    for (const line of body) {
+      const mine = line.filter((w) => block.columns.includes(columnOf(w, cols)));
+      if (!mine.length) continue;
+      const starts = block.key < 0 || mine.some((w) => columnOf(w, cols) === block.key) || !grouped.length;
+      if (starts) grouped.push([...mine]);
+      else grouped[grouped.length - 1].push(...mine);
+    }
+    rows.push(...grouped.map((ws) => ({ bbox: union(ws.map((w) => w.bbox)), cells: cellsOf(ws) })));
   }
-  return { header, rows: grouped.map((ws) => ({ bbox: union(ws.map((w) => w.bbox)), cells: cellsOf(ws) })) };
+  return { header, rows };
 }
 
 /** First guesses at the columns' roles, for the annotator to correct: a column of codes (letters with
- *  digits) is the model, the last column of amounts the price, the widest column of words the name. */
+ *  digits) is the model, the last column of amounts the price, the widest column of words the name; the
+ *  rest are ignored until the annotator names them (nothing goes downstream they did not ask for). */
 export function guessRoles(table: TableDraft, words: Word[]): Role[] {
   const { rows } = readTable({ ...table, roles: table.roles.map(() => "other"), header: false }, words);
   const share = (i: number, test: RegExp) =>
     rows.filter((r) => test.test(r.cells[i])).length / Math.max(1, rows.filter((r) => r.cells[i]).length);
-  const roles: Role[] = table.roles.map(() => "other");
+  const roles: Role[] = table.roles.map(() => "ignore");
   const n = roles.length;
   const code = [...Array(n).keys()].find((i) => share(i, /^(?=.*\d)(?=.*[A-Za-z])[\w./-]+$/) >= 0.6);
   if (code !== undefined) roles[code] = "model";
-  const price = [...Array(n).keys()].reverse().find((i) => roles[i] === "other"
+  const price = [...Array(n).keys()].reverse().find((i) => roles[i] === "ignore"
     && share(i, /^[¥$€£₽]?\s*\d[\d,. ]*\d?([.,]\d{1,2})?\s*(元|¥|€|руб\.?)?$/) >= 0.6);
   if (price !== undefined) roles[price] = "price";
   const length = (i: number) => rows.reduce((sum, r) => sum + r.cells[i].length, 0);
-  const name = [...Array(n).keys()].filter((i) => roles[i] === "other" && share(i, /[^\d\s.,-]/) >= 0.6)
+  const name = [...Array(n).keys()].filter((i) => roles[i] === "ignore" && share(i, /[^\d\s.,-]/) >= 0.6)
     .sort((a, b) => length(b) - length(a))[0];
   if (name !== undefined) roles[name] = "product_name";
   return roles;
@@ -139,7 +152,7 @@ export function withCuts(table: TableDraft, cuts: number[]): TableDraft {
   };
   const edges = [table.bbox[0], ...sorted, table.bbox[2]];
   const mids = edges.slice(1).map((x, i) => (x + edges[i]) / 2);
-  return { ...table, cuts: sorted, roles: mids.map((m) => table.roles[at(m)] ?? "other"),
+  return { ...table, cuts: sorted, roles: mids.map((m) => table.roles[at(m)] ?? "ignore"),
            names: mids.map((m) => table.names[at(m)] ?? "") };
 }
 
@@ -176,8 +189,8 @@ export function applyTable(skus: EditSku[], table: TableDraft, words: Word[], st
       const kept = same.custom.filter((c) => !custom.some((d) => d.key === c.key));
       return { ...same, attributes: { ...same.attributes, ...attributes }, custom: [...kept, ...custom] };
     }
-    return { key: `table-${stamp}-${n}`, sku_id: null, attributes, custom, bbox: [table.bbox[0], row.bbox[1],
-             table.bbox[2], row.bbox[3]] as BBox, image_id: null, candidates: [] };
+    return { key: `table-${stamp}-${n}`, sku_id: null, attributes, custom, bbox: row.bbox, image_id: null,
+             candidates: [] };
   }).filter((s): s is EditSku => s !== null);
   const first = skus.findIndex((s) => within.includes(s));
   const outside = skus.filter((s) => !within.includes(s));

@@ -61,8 +61,8 @@ function Board({ lang, onEnded }: { lang: Lang; onEnded: () => void }) {
           <td>{j.waiting_for_people}</td><td>{since(j.created_at)}</td></tr>)}</tbody></table>}
     </Section>
     <Section id="ops-backlog" title={say(lang, "backlog")} lang={lang} loaded={waiting}>{(v) => <>
-      <p><strong>{v.open_tasks}</strong> {say(lang, "openTasks")} ({Object.entries(v.by_status)
-        .map(([s, n]) => `${s} ${n}`).join(", ")})</p>
+      <p><strong>{v.open_tasks}</strong> {say(lang, "openTasks")}{v.open_tasks > 0 && ` (${Object.entries(v.by_status)
+        .map(([s, n]) => `${s} ${n}`).join(", ")})`}</p>
       <table><thead><tr><th>{say(lang, "age")}</th><th>{say(lang, "tasks")}</th></tr></thead>
         <tbody>{v.by_age.map((b) => <tr key={b.from_minutes} data-band={b.from_minutes}>
           <td>{b.to_minutes === null ? `≥ ${b.from_minutes} min` : `${b.from_minutes}–${b.to_minutes} min`}</td>
