@@ -48,19 +48,23 @@ class TruthPage:
                 "uncertain": False, "skus": [s.as_truth() for s in self.skus]}
 
 
-def _picture(rng: random.Random, width: int = 720, height: int = 660) -> bytes:
-    """A flat-coloured product 'photo' with a contrasting block, as PNG bytes."""
-    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, width, height), False)
-    pix.set_rect(pix.irect, tuple(rng.randrange(120, 250) for _ in range(3)))
-    inner = pymupdf.IRect(width // 4, height // 4, 3 * width // 4, 3 * height // 4)
-    pix.set_rect(inner, tuple(rng.randrange(0, 110) for _ in range(3)))
-    return pix.tobytes("png")
+def _picture(rng: random.Random, width: int = 720, height: int = 660) -> pymupdf.Pixmap:
+    """A flat-coloured product 'photo' with a contrasting block (its middle half)."""
+    outer = bytes(rng.randrange(120, 250) for _ in range(3))
+    inner = bytes(rng.randrange(0, 110) for _ in range(3))
+    left, right, top, bottom = width // 4, 3 * width // 4, height // 4, 3 * height // 4
+    plain, crossed = outer * width, outer * left + inner * (right - left) + outer * (width - right)
+    return _pixmap(width, height, plain * top + crossed * (bottom - top) + plain * (height - bottom))
 
 
-def _logo() -> bytes:
-    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 120, 40), False)
-    pix.set_rect(pix.irect, (200, 30, 30))
-    return pix.tobytes("png")
+def _logo() -> pymupdf.Pixmap:
+    return _pixmap(120, 40, bytes((200, 30, 30)) * 120 * 40)
+
+
+def _pixmap(width: int, height: int, rgb: bytes) -> pymupdf.Pixmap:
+    """Pixels given whole and placed as they are. Pixmap.set_rect filled a rectangle with a Python call
+    per sample, and a PNG made of it was only decoded again (a 60-page catalog took over two minutes)."""
+    return pymupdf.Pixmap(pymupdf.csRGB, width, height, rgb, False)
 
 
 def _sku(rng: random.Random, serial: int) -> TruthSku:
@@ -69,25 +73,27 @@ def _sku(rng: random.Random, serial: int) -> TruthSku:
                     size=rng.choice(SIZES), material=rng.choice(MATERIALS))
 
 
-def _decorate(page: pymupdf.Page, logo: bytes, number: int) -> None:
-    page.insert_image(pymupdf.Rect(30, 20, 90, 40), stream=logo)
+def _decorate(page: pymupdf.Page, logo: pymupdf.Pixmap, number: int) -> None:
+    page.insert_image(pymupdf.Rect(30, 20, 90, 40), pixmap=logo)
     page.insert_text((PAGE_W - 90, PAGE_H - 20), f"第 {number} 页", fontname=FONT, fontsize=8)
 
 
 def _grid_page(page: pymupdf.Page, rng: random.Random, serial: int, number: int) -> TruthPage:
     truth = TruthPage(number, "C", "L2")
     cell_w, cell_h, left, top = 250.0, 330.0, 40.0, 90.0
+    captions = page.new_shape()  # the page's text in one content stream, not a stream per text
     for row in range(2):
         for col in range(2):
             sku = _sku(rng, serial + len(truth.skus))
             x, y = left + col * (cell_w + 15), top + row * (cell_h + 25)
             box = pymupdf.Rect(x, y, x + 220, y + 200)
-            page.insert_image(box, stream=_picture(rng), keep_proportion=False)
+            page.insert_image(box, pixmap=_picture(rng), keep_proportion=False)
             sku.image_bbox = [round(v, 2) for v in box]
             text = "\n".join((f"品名：{sku.product_name}", f"型号：{sku.model}", f"规格：{sku.size}",
                               f"材质：{sku.material}", f"价格：¥{sku.price}"))
-            page.insert_textbox(pymupdf.Rect(x, y + 208, x + 220, y + 300), text, fontname=FONT, fontsize=10)
+            captions.insert_textbox(pymupdf.Rect(x, y + 208, x + 220, y + 300), text, fontname=FONT, fontsize=10)
             truth.skus.append(sku)
+    captions.commit()
     return truth
 
 
@@ -95,15 +101,17 @@ def _table_page(page: pymupdf.Page, rng: random.Random, serial: int, number: int
     truth = TruthPage(number, "A", "L1")
     columns = (("型号", 50), ("品名", 140), ("规格", 290), ("材质", 370), ("价格", 480))
     y = 110.0
+    cells = page.new_shape()  # the page's text in one content stream, not a stream per text
     for label, x in columns:
-        page.insert_text((x, y), label, fontname=FONT, fontsize=11)
+        cells.insert_text((x, y), label, fontname=FONT, fontsize=11)
     for index in range(rows):
         sku = _sku(rng, serial + index)
         y += 26
         for (_, x), value in zip(columns, (sku.model, sku.product_name, sku.size, sku.material,
                                           f"¥{sku.price}"), strict=True):
-            page.insert_text((x, y), value, fontname=FONT, fontsize=10)
+            cells.insert_text((x, y), value, fontname=FONT, fontsize=10)
         truth.skus.append(sku)
+    cells.commit()
     return truth
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from skuflow_llm.check import check_providers, check_shared_state
-from skuflow_llm.settings import LLMSettings
-
 
 def _check(args: argparse.Namespace) -> int:
     """Exit 0 when every configured provider answers (or none is configured: the pipeline runs without LLMs)."""
+    from skuflow_llm.check import check_providers, check_shared_state  # the providers' SDKs: seconds to import
+    from skuflow_llm.settings import LLMSettings
+
     settings = LLMSettings()
     checks = asyncio.run(check_providers(settings))
     for check in checks:

@@ -19,9 +19,7 @@ import pymupdf
 
 from skuflow_cli.evaluation.golden import GoldenDocument, load_golden_set
 from skuflow_cli.evaluation.report import summary_table
-from skuflow_cli.evaluation.runner import Outcome, evaluate_documents, run_in_process
 from skuflow_cli.golden import hard_cases
-from skuflow_cli.training.run import FROZEN  # a batch kept for one measurement: never read, not even as a twin
 
 TWIN_DPI = (100.0, 150.0)  # the range of a merchant's flatbed scan
 TWIN_BLUR = (0.3, 0.9)  # Gaussian blur, in pixels of the scan
@@ -69,6 +67,8 @@ def twinned(source: Path, kind: str, every: int = 1) -> tuple[list[GoldenDocumen
     """Every ``every``th labelled document of ``source`` of that source kind (by name), frozen ones left
     alone, and the names of those left out because a page does not show the text its truth was read
     from."""
+    from skuflow_cli.training.run import FROZEN  # a batch kept for one measurement: never read, not even as a twin
+
     documents = [d for d in load_golden_set(source)
                  if (d.truth.get("source_kind") or "born-digital") == kind and d.truth.get("split") != FROZEN]
     documents = documents[::every]
@@ -94,6 +94,9 @@ def write_twins(documents: list[GoldenDocument], out: Path) -> list[GoldenDocume
 
 def scored(documents: list[GoldenDocument], via: str) -> dict:
     """The documents read in-process and scored, with a line of progress per document."""
+    # the whole pipeline: imported here, not with the CLI, whose every command would wait seconds for it
+    from skuflow_cli.evaluation.runner import Outcome, evaluate_documents, run_in_process
+
     started = time.perf_counter()
 
     def run(documents: list[GoldenDocument]) -> list[Outcome]:

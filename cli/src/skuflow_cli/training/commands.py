@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-from skuflow_extractor.reading.decisions import MODEL_DIR
-
 UNTOUCHED = Path("tests/real/untouched.json")  # each batch's figure when it was new to the rules
 
 
@@ -28,15 +26,17 @@ def _untouched() -> dict[str, float]:
 
 def _train(args: argparse.Namespace) -> int:
     from skuflow_cli.training.run import corpus_manifest, learn, load_corpus, samples_of, table, write_report
+    from skuflow_extractor.reading.decisions import MODEL_DIR
 
+    out = args.out or MODEL_DIR
     started = time.perf_counter()
     corpus = load_corpus(args.real, args.golden, args.corrections)
     samples = samples_of(corpus, args.cache)
     reader, result = learn(samples)
-    reader.save(args.out, corpus_manifest(corpus, samples))
+    reader.save(out, corpus_manifest(corpus, samples))
     write_report(result, args.report, _untouched())
     print(table(result, _untouched()))
-    print(f"\n{reader.version} written to {args.out} ({sum(1 for s in samples if not s.bare)} pages, "
+    print(f"\n{reader.version} written to {out} ({sum(1 for s in samples if not s.bare)} pages, "
           f"{time.perf_counter() - started:.0f} s); held-out report: {args.report}")
     return 0
 
@@ -58,7 +58,8 @@ def cross_validate(args: argparse.Namespace) -> int:
 def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.ArgumentParser) -> None:
     train = sub.add_parser("train", help="learn the page reader from the labelled pages and write its artifact")
     _corpus_arguments(train)
-    train.add_argument("--out", type=Path, default=MODEL_DIR, help="where the reader artifact goes (committed)")
+    train.add_argument("--out", type=Path, default=None, help="where the reader artifact goes (committed; "
+                       "default: the extractor's reading/model/)")
     train.add_argument("--report", type=Path, default=Path("docs/reader/cross-validation.json"),
                        help="the held-out (leave-one-batch-out) report, JSON and a .md table beside it")
     train.set_defaults(run=_train)
