@@ -256,6 +256,14 @@ class Robot:
         self.cost = Cost()
         self._started = time.perf_counter()
 
+    async def left(self, truth: list[dict], seconds: float = 5) -> Plan:
+        """What is still wrong on the page, waiting up to ``seconds`` for the workbench to settle (a
+        loaded machine may render the last edit late): not a person's time, so not counted."""
+        deadline = time.monotonic() + seconds
+        while (plan := plan_fixes(truth, await self.state())).size and time.monotonic() < deadline:
+            await self.page.wait_for_timeout(250)
+        return plan
+
     def stop(self) -> Cost:
         self.cost.robot_seconds = time.perf_counter() - self._started
         return self.cost
@@ -285,7 +293,7 @@ class Robot:
         is written after each render), else the reading as it came."""
         key, raw = f"skuflow.draft.{self.user}.{self.task_id}", None
         for _ in range(50):
-            await self.page.wait_for_timeout(100)
+            await self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
             now = await self.page.evaluate("k => localStorage.getItem(k)", key)
             if now == raw:
                 break

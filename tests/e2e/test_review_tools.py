@@ -19,7 +19,7 @@ from playwright.async_api import async_playwright
 
 from skuflow_cli.evaluation.scoring import score_page
 from skuflow_cli.golden.twins import scanned_twin
-from tests.e2e.annotator_robot import Robot, is_correct, plan_fixes
+from tests.e2e.annotator_robot import Robot, is_correct
 from tests.e2e.review_desk import (
     CHROMIUM,
     account,
@@ -33,6 +33,7 @@ from tests.e2e.review_desk import (
 
 pytestmark = pytest.mark.e2e
 MERCHANT = "merchant-tools"
+ZOOM_MERCHANT = "merchant-zoom"  # its own queue: a task another test leaves open is not offered here
 REAL = Path(__file__).resolve().parents[1] / "real"
 TABLE_WORTH = 10  # corrections a page needs before the robot reaches for the table tool
 SCAN_BUDGET = {"SKUFLOW_PARSER_PAGE_BUDGET_SECONDS": "300"}  # a dense A3 scan OCR'd on two busy cores
@@ -87,18 +88,19 @@ async def _made_right(page, user: str, detail: dict, truth: dict, out: Path, nam
     await _start_over(page, empty)
     by_hand = Robot(page, user, detail["task_id"], reading, size)
     plan = await by_hand.fix(truth["skus"])
-    left = plan_fixes(truth["skus"], await by_hand.state())
-    assert left.size == 0, left
     before = by_hand.stop()
+    left = await by_hand.left(truth["skus"])
+    assert left.size == 0, (left, [(await by_hand.state())[i] for i in left.edits])
     await _start_over(page, empty)
     with_table = Robot(page, user, detail["task_id"], reading, size)
     tables = 0
     if plan.size > TABLE_WORTH:
         tables = await with_table.lay_tables(truth["skus"], detail["words"], out / f"workbench-table-{name}.png")
     await with_table.fix(truth["skus"])
-    left = plan_fixes(truth["skus"], await with_table.state())
-    assert left.size == 0 and is_correct(truth, await with_table.state()), left
     after = with_table.stop()
+    left = await with_table.left(truth["skus"])
+    state = await with_table.state()
+    assert left.size == 0 and is_correct(truth, state), (left, [state[i] for i in left.edits])
     return {"page": name, "start": "nothing" if empty else "machine", "truth_skus": len(truth["skus"]),
             "corrections": plan.size, "tables": tables, "before": before.row(), "after": after.row()}
 
@@ -134,20 +136,21 @@ async def test_a_page_made_right_with_and_without_the_table_tool(pipeline, annot
               1, [job_id])
     pages, _ = downstream(pipeline, [job_id])
     assert score_page(truth, pages[(job_id, 1)][1]).error_pages == 0  # delivered as the truth reads
-    for row in figures:
-        if row["tables"]:
-            assert row["after"]["person_seconds"] < row["before"]["person_seconds"]
+    empty = figures[0]  # a page read to nothing: the table tool's case (from a reading, it may not pay)
+    if empty["tables"]:
+        assert empty["after"]["person_seconds"] < empty["before"]["person_seconds"]
 
 
-async def test_zoom_pan_and_several_skus_edited_at_once(pipeline, annotator, tmp_path):
+async def test_zoom_pan_and_several_skus_edited_at_once(pipeline, tmp_path):
     out = shots(tmp_path)
     pdf, _ = truth_of("jieli_ad_zh")
-    job_id = reviewed_upload(pipeline, pdf, MERCHANT)
+    job_id = reviewed_upload(pipeline, pdf, ZOOM_MERCHANT)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = await logged_in(browser, pipeline, annotator)
+        page = await logged_in(browser, pipeline, account(pipeline, "ann.zoom", ZOOM_MERCHANT))
         task_id = await open_task(page)
-        reading = task_detail(pipeline, annotator, task_id)
+        with pipeline.tasks("ann.zoom", merchant=ZOOM_MERCHANT) as client:
+            reading = client.get(f"/api/v1/tasks/{task_id}").json()
         assert reading["job_id"] == job_id
         canvas, viewport = page.get_by_test_id("page-canvas"), page.get_by_test_id("page-viewport")
         width = (await canvas.bounding_box())["width"]

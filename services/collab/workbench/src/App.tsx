@@ -7,10 +7,11 @@ import { Api, Conflict, Gone, Unauthorized, type BBox, type TableLayout, type Ta
 import { BulkEditor } from "./BulkEditor";
 import { draftedTasks, dropDraft, loadDraft, saveDraft } from "./drafts";
 import { fromResult, problem, toPatch, type DrawnImage, type EditSku } from "./edits";
-import { t, SHORTCUTS, type Lang } from "./i18n";
+import { t, SHORTCUTS, useLang, type Lang } from "./i18n";
+import { Login } from "./Login";
 import { PageCanvas, zoomed, type Mode } from "./PageCanvas";
 import { ReworkNote } from "./ReworkNote";
-import { currentSession, keepSession, login, type Session } from "./session";
+import { currentSession, keepSession, type Session } from "./session";
 import { SkuEditor } from "./SkuEditor";
 import { TableTool } from "./TableTool";
 import { SkuList, type Click } from "./SkuList";
@@ -21,51 +22,19 @@ const MIN_HEARTBEAT_MS = 2_000;
 const SHARP_FROM = 1.25;  // zoomed in further, the page is drawn from its sharper picture
 
 export function App() {
-  const [lang, setLang] = useState<Lang>((localStorage.getItem("skuflow.lang") as Lang) || "en");
+  const [lang, switchLang] = useLang();
   const [session, setSession] = useState<Session | null>(currentSession);
   const [ended, setEnded] = useState(false);
-  const switchLang = useCallback(() => setLang((l) => {
-    const next = l === "en" ? "zh" : "en";
-    localStorage.setItem("skuflow.lang", next);
-    return next;
-  }), []);
   const signOut = useCallback((expired: boolean) => {
     keepSession(null);
     setEnded(expired);
     setSession(null);
   }, []);
   if (!session) {
-    return <Login lang={lang} onLang={switchLang} ended={ended} onSession={(s) => { setEnded(false); setSession(s); }} />;
+    return <Login title={t(lang, "title")} lang={lang} onLang={switchLang} ended={ended}
+                  onSession={(s) => { setEnded(false); setSession(s); }} />;
   }
   return <Workbench lang={lang} onLang={switchLang} session={session} onSignOut={signOut} />;
-}
-
-function Login({ lang, onLang, ended, onSession }:
-               { lang: Lang; onLang: () => void; ended: boolean; onSession: (s: Session) => void }) {
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [failed, setFailed] = useState(false);
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    try {
-      onSession(await login(username, password));
-    } catch {
-      setFailed(true);
-    }
-  };
-  return (
-    <form className="login" onSubmit={submit}>
-      <h1>{t(lang, "title")}</h1>
-      {ended && <p className="notice-inline" data-testid="session-ended">{t(lang, "sessionEnded")}</p>}
-      <label>{t(lang, "username")}<input name="username" autoFocus value={username}
-                                         onChange={(e) => setUsername(e.target.value)} /></label>
-      <label>{t(lang, "password")}<input name="password" type="password" value={password}
-                                         onChange={(e) => setPassword(e.target.value)} /></label>
-      {failed && <p className="error" role="alert">{t(lang, "loginFailed")}</p>}
-      <button type="submit">{t(lang, "login")}</button>
-      <button type="button" className="lang" onClick={onLang}>{lang === "en" ? "中文" : "English"}</button>
-    </form>
-  );
 }
 
 type Open = { task: Task; picture: string; previous: string | null; next: string | null; sharp?: string };

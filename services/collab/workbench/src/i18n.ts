@@ -1,4 +1,6 @@
 // UI text in English and Chinese; the choice is kept in localStorage.
+import { useCallback, useState } from "react";
+
 export type Lang = "en" | "zh";
 
 const TEXT = {
@@ -77,6 +79,17 @@ export type Key = keyof typeof TEXT;
 
 export function t(lang: Lang, key: Key): string {
   return TEXT[key][lang];
+}
+
+/** The page's language and the switch between English and Chinese, remembered in the browser. */
+export function useLang(): [Lang, () => void] {
+  const [lang, setLang] = useState<Lang>((localStorage.getItem("skuflow.lang") as Lang) || "en");
+  const switchLang = useCallback(() => setLang((l) => {
+    const next = l === "en" ? "zh" : "en";
+    localStorage.setItem("skuflow.lang", next);
+    return next;
+  }), []);
+  return [lang, switchLang];
 }
 
 export const SHORTCUTS: { keys: string; what: { en: string; zh: string } }[] = [

@@ -2,9 +2,10 @@
 // throughput and accuracy, and the dead letters, each linking to a job's pages and tasks (#job=<id>).
 // It logs in like the workbench (the same tab session); the data answer only operators, team leads
 // and admins, and a view the login's roles do not cover says so instead of failing the page.
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
-import type { Lang } from "../i18n";
-import { currentSession, keepSession, login, type Session } from "../session";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useLang, type Lang } from "../i18n";
+import { Login } from "../Login";
+import { currentSession, keepSession, type Session } from "../session";
 import * as data from "./data";
 import { say } from "./text";
 
@@ -110,29 +111,10 @@ function JobView({ jobId, lang, onEnded }: { jobId: string; lang: Lang; onEnded:
   </div>;
 }
 
-function Login({ lang, onSession }: { lang: Lang; onSession: (s: Session) => void }) {
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [failed, setFailed] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try { onSession(await login(username, password)); } catch { setFailed(true); }
-  };
-  return <form className="login" onSubmit={submit}>
-    <h1>{say(lang, "title")}</h1>
-    <label>{say(lang, "username")}<input name="username" autoFocus value={username}
-      onChange={(e) => setUsername(e.target.value)} /></label>
-    <label>{say(lang, "password")}<input name="password" type="password" value={password}
-      onChange={(e) => setPassword(e.target.value)} /></label>
-    {failed && <p className="error" role="alert">{say(lang, "loginFailed")}</p>}
-    <button type="submit">{say(lang, "login")}</button>
-  </form>;
-}
-
 const jobInHash = () => new URLSearchParams(window.location.hash.slice(1)).get("job");
 
 export function Ops() {
-  const [lang, setLang] = useState<Lang>((localStorage.getItem("skuflow.lang") as Lang) || "en");
+  const [lang, switchLang] = useLang();
   const [session, setSession] = useState<Session | null>(currentSession());
   const [jobId, setJobId] = useState<string | null>(jobInHash());
   useEffect(() => {
@@ -141,12 +123,7 @@ export function Ops() {
     return () => window.removeEventListener("hashchange", follow);
   }, []);
   const ended = useCallback(() => { keepSession(null); setSession(null); }, []);
-  const switchLang = () => setLang((l) => {
-    const next = l === "en" ? "zh" : "en";
-    localStorage.setItem("skuflow.lang", next);
-    return next;
-  });
-  if (!session) return <Login lang={lang} onSession={setSession} />;
+  if (!session) return <Login title={say(lang, "title")} lang={lang} onLang={switchLang} ended={false} onSession={setSession} />;
   return <div className="ops">
     <header><strong>{say(lang, "title")}</strong>
       <span className="who">{session.username} · {session.roles.join(", ")}</span>

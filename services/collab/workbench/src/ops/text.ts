@@ -34,11 +34,7 @@ const TEXT = {
   refused: { en: "Your login's roles do not cover this view.", zh: "您的账号角色无权查看此内容。" },
   failed: { en: "Could not load: ", zh: "加载失败：" },
   loading: { en: "Loading…", zh: "加载中…" },
-  username: { en: "Username", zh: "用户名" },
-  password: { en: "Password", zh: "密码" },
-  login: { en: "Log in", zh: "登录" },
   logout: { en: "Log out", zh: "退出" },
-  loginFailed: { en: "Invalid username or password", zh: "用户名或密码错误" },
 } as const;
 
 export type Key = keyof typeof TEXT;
