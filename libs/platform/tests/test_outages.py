@@ -8,6 +8,7 @@ import pytest
 import sqlalchemy as sa
 from faststream.kafka import KafkaBroker
 
+from conftest import TcpProxy
 from skuflow_contracts.codec import encode, envelope_for
 from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.results import PageClassification
@@ -15,7 +16,7 @@ from skuflow_contracts.topics import PAGE_PARSED
 from skuflow_platform.consumer import EventConsumer
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
-from skuflow_platform.faults import Backoff, Health
+from skuflow_platform.faults import Backoff, Health, when_reachable
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.tables import platform_tables
 from skuflow_platform.topic_reader import end_offsets, read_since
@@ -91,3 +92,41 @@ async def test_a_message_that_fails_on_a_healthy_system_still_reaches_the_dlq(co
     assert await consumer.process(PAGE_PARSED.name, page_parsed(job), job.encode(), poison) == "dead_lettered"
     assert len(attempts) == 2
     assert len(await read_since(kafka_bootstrap, dlq_start, key=job.encode())) == 1
+
+
+async def test_a_service_started_during_an_outage_waits_for_postgres_and_kafka_then_starts(
+        postgres_proxy, kafka_bootstrap):
+    """A service restarted while Postgres and Kafka are down (a crash during an outage) migrates and
+    connects once they are back, instead of exiting (it once stayed down for the rest of the run)."""
+    proxy, url = postgres_proxy
+    host, port = kafka_bootstrap.rsplit(":", 1)
+    kafka = TcpProxy(host, int(port))
+    await kafka.start()
+    await proxy.cut()
+    await kafka.cut()
+    broker = KafkaBroker(f"127.0.0.1:{kafka.port}")
+    fast = Backoff(first=0.1, cap=0.3)
+    migrating = asyncio.create_task(when_reachable("database", lambda: asyncio.to_thread(
+        migrate, url, SCHEMA, Path(__file__).parent / "migrations"), patience=30, backoff=fast))
+    connecting = asyncio.create_task(when_reachable("broker", broker.start, patience=30, backoff=fast))
+    await asyncio.sleep(1.5)
+    assert not migrating.done() and not connecting.done()  # waiting, not exited
+    await proxy.start()
+    await kafka.start()
+    await asyncio.wait_for(asyncio.gather(migrating, connecting), timeout=30)
+    assert await broker.ping(timeout=5)
+    await broker.stop()
+    await kafka.cut()
+
+
+async def test_a_start_fails_at_once_on_a_real_error_and_after_its_patience_on_an_outage():
+    async def broken() -> None:
+        raise ValueError("a bad migration")
+
+    async def unreachable() -> None:
+        raise ConnectionRefusedError("down")
+
+    with pytest.raises(ValueError):
+        await when_reachable("database", broken, patience=30)
+    with pytest.raises(ConnectionRefusedError):
+        await when_reachable("database", unreachable, patience=0.5, backoff=Backoff(first=0.1, cap=0.1))

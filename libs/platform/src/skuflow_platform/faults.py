@@ -3,13 +3,15 @@
 A handler that fails while Postgres or Kafka is unreachable would fail for any message, so the
 message is not to blame: the consumer waits the outage out (no attempt counted, nothing
 dead-lettered, no offset committed) and tries again. Only a message that fails while both are
-healthy counts towards the retries that end in the dead-letter topic.
+healthy counts towards the retries that end in the dead-letter topic. A service that starts during
+an outage waits it out the same way (``when_reachable``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +39,31 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         return min(self.cap, self.first * 2 ** max(0, attempt - 1))
+
+
+async def when_reachable(what: str, start: Callable[[], Awaitable[None]], patience: float,
+                         backoff: Backoff | None = None) -> None:
+    """``start`` (migrations, the broker's first connection) tried again while the infrastructure is
+    not there, for up to ``patience`` seconds: a service started during a Postgres or Kafka outage (a
+    restart after a crash) waits it out instead of exiting. Any other error, or an outage that
+    outlasts the patience, is raised."""
+    backoff = backoff or Backoff()
+    deadline = time.monotonic() + patience
+    attempt = 0
+    while True:
+        try:
+            await start()
+            if attempt:
+                log.warning("infrastructure back; starting", extra={"fields": {"what": what}})
+            return
+        except outage_types() as exc:
+            attempt += 1
+            if time.monotonic() + backoff.delay(attempt) > deadline:
+                raise
+            if attempt == 1:
+                log.error("infrastructure unreachable at start; waiting",
+                          extra={"fields": {"what": what, "error": str(exc)[:200]}})
+            await asyncio.sleep(backoff.delay(attempt))
 
 
 @dataclass

@@ -27,7 +27,7 @@ from skuflow_contracts.topics import JOB_DELETED, Topic
 from skuflow_platform.consumer import EventConsumer, Handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
-from skuflow_platform.faults import Health, outage_types
+from skuflow_platform.faults import Health, outage_types, when_reachable
 from skuflow_platform.forget import forget_job
 from skuflow_platform.logs import configure_logging, request_log_context
 from skuflow_platform.openapi import restore_examples
@@ -113,8 +113,10 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(migrate, settings.database_url, definition.schema, definition.versions_dir)
-        await ctx.broker.start()
+        patience = settings.startup_patience_seconds
+        await when_reachable("database", lambda: asyncio.to_thread(
+            migrate, settings.database_url, definition.schema, definition.versions_dir), patience)
+        await when_reachable("broker", ctx.broker.start, patience)
         ctx.relay.start()
         clocks = [asyncio.create_task(_every(ctx, job), name=job.name)
                   for job in (definition.periodic(ctx) if definition.periodic else [])]

@@ -30,6 +30,8 @@ class PlatformSettings(BaseSettings):
     handler_retries: int = 3
     retry_backoff_seconds: float = 0.2
     outbox_poll_seconds: float = 0.5
+    # how long a starting service waits out a Postgres or Kafka outage before it gives up and exits
+    startup_patience_seconds: float = 300.0
     config_version: str = "v1"
     # Browser origins allowed to call this service's API (the annotator workbench, served by collab,
     # logs in at the gateway); comma-separated, empty for none.
