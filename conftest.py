@@ -126,6 +126,18 @@ async def postgres_proxy(database_url):
 
 
 @pytest.fixture
+async def kafka_proxy(kafka_bootstrap):
+    """``(proxy, bootstrap)``: the broker's bootstrap address through a proxy the test can cut (the
+    broker's metadata still names the broker itself, so only the first connection goes through it)."""
+    host, port = kafka_bootstrap.rsplit(":", 1)
+    proxy = TcpProxy(host, int(port))
+    await proxy.start()
+    yield proxy, f"127.0.0.1:{proxy.port}"
+    with contextlib.suppress(Exception):
+        await proxy.cut()
+
+
+@pytest.fixture
 def wrong_tokens():
     """``wrong_tokens(secret, merchant)``: every way a bearer token can be wrong, each of which a
     service must answer with 401 (the security tables of gateway and collab)."""

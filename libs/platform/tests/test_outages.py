@@ -8,7 +8,6 @@ import pytest
 import sqlalchemy as sa
 from faststream.kafka import KafkaBroker
 
-from conftest import TcpProxy
 from skuflow_contracts.codec import encode, envelope_for
 from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.results import PageClassification
@@ -95,16 +94,14 @@ async def test_a_message_that_fails_on_a_healthy_system_still_reaches_the_dlq(co
 
 
 async def test_a_service_started_during_an_outage_waits_for_postgres_and_kafka_then_starts(
-        postgres_proxy, kafka_bootstrap):
+        postgres_proxy, kafka_proxy):
     """A service restarted while Postgres and Kafka are down (a crash during an outage) migrates and
     connects once they are back, instead of exiting (it once stayed down for the rest of the run)."""
     proxy, url = postgres_proxy
-    host, port = kafka_bootstrap.rsplit(":", 1)
-    kafka = TcpProxy(host, int(port))
-    await kafka.start()
+    kafka, bootstrap = kafka_proxy
     await proxy.cut()
     await kafka.cut()
-    broker = KafkaBroker(f"127.0.0.1:{kafka.port}")
+    broker = KafkaBroker(bootstrap)
     fast = Backoff(first=0.1, cap=0.3)
     migrating = asyncio.create_task(when_reachable("database", lambda: asyncio.to_thread(
         migrate, url, SCHEMA, Path(__file__).parent / "migrations"), patience=30, backoff=fast))
@@ -116,7 +113,6 @@ async def test_a_service_started_during_an_outage_waits_for_postgres_and_kafka_t
     await asyncio.wait_for(asyncio.gather(migrating, connecting), timeout=30)
     assert await broker.ping(timeout=5)
     await broker.stop()
-    await kafka.cut()
 
 
 async def test_a_start_fails_at_once_on_a_real_error_and_after_its_patience_on_an_outage():
