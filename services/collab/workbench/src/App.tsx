@@ -2,7 +2,7 @@
 // task (fetched and its picture preloaded while this one was open) is already there. Edits are kept as
 // a draft while they are made; a login that ends sends the annotator to the login page and, once they
 // are back, to the same task with their edits.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Api, Conflict, Gone, Unauthorized, type BBox, type TableLayout, type Task } from "./api";
 import { BulkEditor } from "./BulkEditor";
 import { draftedTasks, dropDraft, loadDraft, saveDraft } from "./drafts";
@@ -184,8 +184,8 @@ function Workbench({ lang, onLang, session, onSignOut }:
 
   const update = (index: number, change: Partial<EditSku>) =>
     setSkus((all) => all.map((s, i) => (i === index ? { ...s, ...change } : s)));
-  const words = open?.task.words ?? [];
-  const tableRows = table ? readTable(table, words).rows : [];
+  const words = useMemo(() => open?.task.words ?? [], [open]);
+  const tableRows = useMemo(() => (table ? readTable(table, words).rows : []), [table, words]);  // not per keystroke
   const makeTable = useCallback(() => {
     if (!table) return;
     setSkus((all) => applyTable(all, table, words, String(Date.now())));

@@ -32,7 +32,7 @@ export function zoomed(zoom: number, step: 1 | -1): number {
 }
 
 export function PageCanvas(props: Props) {
-  const { picture, pageSize, skus, images, blocks, selected, picked, mode, zoom, table, tableRows } = props;
+  const { picture, pageSize, skus, images, blocks, selected, picked, mode, zoom, table, tableRows, onZoom } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ px: number; py: number; sx: number; sy: number } | null>(null);
@@ -71,11 +71,11 @@ export function PageCanvas(props: Props) {
       const rect = view.getBoundingClientRect();
       const sx = event.clientX - rect.left, sy = event.clientY - rect.top;
       anchor.current = { px: (view.scrollLeft + sx) / scale, py: (view.scrollTop + sy) / scale, sx, sy };
-      props.onZoom(zoomed(zoom, event.deltaY < 0 ? 1 : -1));
+      onZoom(zoomed(zoom, event.deltaY < 0 ? 1 : -1));
     };
     view.addEventListener("wheel", wheel, { passive: false });
     return () => view.removeEventListener("wheel", wheel);
-  }, [zoom, scale, props]);
+  }, [zoom, scale, onZoom]);
 
   useEffect(() => {  // the selected SKU is brought into view when it is not
     const view = viewport.current;

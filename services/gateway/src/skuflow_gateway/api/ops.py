@@ -14,7 +14,7 @@ from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.control import retry_pages
 from skuflow_gateway.api.profiles import change_of
 from skuflow_gateway.domain.job_states import JOB
-from skuflow_gateway.domain.jobs import user_status
+from skuflow_gateway.domain.jobs import user_status, utc_iso
 from skuflow_gateway.domain.page_states import AI_PROCESSING, DEAD_LETTER, HUMAN_QUEUED
 from skuflow_gateway.domain.progress import page_breakdown
 from skuflow_gateway.tables import job_pages, jobs, platform
@@ -75,7 +75,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             lettered.setdefault(row.job_id, {"job_id": row.job_id, "filename": row.filename, "pages": []})[
                 "pages"].append(row.page)
         return {"jobs": [{"job_id": job.job_id, "filename": job.filename, "status": job.status,
-                          "user_status": user_status(job.status), "created_at": job.created_at.isoformat(),
+                          "user_status": user_status(job.status), "created_at": utc_iso(job.created_at),
                           "total_pages": job.total_pages, "pages": page_breakdown(states[job.job_id], job.total_pages),
                           "waiting_for_people": states[job.job_id].count(HUMAN_QUEUED)} for job in running],
                 "dead_letters": {"pages": len(dead), "jobs": list(lettered.values())}}
