@@ -44,6 +44,8 @@ def sample(payload_model):
         "PageExtracted": dict(work, classification=classification, extraction_method="two_stage", skus=[sku]),
         "PageBound": dict(work, result=result),
         "PageReviewed": dict(work, task_id="t1", result=result),
+        "PageReviewReverted": dict(work, reading=1, layout="c4:ab12", adapted_from={"job_id": "job-1", "page": 2},
+                                   task_id="t1", reverted_by="lead", reason="wrong column"),
         "SkuDelivered": dict(page=1, file_hash=HASH, sku=sku),
         "SkuSuperseded": dict(delivery_key="m1/job-1/r2/x", sku_id="x", page=1, revision=2, superseded_by=3),
     })

@@ -14,6 +14,7 @@ from skuflow_contracts.envelope import Contract
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.ir import ParserBackend
 from skuflow_contracts.profile import ThresholdProfile
+from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.results import (
     ExtractionMethod,
     ImageLink,
@@ -81,6 +82,14 @@ class JobDeleted(Contract):
     deleted_by: str = Field(min_length=1)
 
 
+class AdaptedFrom(Contract):
+    """A page a person corrected, whose correction the reader learned from (issue 42)."""
+
+    job_id: str
+    page: int = Field(ge=1)
+    task_id: str | None = None
+
+
 class PageWork(Contract):
     """What every per-page event knows about its page and job."""
 
@@ -95,6 +104,13 @@ class PageWork(Contract):
     llm_calls: int = Field(0, ge=0, description="LLM calls the page has used so far (the per-page cap)")
     llm_cost_usd: float = Field(0.0, ge=0, description="what those calls cost")
     generation: int = Field(0, ge=0, description="the job's full reprocess it belongs to (0: before any)")
+    reading: int = Field(0, ge=0, le=MAX_READING, description="since 1.1: the machine's reading of the page "
+                         "within its generation (0: the first; each re-read after a person corrected a page of "
+                         "the same layout adds one; skuflow_contracts.revisions)")
+    layout: str | None = Field(None, description="since 1.1: the page's layout signature, set by the extractor: "
+                               "pages that share it are read alike, so one correction teaches them all")
+    adapted_from: AdaptedFrom | None = Field(None, description="since 1.1: the corrected page this reading "
+                                             "learned from (this job's, or the merchant's earlier job's)")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
         """The next stage's event for the same page, carrying the job facts along (``fields`` may
@@ -150,6 +166,15 @@ class PageReviewed(PageWork):
     result: PageResult
     revision: int = Field(default=2, ge=2, description="above the reading it reviews; each revert and redo adds "
                                                        "one (skuflow_contracts.revisions)")
+
+
+class PageReviewReverted(PageWork):
+    """A team lead reverted a person's review of the page: what was learned from it is unlearned,
+    and the pages re-read with it are read again without it."""
+
+    task_id: str
+    reverted_by: str
+    reason: str
 
 
 class PageFailed(Contract):

@@ -27,11 +27,13 @@ EVENTS: tuple[EventSpec, ...] = (
     EventSpec("job.cancel-confirmed", topics.JOB_CANCEL_CONFIRMED, events.JobCancelConfirmed, "1.1"),  # result_uri
     EventSpec("job.deleted", topics.JOB_DELETED, events.JobDeleted),
     EventSpec("page.parse-requested", topics.PAGE_PARSE_REQUESTED, events.PageParseRequested),
-    EventSpec("page.parsed", topics.PAGE_PARSED, events.PageParsed),
-    EventSpec("page.classified", topics.PAGE_CLASSIFIED, events.PageClassified),
-    EventSpec("page.extracted", topics.PAGE_EXTRACTED, events.PageExtracted),
-    EventSpec("page.bound", topics.PAGE_BOUND, events.PageBound),
-    EventSpec("page.reviewed", topics.PAGE_REVIEWED, events.PageReviewed),
+    # Page events 1.1: reading, layout, adapted_from (within-document adaptation)
+    EventSpec("page.parsed", topics.PAGE_PARSED, events.PageParsed, "1.1"),
+    EventSpec("page.classified", topics.PAGE_CLASSIFIED, events.PageClassified, "1.1"),
+    EventSpec("page.extracted", topics.PAGE_EXTRACTED, events.PageExtracted, "1.1"),
+    EventSpec("page.bound", topics.PAGE_BOUND, events.PageBound, "1.1"),
+    EventSpec("page.reviewed", topics.PAGE_REVIEWED, events.PageReviewed, "1.1"),
+    EventSpec("page.review-reverted", topics.PAGE_REVIEW_REVERTED, events.PageReviewReverted, "1.1"),
     EventSpec("page.failed", topics.PAGE_FAILED, events.PageFailed),
     EventSpec("page.imported", topics.PAGE_IMPORTED, events.PageImported),
     EventSpec("task.created", topics.TASK_CREATED, events.TaskCreated),

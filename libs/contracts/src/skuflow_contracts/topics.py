@@ -37,6 +37,7 @@ PAGE_CLASSIFIED = Topic("skuflow.page.classified.v1")
 PAGE_EXTRACTED = Topic("skuflow.page.extracted.v1")
 PAGE_BOUND = Topic("skuflow.page.bound.v1")
 PAGE_REVIEWED = Topic("skuflow.page.reviewed.v1")
+PAGE_REVIEW_REVERTED = Topic("skuflow.page.review-reverted.v1")
 PAGE_FAILED = Topic("skuflow.page.failed.v1")
 PAGE_IMPORTED = Topic("skuflow.page.imported.v1")
 TASK_CREATED = Topic("skuflow.task.created.v1", partitions=3)
@@ -58,6 +59,7 @@ EVENT_TOPICS: tuple[Topic, ...] = (
     PAGE_EXTRACTED,
     PAGE_BOUND,
     PAGE_REVIEWED,
+    PAGE_REVIEW_REVERTED,
     PAGE_FAILED,
     PAGE_IMPORTED,
     TASK_CREATED,
