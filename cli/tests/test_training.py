@@ -14,7 +14,8 @@ from skuflow_cli.main import main as skuflow
 from skuflow_cli.training.corpus import PageCache, labelled_documents
 from skuflow_cli.training.corrections import export
 from skuflow_cli.training.fit import isotonic
-from skuflow_cli.training.samples import label, page_samples, truth_keys
+from skuflow_cli.training.samples import page_samples
+from skuflow_extractor.reading.labels import label, truth_keys
 from skuflow_collab.service import definition as collab
 from skuflow_contracts.results import PageResult, SkuRecord
 from skuflow_extractor.reading.candidates import Candidate
@@ -27,8 +28,8 @@ GOLDEN = REPO / "tests" / "golden" / "generated"
 
 
 def test_a_candidate_is_right_when_its_key_is_a_truth_key_of_its_kind():
-    models, names = truth_keys({"skus": [{"model": "TB 40/120", "product_name": "Tube"},
-                                         {"model": None, "product_name": "Café latte"}]})
+    models, names = truth_keys([{"model": "TB 40/120", "product_name": "Tube"},
+                                 {"model": None, "product_name": "Café latte"}])
     assert (models, names) == ({"TB40/120"}, {"CAFÉLATTE"})
     assert label(Candidate("code", "tb 40/120", None, (0, 0, 1, 1)), models, names) == 1
     assert label(Candidate("name", "Tube", None, (0, 0, 1, 1)), models, names) == 0  # keyed by its code
@@ -53,7 +54,7 @@ def test_each_page_of_a_labelled_document_becomes_candidates_with_the_truths_ver
     assert any("engine" in c.sources for s in samples for c in s.found)
     first = next(s for s in samples if s.truth["skus"])
     assert first.matrix.shape[0] == len(first.found) == len(first.labels)
-    models, _ = truth_keys(first.truth)
+    models, _ = truth_keys(first.truth["skus"])
     found = {c.norm for c, right in zip(first.found, first.labels, strict=True) if right}
     assert found == models & {c.norm for c in first.found} and found  # every truth key found is labelled right
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import lightgbm
 import numpy as np
 
 from skuflow_cli.evaluation.scoring import Tally, score_page
@@ -46,15 +47,18 @@ def stacked(samples: list[PageSample]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return matrix, labels, weights
 
 
-def leave_one_batch_out(samples: list[PageSample], progress=sys.stderr) -> list[HeldOut]:
-    held: list[HeldOut] = []
+def without_each_batch(samples: list[PageSample], progress=sys.stderr) -> Iterator[tuple[str, lightgbm.Booster]]:
+    """For each real batch, the model trained on every other batch and the golden set."""
     batches = real_batches(samples)
     for n, batch in enumerate(batches, start=1):
         print(f"\r[{n}/{len(batches)}] training without batch {batch}", end="", file=progress, flush=True)
-        booster = train(*stacked([s for s in samples if s.batch != batch]))
-        held += [HeldOut(s, raw_scores(booster, s.matrix)) for s in samples if s.batch == batch]
+        yield batch, train(*stacked([s for s in samples if s.batch != batch]))
     print(file=progress)
-    return held
+
+
+def leave_one_batch_out(samples: list[PageSample], progress=sys.stderr) -> list[HeldOut]:
+    return [HeldOut(s, raw_scores(booster, s.matrix)) for batch, booster in without_each_batch(samples, progress)
+            for s in samples if s.batch == batch]
 
 
 def scored(held: list[HeldOut], bare: bool = False) -> list[HeldOut]:

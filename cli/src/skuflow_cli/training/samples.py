@@ -23,8 +23,9 @@ from skuflow_cli.training.corpus import Document, PageCache
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
-from skuflow_extractor.reading.candidates import Candidate, normalize
+from skuflow_extractor.reading.candidates import Candidate
 from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.pipeline import decision_inputs
 from skuflow_platform.storage import sha256_hex
 
@@ -48,17 +49,6 @@ class PageSample:
     kind: str = "born-digital"  # the document's source kind
 
 
-def truth_keys(page: dict) -> tuple[set[str], set[str]]:
-    """The page's product keys: codes, and the names of products printed without one."""
-    models = {normalize(s["model"]) for s in page.get("skus", []) if s.get("model")}
-    names = {normalize(s["product_name"]) for s in page.get("skus", []) if not s.get("model") and s.get("product_name")}
-    return models, names
-
-
-def label(candidate: Candidate, models: set[str], names: set[str]) -> int:
-    return int(candidate.norm in (models if candidate.kind == "code" else names))
-
-
 def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
     """The document's scored pages, read in order (a page may continue the previous page's table)."""
     profile = profile_for(CONFIG_VERSION)
@@ -73,11 +63,10 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
         truth = truths.get(page.page)
         if truth is None or page.status == "failed":
             continue
-        models, names = truth_keys(truth)
         for bare in (False, True):
             reading = replace(rules, skus=[], method=None) if bare else rules
             inputs = decision_inputs(page, classification, reading)
-            labels = np.array([label(c, models, names) for c in inputs.found], dtype=np.int8)
+            labels = labels_of(inputs.found, truth.get("skus", []))
             samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
                                       inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,
                                       bare, document.kind))

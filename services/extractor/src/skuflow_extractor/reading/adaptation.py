@@ -1,0 +1,80 @@
+"""Correct one page, the rest follow: the reader adapted, while the job runs, to a page a person corrected.
+
+A catalog repeats its layouts, so a person's correction of one page is a labelled page of the very
+layout its other pages share. Each corrected page becomes a *lesson* (its candidates' features and the
+person's verdict on each, by the same labels the reader is trained on), and the reader is adapted to
+the lessons by boosting a few more trees on them from the committed model: the global model stays the
+prior, the corrected page weighs heavily, and the calibration and thresholds stay those chosen on
+held-out pages. A re-read with the adapted reader replaces a page's reading only where the job's
+pages share the corrected page's layout (``layouts``), and only while no person reviewed it.
+
+Deterministic (one thread, fixed seed) and quick: a lesson is a few hundred candidates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import lightgbm
+import numpy as np
+
+from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.labels import labels_of
+from skuflow_extractor.reading.pipeline import DecisionInputs
+
+ROUNDS = 40  # trees added per adaptation
+PARAMS = {"objective": "binary", "learning_rate": 0.1, "num_leaves": 7, "min_data_in_leaf": 3,
+          "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
+          "seed": 20261129, "verbose": -1}
+DOUBT_MARGIN = 0.05  # the adapted reading's mean page confidence may fall this much before it is doubted
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What a corrected page teaches: its candidates' features and whether each is one of its products."""
+
+    matrix: np.ndarray
+    labels: np.ndarray
+
+    def to_bytes(self) -> bytes:
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8))
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Lesson:
+        with np.load(io.BytesIO(data)) as stored:
+            return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8))
+
+
+def lesson(inputs: DecisionInputs, products: Iterable[Mapping]) -> Lesson:
+    """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)."""
+    return Lesson(inputs.matrix, labels_of(inputs.found, products))
+
+
+def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
+    """The reader with trees added on the lessons (the same reader when there is nothing to learn:
+    no lesson, or a lesson of one kind only, which teaches no boundary)."""
+    usable = [n for n in lessons if len(n.labels)]
+    if not usable:
+        return reader
+    matrix = np.concatenate([n.matrix for n in usable])
+    labels = np.concatenate([n.labels for n in usable])
+    if labels.min() == labels.max():
+        return reader
+    data = lightgbm.Dataset(matrix, label=labels, free_raw_data=False, params={"verbose": -1})
+    booster = lightgbm.train(PARAMS, data, num_boost_round=ROUNDS, init_model=reader.booster,
+                             keep_training_booster=False)
+    digest = hashlib.sha256(reader.version.encode())
+    for n in usable:
+        digest.update(n.to_bytes())
+    return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster)
+
+
+def doubtful(before: Sequence[float], after: Sequence[float]) -> bool:
+    """A correction that makes the other pages' readings less sure, by the reader's own confidence, is
+    not propagated silently: a person looks."""
+    return bool(before) and sum(after) / len(after) < sum(before) / len(before) - DOUBT_MARGIN
