@@ -74,9 +74,10 @@ def linked_images(result: PageResult) -> dict[str, list[ImageRecord]]:
 
 async def enqueue(conn: AsyncConnection, job_id: str, merchant_id: str, page: int, revision: int,
                   sku_count: int) -> None:
-    """Due at once; a newer revision of the page supersedes the page's imports not yet made."""
+    """Due at once; the page's newer revision (one that replaced its result) supersedes its imports of
+    every other revision not yet made."""
     waiting = (await conn.execute(sa.select(imports).where(
-        imports.c.job_id == job_id, imports.c.page == page, imports.c.revision < revision,
+        imports.c.job_id == job_id, imports.c.page == page, imports.c.revision != revision,
         imports.c.status.in_((PENDING, FAILED))).with_for_update())).all()
     for row in waiting:
         await _move(conn, row, "supersede")

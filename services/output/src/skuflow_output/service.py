@@ -1,11 +1,13 @@
 """Output service wiring: page results in, sku.delivered per SKU of a final page (sku.superseded when a
-review replaces it), an HTTP import of the page when a receiver is configured (importer.py),
-job.completed when all pages are in (and, with the importer, all imported: INV-04) and again when
-the last review is; a cancelled job delivers nothing more (job.cancel-confirmed says so)."""
+newer revision replaces it: a review, a re-read after a correction, a reprocess), an HTTP import of
+the page when a receiver is configured (importer.py), job.completed when all pages are in (and, with
+the importer, all imported: INV-04) and again when the last review is; a cancelled job delivers
+nothing more (job.cancel-confirmed says so)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -31,7 +33,7 @@ from skuflow_contracts.results import (
     ResultDocument,
     reader_version_of,
 )
-from skuflow_contracts.revisions import machine_revision
+from skuflow_contracts.revisions import machine_revision, outranks
 from skuflow_contracts.topics import JOB_CANCELLED, PAGE_BOUND, PAGE_FAILED, PAGE_IMPORTED, PAGE_REVIEWED
 from skuflow_output.deliveries import deliver_skus, live_deliveries, move_skus
 from skuflow_output.domain.completion import (
@@ -75,17 +77,21 @@ async def _job_of(uow: UnitOfWork, generation: int, **facts: object) -> sa.Row |
 
 
 async def _put_result(uow: UnitOfWork, page: int, result: PageResult, revision: int, generation: int,
-                      replaceable: sa.ColumnElement[bool], error: str | None = None) -> bool:
-    """The page's result row, written, or replacing the one there where ``replaceable``; False when the
-    row there is kept."""
+                      replaces: Callable[[sa.Row], bool], error: str | None = None) -> bool:
+    """The page's result row, written, or replacing the one there when ``replaces`` it (the job row's
+    lock makes the read and the write one step); False when the row there is kept."""
+    stored = (await uow.conn.execute(sa.select(page_results.c.status, page_results.c.revision,
+                                               page_results.c.generation).where(
+        page_results.c.job_id == uow.envelope.job_id, page_results.c.page == page))).first()
+    if stored is not None and not replaces(stored):
+        return False
     stmt = pg_insert(page_results).values(job_id=uow.envelope.job_id, page=page, status=result.status,
                                           result=result.model_dump(mode="json"), revision=revision,
                                           generation=generation, error=error)
-    applied = await uow.conn.execute(stmt.on_conflict_do_update(
+    await uow.conn.execute(stmt.on_conflict_do_update(
         index_elements=[page_results.c.job_id, page_results.c.page],
-        set_={name: stmt.excluded[name] for name in ("status", "result", "error", "revision", "generation")},
-        where=replaceable).returning(page_results.c.page))
-    return applied.first() is not None
+        set_={name: stmt.excluded[name] for name in ("status", "result", "error", "revision", "generation")}))
+    return True
 
 
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool,
@@ -99,10 +105,11 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     valid = [sku for sku in result.skus if sku.validity == "valid"]
     contents = {sku.sku_id: content_key(sku, linked.get(sku.sku_id, [])) for sku in valid}
     live = await live_deliveries(uow.conn, job_id, result.page)
-    kept = [sku_id for sku_id, key in contents.items()
-            if sku_id in live and live[sku_id].revision < revision and live[sku_id].content_key == key]
+    kept = [sku_id for sku_id, key in contents.items() if sku_id in live and live[sku_id].content_key == key]
+    # every other revision's: this one replaced the page's result, so it outranks them all (a review of
+    # an earlier reading outranks a later re-read, whatever their numbers)
     replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id,
-                               deliveries.c.page == result.page, deliveries.c.revision < revision,
+                               deliveries.c.page == result.page, deliveries.c.revision != revision,
                                deliveries.c.sku_id.not_in(kept))
     for old in replaced:
         await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
@@ -135,19 +142,19 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await asyncio.to_thread(write_result, document, ctx.storage.get, ctx.storage.path(SCHEME + key))
         return document, f"{SCHEME}{key}/result.json"
 
-    async def complete_if_done(uow: UnitOfWork, job: sa.Row, reviewed: bool = False, retried: bool = False) -> None:
-        """Write result.json and announce the job when its status changes; a review of a finished
-        job rewrites result.json with the person's reading, whether the status changes or not; a
-        failed page of a finished job read again (a retry) is announced in any case, since the
-        gateway moved the job back to PROCESSING for it."""
+    async def complete_if_done(uow: UnitOfWork, job: sa.Row, revised: bool = False, retried: bool = False) -> None:
+        """Write result.json and announce the job when its status changes; a newer revision of a
+        finished job's page (a review, a re-read) rewrites result.json with it, whether the status
+        changes or not; a failed page of a finished job read again (a retry) is announced in any case,
+        since the gateway moved the job back to PROCESSING for it."""
         rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
             page_results.c.job_id == job.job_id, page_results.c.generation == job.generation))).all()
         if not is_complete(job.total_pages, len(rows)):
             return
-        revised = [(PageResult.model_validate(row.result), row.revision) for row in rows]
-        pages = [page for page, _ in revised]
-        status = job_status(revised, job.route)
-        if status == job.status and not (reviewed or retried):
+        readings = [(PageResult.model_validate(row.result), row.revision) for row in rows]
+        pages = [page for page, _ in readings]
+        status = job_status(readings, job.route)
+        if status == job.status and not (revised or retried):
             return
         if status == "FULL_IMPORTED" != job.status and not imports_settled(
                 await job_import_statuses(uow.conn, job.job_id)):
@@ -169,18 +176,22 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                             config_version=work.config_version, total_pages=work.total_pages)
         if job is None:
             return  # nothing of a cancelled job goes downstream, nor a reading a reprocess replaced
-        revision = work.revision if isinstance(work, PageReviewed) else machine_revision(work.generation)
-        # A first result, a failed page read again (a retry, a DLQ replay), a reprocess's reading or a
-        # newer review replaces it.
-        replaceable = page_results.c.revision < revision if isinstance(work, PageReviewed) \
-            else page_results.c.status.in_(FAILED_PAGE_STATUSES) | (page_results.c.generation < work.generation)
-        if not await _put_result(uow, work.page, work.result, revision, work.generation, replaceable):
-            return  # an older review arriving late
+        reviewed = isinstance(work, PageReviewed)
+        revision = work.revision if reviewed else machine_revision(work.generation, work.reading)
+
+        def replaces(stored: sa.Row) -> bool:
+            """What outranks the stored result replaces it (a reprocess's reading, a re-read after a
+            correction, a newer review; a re-read never a review), and any reading a failed page (a
+            retry, a DLQ replay)."""
+            return outranks(revision, stored.revision) or (not reviewed and stored.status in FAILED_PAGE_STATUSES)
+
+        if not await _put_result(uow, work.page, work.result, revision, work.generation, replaces):
+            return  # an older reading or review arriving late, or a re-read of a reviewed page
         if is_final(work.result, revision, work.route):
             await _deliver(uow, work.file_hash, work.result, revision, importing,
                            file_links.links(ctx.settings.jwt_secret))
-        await complete_if_done(uow, job, reviewed=isinstance(work, PageReviewed),
-                               retried=isinstance(work, PageBound) and job.result_uri is not None)
+        newer = reviewed or work.reading > 0  # a review or a re-read: not a retry's reading
+        await complete_if_done(uow, job, revised=newer, retried=not newer and job.result_uri is not None)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         await record_result(uow, envelope.payload)
@@ -195,7 +206,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         # a page read before only by an earlier generation is replaced; a reading of this one is kept
         await _put_result(uow, failure.page, failed_page(failure.page), machine_revision(failure.generation),
-                          failure.generation, page_results.c.generation < failure.generation, failure.error)
+                          failure.generation, lambda stored: stored.generation < failure.generation, failure.error)
         await uow.transition("page", f"{job.job_id}/{failure.page}", None, "DEAD_LETTER", failure.error)
         await complete_if_done(uow, job, retried=job.result_uri is not None)  # announced again after a retry
 
