@@ -17,15 +17,19 @@ import sqlalchemy as sa
 from skuflow_contracts.codec import envelope_for
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.events import (
+    AdaptedFrom,
     JobCancelConfirmed,
     JobCompleted,
     JobFailed,
     JobRouted,
     PageBound,
     PageFailed,
+    PageImported,
     PageParsed,
+    PageReviewed,
 )
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument, SkuAttributes, SkuRecord
+from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_gateway import completion, lifecycle
 from skuflow_gateway.service import definition, subscriptions
 from skuflow_gateway.tables import job_events, job_pages, jobs
@@ -284,3 +288,60 @@ async def test_a_cancelled_job_says_so_and_shows_only_what_it_delivered(database
     assert result.status_code == 200 and result.json()["job"]["status"] == "CANCELLED"
     assert [page["page"] for page in result.json()["pages"]] == [1]
     assert "event: job_cancelled" in event_frames(stream.text)[-1]
+
+
+def reading_of(page: int, reading: int, price: str, needs_review: bool) -> PageBound:
+    """The machine's ``reading``-th reading of the page within generation 0 (1 and up: re-reads after a
+    person corrected a page of the same layout)."""
+    first = bound(page)
+    [sku] = first.result.skus
+    result = first.result.model_copy(update={
+        "status": "HUMAN_QUEUED" if needs_review else "AI_COMPLETED", "needs_review": needs_review,
+        "skus": [sku.model_copy(update={"attributes": SkuAttributes(model="AB-1", price=price)})]})
+    learned = AdaptedFrom(job_id="j", page=1) if reading else None
+    return first.model_copy(update={"reading": reading, "adapted_from": learned, "result": result})
+
+
+async def page_row(db: Database, job_id: str, page: int) -> tuple[str, int, str]:
+    """The page's status, revision and its SKU's price as the gateway shows them."""
+    async with db.transaction() as conn:
+        row = (await conn.execute(sa.select(job_pages.c.status, job_pages.c.revision, job_pages.c.result).where(
+            job_pages.c.job_id == job_id, job_pages.c.page == page))).one()
+    return row.status, row.revision, row.result["skus"][0]["attributes"]["price"]
+
+
+async def test_a_re_read_replaces_the_machines_earlier_reading_and_a_late_older_one_changes_nothing(database_url):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, reading_of(2, 0, "9.90", needs_review=True))
+    await deliver(db, job_id, reading_of(2, 1, "19.90", needs_review=False))  # left review with the lesson
+    after_reread = await page_row(db, job_id, 2)
+    await deliver(db, job_id, reading_of(2, 0, "9.90", needs_review=True))  # the first reading, heard late
+    await deliver(db, job_id, reading_of(2, 2, "29.90", needs_review=True))  # read again without it (a revert)
+    after_revert = await page_row(db, job_id, 2)
+    events = await timeline_of(db, job_id)
+    await db.close()
+    assert after_reread == ("AI_COMPLETED", machine_revision(0, reading=1), "19.90")
+    assert after_revert == ("HUMAN_QUEUED", machine_revision(0, reading=2), "29.90")
+    assert [status for kind, _, status in events if kind == "page_completed"] == [
+        "HUMAN_QUEUED", "AI_COMPLETED", "HUMAN_QUEUED"]
+
+
+async def test_a_persons_review_outranks_every_re_read_and_the_import_notices_of_the_readings_it_replaced(
+        database_url):
+    db, job_id = await new_job(database_url)
+    await deliver(db, job_id, reading_of(1, 0, "9.90", needs_review=True))
+    await deliver(db, job_id, reading_of(1, 1, "19.90", needs_review=False))
+    corrected = reading_of(1, 0, "12.00", needs_review=False)
+    person = corrected.result.model_copy(update={"status": "HUMAN_COMPLETED"})
+    await deliver(db, job_id, corrected.advance(PageReviewed, task_id="t1", result=person,
+                                                revision=review_revision(0, 0)))
+    await deliver(db, job_id, PageImported(page=1, revision=machine_revision(0, reading=1), status="IMPORT_FAILED",
+                                           sku_count=1, attempts=1, error="HTTP 500"))  # the re-read's, late
+    await deliver(db, job_id, reading_of(1, 2, "29.90", needs_review=False))  # a re-read after the review
+    row = await page_row(db, job_id, 1)
+    async with db.transaction() as conn:
+        import_status = (await conn.execute(sa.select(job_pages.c.import_status).where(
+            job_pages.c.job_id == job_id, job_pages.c.page == 1))).scalar_one()
+    await db.close()
+    assert row == ("HUMAN_COMPLETED", review_revision(0, 0), "12.00")  # numbered below the re-read, it stands
+    assert import_status is None

@@ -1,7 +1,16 @@
 """The page state table: every move it allows, and the late or repeated events it refuses."""
 
 
-from skuflow_gateway.domain.page_states import PAGE, REVIEW, STATES, pages_caught_up, reading_trigger, review_trigger
+from skuflow_gateway.domain.page_states import (
+    MACHINES,
+    PAGE,
+    REREADING,
+    REVIEW,
+    STATES,
+    pages_caught_up,
+    reading_trigger,
+    review_trigger,
+)
 from tests.state_tables import table_tests
 
 ALLOWED = [
@@ -32,6 +41,10 @@ ALLOWED = [
     ("PENDING", "read_doubtful", "HUMAN_QUEUED"),
     ("PENDING", "read_failed", "AI_FAILED"),
     ("PENDING", "dead_lettered", "DEAD_LETTER"),
+    ("HUMAN_QUEUED", "reread", "AI_COMPLETED"),  # re-read after a correction: it no longer needs review
+    ("AI_COMPLETED", "reread_doubtful", "HUMAN_QUEUED"),
+    ("AI_COMPLETED", "reread", "AI_COMPLETED"),  # an older re-read is refused on the revision, not here
+    ("DEAD_LETTER", "reread", "AI_COMPLETED"),
 ]
 REFUSED = [
     ("AI_PROCESSING", "parsed"),  # a repeated page.parsed
@@ -47,6 +60,10 @@ REFUSED = [
     ("HUMAN_COMPLETED", "dead_lettered"),
     ("SLA_SKIPPED", "parsed"),
     ("PENDING", "reprocess_me"),
+    ("HUMAN_COMPLETED", "reread"),  # a learned re-read never replaces a person's reading
+    ("HUMAN_SKIPPED", "reread_doubtful"),
+    ("AUTO_SLA", "reread"),
+    ("SLA_SKIPPED", "reread_failed"),
 ]
 
 
@@ -56,7 +73,8 @@ test_allowed_moves, test_refused_moves = table_tests(PAGE, ALLOWED, REFUSED)
 def test_every_move_is_listed_here_or_is_a_review_or_reprocess_from_some_state():
     tested = {(status, trigger) for status, trigger, _ in ALLOWED}
     from_anywhere = {(status, trigger) for status in (None, *STATES) for trigger in (*REVIEW.values(), "reprocess")}
-    assert set(PAGE.moves) - from_anywhere <= tested
+    rereads = {(status, trigger) for status in MACHINES for trigger in REREADING.values()}
+    assert set(PAGE.moves) - from_anywhere - rereads <= tested
     assert all(PAGE.fire(status, trigger) == to for to, trigger in REVIEW.items()
                for status in (None, *STATES))  # a review is accepted from every state
     assert {PAGE.fire(status, "reprocess") for status in (None, *STATES)} == {"PENDING"}  # so is a reprocess
@@ -64,6 +82,8 @@ def test_every_move_is_listed_here_or_is_a_review_or_reprocess_from_some_state()
 
 def test_a_result_status_the_table_does_not_name_still_counts_as_a_reading_or_a_review():
     assert (reading_trigger("HUMAN_QUEUED"), reading_trigger("BLANK")) == ("read_doubtful", "read")
+    assert (reading_trigger("HUMAN_QUEUED", reading=1), reading_trigger("BLANK", reading=2)) == (
+        "reread_doubtful", "reread")
     assert (review_trigger("SLA_SKIPPED"), review_trigger("SOMETHING_NEW")) == ("sla_skipped", "reviewed")
 
 

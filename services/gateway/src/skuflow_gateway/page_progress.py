@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageFailed, PageImported, PageParsed, PageReviewed, TaskCreated
 from skuflow_contracts.results import DEAD_LETTER, FAILED_PAGE_STATUSES
-from skuflow_contracts.revisions import machine_revision
+from skuflow_contracts.revisions import machine_revision, outranks
 from skuflow_contracts.topics import (
     PAGE_BOUND,
     PAGE_FAILED,
@@ -63,8 +63,8 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object)
     current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
         job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
     before = current.status if current else None
-    if "revision" in values and current is not None and current.revision >= values["revision"]:
-        return None  # an older review arriving late
+    if "revision" in values and current is not None and not outranks(values["revision"], current.revision):
+        return None  # an older review or re-read arriving late, or a re-read of a reviewed page
     try:
         status = PAGE.fire(before, trigger)
     except Refused:
@@ -112,8 +112,11 @@ def subscriptions():
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in FAILED_PAGE_STATUSES else None
         await _job_facts(uow, bound.total_pages, bound.document_warnings)
-        moved = await _move_page(uow, bound.page, reading_trigger(result.status),
-                                 result=result.model_dump(mode="json"), error=error, llm_cost_usd=bound.llm_cost_usd)
+        # a re-read after a correction is checked on its revision; the first reading, on the page's state
+        reread = {"revision": machine_revision(bound.generation, bound.reading)} if bound.reading else {}
+        moved = await _move_page(uow, bound.page, reading_trigger(result.status, bound.reading),
+                                 result=result.model_dump(mode="json"), error=error, llm_cost_usd=bound.llm_cost_usd,
+                                 **reread)
         if moved:
             if moved.unstarted:
                 await _report_start(uow, bound.page)
@@ -150,19 +153,22 @@ def subscriptions():
                               task_type=task.task_type, task_id=task.task_id, reason=task.reason)
 
     async def on_page_imported(envelope: EventEnvelope[PageImported], uow: UnitOfWork) -> None:
-        """The page's import as of its latest revision; an older revision's notice changes nothing.
-        A notice that overtakes the page's reading creates the row, which the reading then fills."""
+        """The page's import as of its latest revision; the notice of a revision the page's outranks (an
+        older one, a re-read a review replaced) changes nothing. A notice that overtakes the page's
+        reading creates the row, which the reading then fills."""
         imported = envelope.payload
+        current = (await uow.conn.execute(sa.select(job_pages.c.revision).where(
+            job_pages.c.job_id == envelope.job_id, job_pages.c.page == imported.page).with_for_update())).scalar()
+        if current is not None and outranks(current, imported.revision):
+            return
         stmt = pg_insert(job_pages).values(job_id=envelope.job_id, page=imported.page,
                                            status=PAGE.fire(None, "parsed"), import_status=imported.status)
-        applied = await uow.conn.execute(stmt.on_conflict_do_update(
+        await uow.conn.execute(stmt.on_conflict_do_update(
             index_elements=[job_pages.c.job_id, job_pages.c.page],
-            set_={"import_status": imported.status, "updated_at": sa.func.now()},
-            where=job_pages.c.revision <= imported.revision).returning(job_pages.c.page))
-        if applied.first() is not None:
-            await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_IMPORTED, page_no=imported.page,
-                                  status=imported.status, revision=imported.revision, skus=imported.sku_count,
-                                  attempts=imported.attempts, error=imported.error)
+            set_={"import_status": imported.status, "updated_at": sa.func.now()}))
+        await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_IMPORTED, page_no=imported.page,
+                              status=imported.status, revision=imported.revision, skus=imported.sku_count,
+                              attempts=imported.attempts, error=imported.error)
 
     return [(PAGE_PARSED, on_page_parsed), (PAGE_BOUND, on_page_bound), (PAGE_FAILED, on_page_failed),
             (PAGE_REVIEWED, on_page_reviewed), (TASK_CREATED, on_task_created), (PAGE_IMPORTED, on_page_imported)]
