@@ -128,3 +128,20 @@ def test_eval_without_a_set_or_with_an_unknown_split_is_refused():
     assert skuflow(["eval", "--out", "x.json"]) == 2
     with pytest.raises(SystemExit):
         skuflow(["eval", "--cross-validate", "fold", "--out", "x.json"])
+
+
+def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_and_reads_the_rest(tmp_path):
+    from dataclasses import replace
+
+    from skuflow_cli.training.adaptation import cases, report, simulate_case, table
+    from skuflow_extractor.reading.decisions import committed_reader
+
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    samples = [replace(s, batch="1") for s in page_samples(document, PageCache(tmp_path))]  # as if a real batch
+    [case] = cases(samples)
+    assert not case.corrected.bare and case.corrected.page < min(s.page for s in case.rest)
+    assert len(case.rest) >= 2 and all(s.truth["skus"] and not s.bare for s in case.rest)
+    outcome = simulate_case(case, committed_reader())
+    result = report([outcome])
+    assert result["pages_read_again"] == len(case.rest) and result["after"]["f1"] is not None
+    assert "before the correction" in table(result)

@@ -14,7 +14,7 @@ import httpx
 from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_cli.golden.twins import add_twins_arguments
 from skuflow_cli.llm import add_llm_commands
-from skuflow_cli.training.commands import add_training_commands, cross_validate
+from skuflow_cli.training.commands import adaptation, add_training_commands, cross_validate
 from skuflow_cli.training.corrections import add_corrections_commands
 from skuflow_cli.users import add_user_commands
 from skuflow_platform.auth import mint_token
@@ -108,6 +108,8 @@ def _eval(args: argparse.Namespace) -> int:
 
     if args.cross_validate:
         return cross_validate(args)
+    if args.adaptation:
+        return adaptation(args)
     if args.golden_dir is None:
         print("skuflow eval: give the golden set's directory (or --cross-validate batch)", file=sys.stderr)
         return 2

@@ -55,6 +55,28 @@ def cross_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def adaptation(args: argparse.Namespace) -> int:
+    """``skuflow eval --adaptation``: correct one page of each repeated layout from its truth and read the
+    rest again, on pages the reader never learned from (issue 42)."""
+    from skuflow_cli.training import adaptation as simulation
+    from skuflow_cli.training.crossval import without_each_batch
+    from skuflow_cli.training.run import load_corpus, samples_of
+    from skuflow_extractor.reading.decisions import committed_reader
+
+    base = committed_reader()
+    if base is None:
+        print("skuflow eval: no committed reader to adapt; run `skuflow train`", file=sys.stderr)
+        return 2
+    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache)
+    result = simulation.report(simulation.simulate(samples, dict(without_each_batch(samples)), base))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    args.out.with_suffix(".md").write_text(simulation.table(result) + "\n", encoding="utf-8")
+    print(simulation.table(result))
+    print(f"report: {args.out}")
+    return 0
+
+
 def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.ArgumentParser) -> None:
     train = sub.add_parser("train", help="learn the page reader from the labelled pages and write its artifact")
     _corpus_arguments(train)
@@ -65,4 +87,7 @@ def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.
     train.set_defaults(run=_train)
     evaluation.add_argument("--cross-validate", choices=["batch"], default=None,
                             help="train without each real batch in turn and score it (no golden_dir needed)")
+    evaluation.add_argument("--adaptation", action="store_true",
+                            help="held out: correct one page of each repeated layout from its truth and score "
+                                 "the rest read again with the reader adapted to it (issue 42)")
     _corpus_arguments(evaluation)

@@ -1,8 +1,10 @@
 """A page's layout: where its columns start, so that pages set alike are known as alike.
 
 The signature is the page's kind (a text layer or an OCR reading) and the left edges of the columns
-that hold several cells, in fortieths of the page's width. Two pages are alike when most of their
-column edges meet within a fortieth. A job's pages are named by the first signature they are alike
+that hold several cells, in fortieths of the page's width. Two pages are alike when at least half of
+their column edges meet within a fortieth (pages of one table differ by a column a page leaves empty
+or a note set across it: 't:12.23' and 't:11.20.24' are one price list; a stricter bar of 0.7 called
+half the real set's repeated layouts apart, ``docs/reader/adaptation.md``). A job's pages are named by the first signature they are alike
 to (``canonical``), so a layout is one string downstream (collab clusters its review queue by it).
 """
 
@@ -15,7 +17,7 @@ from skuflow_extractor.reading.geometry import Geometry
 
 BINS = 40  # a column edge is placed to a fortieth of the page's width
 COLUMN_CELLS = 3  # an edge where at least this many cells of different rows start
-ALIKE = 0.7  # the share of column edges two pages must share
+ALIKE = 0.5  # the share of column edges two pages must share
 
 
 def layout_of(geo: Geometry) -> str | None:

@@ -1,0 +1,133 @@
+"""Correct one page, the rest follow, simulated on pages the reader never learned from (issue 42).
+
+For every real document with at least ``MIN_PAGES`` product pages of one layout, the first of them is
+corrected from its truth, as a person would in the workbench, and the rest are read again with the
+reader adapted to that correction. Every reading is held out: the reader is the one trained without
+the document's batch (leave one batch out), with the calibration and thresholds of the committed
+reader. The figures are those of the remaining pages, before and after: SKU F1, how many leave review,
+and the precision of those that do.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+import lightgbm
+
+from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
+from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
+from skuflow_cli.training.fit import raw_scores
+from skuflow_cli.training.samples import PageSample
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful
+from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.layouts import canonical, layout_of
+
+MIN_PAGES = 3  # a layout repeated on fewer product pages teaches too few others to measure
+
+
+@dataclass(frozen=True)
+class Case:
+    """A document's largest layout: the page corrected and the pages read again."""
+
+    document: str
+    batch: str
+    layout: str
+    corrected: PageSample
+    rest: list[PageSample]
+
+
+def cases(samples: list[PageSample]) -> list[Case]:
+    by_document: dict[str, list[PageSample]] = defaultdict(list)
+    for s in samples:
+        if not s.bare and s.batch not in (GOLDEN, CORRECTIONS) and s.truth.get("skus"):
+            by_document[s.document].append(s)
+    found = []
+    for document, pages in by_document.items():
+        known: list[str] = []
+        clusters: dict[str, list[PageSample]] = defaultdict(list)
+        for s in sorted(pages, key=lambda s: s.page):
+            layout = canonical(layout_of(s.geo), known)
+            if layout is not None:
+                known += [layout] if layout not in known else []
+                clusters[layout].append(s)
+        if clusters:
+            layout, members = max(clusters.items(), key=lambda kv: len(kv[1]))
+            if len(members) >= MIN_PAGES:
+                found.append(Case(document, members[0].batch, layout, members[0], members[1:]))
+    return found
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    before: list[Judged]
+    after: list[Judged]
+    doubted: bool
+
+
+def simulate_case(case: Case, reader: Reader) -> Outcome:
+    def judged(booster: lightgbm.Booster) -> list[Judged]:
+        return [judge(HeldOut(s, raw_scores(booster, s.matrix)), reader.calibration, reader.take,
+                      reader.review_below) for s in case.rest]
+
+    before = judged(reader.booster)
+    after = judged(adapted(reader, [Lesson(case.corrected.matrix, case.corrected.labels)]).booster)
+    doubted = doubtful([j.confidence for j in before], [j.confidence for j in after])
+    if doubted:  # not propagated: the pages keep their reading, and a person looks
+        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]
+    return Outcome(case, before, after, doubted)
+
+
+def simulate(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader) -> list[Outcome]:
+    return [simulate_case(case, replace(base, booster=boosters[case.batch])) for case in cases(samples)]
+
+
+def _side(judged: list[Judged]) -> dict:
+    sku = tally(judged).metrics()["sku"]
+    unflagged = [j for j in judged if not j.flagged]
+    kept = tally(unflagged).metrics()["sku"]
+    return {"precision": sku["precision"], "recall": sku["recall"], "f1": sku["f1"],
+            "pages_unflagged": len(unflagged), "unflagged_sku_precision": kept["precision"]}
+
+
+def report(outcomes: list[Outcome]) -> dict:
+    before = [j for o in outcomes for j in o.before]
+    after = [j for o in outcomes for j in o.after]
+    left = [a for b, a in zip(before, after, strict=True) if b.flagged and not a.flagged]
+    return {
+        "documents": len(outcomes), "pages_corrected": len(outcomes), "pages_read_again": len(after),
+        "truth_skus": tally(after).metrics()["sku"]["truth"],
+        "before": _side(before), "after": _side(after),
+        "pages_leaving_review": len(left), "pages_flagged_before": sum(1 for j in before if j.flagged),
+        "leaving_review_sku_precision": tally(left).metrics()["sku"]["precision"],
+        "doubted": [o.case.document for o in outcomes if o.doubted],
+        "by_document": [{"document": o.case.document, "batch": o.case.batch, "layout": o.case.layout,
+                         "corrected_page": o.case.corrected.page, "pages": [s.page for s in o.case.rest],
+                         "before": _side(o.before), "after": _side(o.after), "doubted": o.doubted}
+                        for o in outcomes],
+    }
+
+
+def table(result: dict) -> str:
+    def cell(value: float | None) -> str:
+        return f"{value:.3f}" if value is not None else "–"
+
+    b, a = result["before"], result["after"]
+    lines = [f"{result['documents']} documents, one page corrected in each, {result['pages_read_again']} pages read "
+             f"again ({result['truth_skus']} products).", "",
+             "| remaining pages | precision | recall | F1 | pages unflagged | their SKU precision |",
+             "|---|---|---|---|---|---|",
+             f"| before the correction | {cell(b['precision'])} | {cell(b['recall'])} | {cell(b['f1'])} | "
+             f"{b['pages_unflagged']} | {cell(b['unflagged_sku_precision'])} |",
+             f"| after | {cell(a['precision'])} | {cell(a['recall'])} | {cell(a['f1'])} | "
+             f"{a['pages_unflagged']} | {cell(a['unflagged_sku_precision'])} |", "",
+             f"Pages leaving review: {result['pages_leaving_review']} of the {result['pages_flagged_before']} flagged "
+             f"before (SKU precision on them {cell(result['leaving_review_sku_precision'])}). Corrections doubted "
+             f"and not propagated: {len(result['doubted'])}.", "",
+             "| document | batch | corrected | pages | F1 before | F1 after | unflagged before | after |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {d['document']} | {d['batch']} | {d['corrected_page']} | {len(d['pages'])} | "
+              f"{cell(d['before']['f1'])} | {cell(d['after']['f1'])}{' (doubted)' if d['doubted'] else ''} | "
+              f"{d['before']['pages_unflagged']} | {d['after']['pages_unflagged']} |" for d in result["by_document"]]
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""The reader adapted to a corrected page (issue 42): layouts known as alike, a lesson kept as bytes, and
+what a person taught on one page changing the reading of another page of its layout."""
+
+import numpy as np
+from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, table
+
+from skuflow_extractor.domain.extraction import extract_page
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson
+from skuflow_extractor.reading.decisions import committed_reader
+from skuflow_extractor.reading.geometry import geometry
+from skuflow_extractor.reading.layouts import alike, canonical, layout_of
+from skuflow_extractor.reading.pipeline import decision_inputs
+
+
+def price_page(first_row: int, rows: int = 8):
+    return page(*table(0, 100, [HEADER, *body_rows(first_row, rows)]))
+
+
+def inputs_of(parsed):
+    kind = classification("C")
+    return decision_inputs(parsed, kind, extract_page(parsed, kind, HASH, PROFILE))
+
+
+def test_pages_of_one_table_share_a_layout_and_other_columns_do_not():
+    first, second = layout_of(geometry(price_page(1))), layout_of(geometry(price_page(20, rows=5)))
+    other = layout_of(geometry(page(*[cells(n, 100 + 20 * n, ["A-1", "x", "y"], xs=(120, 330, 470))
+                                      for n in range(6)])))
+    assert first is not None and alike(first, second) and not alike(first, other)
+    assert canonical(second, [first]) == first and canonical(other, [first]) == other
+    prose = page(cells(0, 100, ["One line of prose about the company"], xs=(50,)))
+    assert layout_of(geometry(prose)) is None and canonical(None, [first]) is None
+
+
+def test_a_lesson_is_kept_as_bytes_and_read_back_the_same():
+    taught = lesson(inputs_of(price_page(1)), [{"model": "SF-0001"}, {"model": "SF-0002"}])
+    back = Lesson.from_bytes(taught.to_bytes())
+    assert np.allclose(back.matrix, taught.matrix.astype(np.float32)) and (back.labels == taught.labels).all()
+    assert taught.labels.sum() == 2  # the two products the person kept, nothing else
+
+
+def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
+    reader = committed_reader()
+    corrected, nxt = inputs_of(price_page(1)), inputs_of(price_page(20))
+    codes = np.array([c.kind == "code" and c.key.startswith("SF-") for c in nxt.found])
+    before = reader.probabilities(nxt.matrix)[codes]
+    assert (before >= reader.take).all()  # the committed reader takes the codes as products
+    # The person says the codes are no products on this catalog (their names are): the other page follows.
+    taught = lesson(corrected, [{"model": None, "product_name": c.key} for c in corrected.found if c.kind == "name"])
+    assert taught.labels.any()
+    changed = adapted(reader, [taught])
+    after = changed.probabilities(nxt.matrix)[codes]
+    assert (after < reader.take).all() and changed.version.startswith(reader.version + "+")
+    assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
+
+
+def test_a_correction_that_leaves_the_other_pages_less_sure_is_doubted():
+    assert doubtful([0.9, 0.8], [0.6, 0.7]) and not doubtful([0.9, 0.8], [0.88, 0.85]) and not doubtful([], [])
