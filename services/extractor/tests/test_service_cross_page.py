@@ -4,36 +4,21 @@ Page 3 continues page 2's table but arrives first: it waits in ``deferred_pages`
 (or its ``page.failed``) releases it in the same transaction. No Kafka: the outbox rows are the output.
 """
 
-import asyncio
 import uuid
-from types import SimpleNamespace
 
-import pytest
 import sqlalchemy as sa
 from extractor_pages import HASH, HEADER, body_rows, classification, page, table
 
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import PageClassified, PageFailed
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_FAILED
-from skuflow_extractor.service import definition, subscriptions
+from skuflow_extractor.service import definition
 from skuflow_extractor.tables import deferred_pages, page_tables
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.db import Database, migrate
-from skuflow_platform.storage import LocalStorage
 
 OUTBOX = definition.tables.outbox
 PAGES = {2: page(*table(0, 100, [HEADER, *body_rows(1, 2)]), number=2),
          3: page(*table(0, 60, body_rows(3, 2)), number=3)}
-
-
-@pytest.fixture(scope="module")
-async def service(database_url, tmp_path_factory):
-    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
-    db = Database(database_url)
-    storage = LocalStorage(tmp_path_factory.mktemp("storage"))
-    handlers = {topic.name: handler for topic, handler in subscriptions(SimpleNamespace(storage=storage))}
-    yield SimpleNamespace(db=db, storage=storage, handlers=handlers)
-    await db.close()
 
 
 class Job:

@@ -5,6 +5,9 @@ is not read before that page: it waits in ``deferred_pages`` and is read, in the
 transaction, when the previous page's header is recorded, or when that page is announced as
 dead-lettered (``page.failed``), in which case it is read on its own. The dead-lettered page
 leaves a placeholder row that its replay replaces, so a replay yields what a first delivery would.
+
+Each reading names the page's layout, the first of the job's layouts it is alike to, and is read with
+what people taught of that layout: a person's review is learnt, and the rest follow (``lessons``).
 """
 
 from __future__ import annotations
@@ -15,31 +18,19 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_contracts.envelope import EventEnvelope
-from skuflow_contracts.events import PageClassified, PageExtracted, PageFailed
-from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.events import PageClassified, PageFailed
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
-from skuflow_extractor.domain.extraction import needs_previous_page
-from skuflow_extractor.domain.tables import TableHeader
+from skuflow_extractor import lessons
 from skuflow_extractor.llm import read_with_model
+from skuflow_extractor.reading.geometry import geometry
+from skuflow_extractor.reading.layouts import canonical, layout_of
 from skuflow_extractor.reading.pipeline import read_page
-from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform, profiles, skus
+from skuflow_extractor.readings import BOOK, UNKNOWN, extracted, header_of, known_layouts, page_inputs, publish
+from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform
 from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
-
-UNKNOWN = object()
-BOOK = ProfileBook(profiles)  # the threshold profiles; a version never changes, so one cache per process
-
-
-async def _previous_header(uow: UnitOfWork, page: int, generation: int) -> TableHeader | object | None:
-    """The table header the page before ended with, as read in this generation (UNKNOWN: not yet)."""
-    row = (await uow.conn.execute(sa.select(page_tables.c.header, page_tables.c.generation).where(
-        (page_tables.c.job_id == uow.envelope.job_id) & (page_tables.c.page == page - 1)))).first()
-    if row is None or row.generation < generation:
-        return UNKNOWN
-    return TableHeader.from_json(row.header) if row.header else None
 
 
 async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LLMService | None) -> None:
@@ -53,27 +44,28 @@ async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LL
 
 async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, llm: LLMService | None, *,
                    wait: bool = True) -> None:
-    profile = await BOOK.get(uow.conn, classified.config_version)
-    page = ParsedPage.model_validate_json(ctx.storage.get(classified.ir_uri))
-    previous: TableHeader | object | None = None
-    if needs_previous_page(page, classified.classification, profile):
-        previous = await _previous_header(uow, page.page, classified.generation)
-        if previous is UNKNOWN and wait:
-            deferred = pg_insert(deferred_pages).values(
-                job_id=uow.envelope.job_id, page=page.page, event=classified.model_dump(mode="json"))
-            waiting_generation = sa.func.coalesce(deferred_pages.c.event["generation"].as_integer(), 0)
-            await uow.conn.execute(deferred.on_conflict_do_update(  # a reprocess's page replaces an older one
-                index_elements=[deferred_pages.c.job_id, deferred_pages.c.page],
-                set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
-            return
-    header = previous if isinstance(previous, TableHeader) else None
-    call = PageCall.of(page, job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
+    job_id = uow.envelope.job_id
+    await lessons.hold(uow.conn, uow.envelope.merchant_id)
+    page, profile, previous = await page_inputs(uow.conn, ctx.storage, job_id, classified)
+    if previous is UNKNOWN and wait:
+        deferred = pg_insert(deferred_pages).values(
+            job_id=job_id, page=page.page, event=classified.model_dump(mode="json"))
+        waiting_generation = sa.func.coalesce(deferred_pages.c.event["generation"].as_integer(), 0)
+        await uow.conn.execute(deferred.on_conflict_do_update(  # a reprocess's page replaces an older one
+            index_elements=[deferred_pages.c.job_id, deferred_pages.c.page],
+            set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
+        return
+    geo = geometry(page)
+    layout = canonical(layout_of(geo), await known_layouts(uow.conn, job_id, classified.generation))
+    teacher = await lessons.teacher_for(uow.conn, uow.envelope.merchant_id, job_id, layout)
+    call = PageCall.of(page, job_id=job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
                        calls_used=classified.llm_calls)
     extraction, spent = await read_with_model(
-        llm, read_page(page, classified.classification, classified.file_hash, profile, header), page,
-        classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
+        llm, read_page(page, classified.classification, classified.file_hash, profile, header_of(previous),
+                       teacher.reader, geo),
+        page, classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
     reading = pg_insert(page_tables).values(
-        job_id=uow.envelope.job_id, page=page.page, merged_from=extraction.merged_from,
+        job_id=job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,
         generation=classified.generation,
     )
@@ -86,19 +78,9 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     ).returning(page_tables.c.page))
     if recorded.first() is None:
         return  # already extracted (a redelivery racing a release)
-    for sku in extraction.skus:
-        row = pg_insert(skus).values(
-            sku_id=sku.sku_id, job_id=uow.envelope.job_id, page=page.page, validity=sku.validity,
-            extraction_method=extraction.method, record=sku.model_dump(mode="json"))
-        await uow.conn.execute(row.on_conflict_do_update(  # the latest reading (a reprocess's) is kept
-            index_elements=[skus.c.job_id, skus.c.sku_id], set_={
-                "page": row.excluded.page, "validity": row.excluded.validity,
-                "extraction_method": row.excluded.extraction_method, "record": row.excluded.record}))
-    await uow.emit(classified.advance(
-        PageExtracted, classification=classified.classification, extraction_method=extraction.method,
-        fallback_reason=extraction.fallback_reason, skus=extraction.skus, review_reasons=extraction.review_reasons,
-        reader_version=extraction.reader_version, reading_confidence=extraction.confidence,
-        **classified.spent(spent.calls, spent.cost_usd)))
+    await publish(uow, job_id, extracted(classified, classified.classification, extraction, layout=layout,
+                                         adapted_from=teacher.source, **classified.spent(spent.calls, spent.cost_usd)),
+                  teacher.lesson_ids)
     await _release_next(uow, ctx, page.page, llm)
 
 
@@ -118,7 +100,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             where=page_tables.c.generation < failed.generation))
         await _release_next(uow, ctx, failed.page, llm)
 
-    return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed), BOOK.subscription()]
+    return [(PAGE_CLASSIFIED, on_page_classified), (PAGE_FAILED, on_page_failed), BOOK.subscription(),
+            *lessons.subscriptions(ctx)]
 
 
 definition = ServiceDefinition(

@@ -39,8 +39,9 @@ class DecisionInputs:
     matrix: np.ndarray
 
 
-def decision_inputs(page: ParsedPage, classification: PageClassification, rules: Extraction) -> DecisionInputs:
-    geo = geometry(page)
+def decision_inputs(page: ParsedPage, classification: PageClassification, rules: Extraction,
+                    geo: Geometry | None = None) -> DecisionInputs:
+    geo = geo or geometry(page)
     found = candidates(geo, rules.skus)
     return DecisionInputs(geo, found, features(geo, found, classification, rules.method))
 
@@ -61,13 +62,16 @@ def review_reasons(reading: PageReading, review_below: float, page_type: str | N
 
 
 def read_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
-              previous_table: TableHeader | None = None, reader: Reader | None = None) -> Extraction:
-    """The page's SKUs: the rule readers' candidates and the cells', decided by the learned reader."""
+              previous_table: TableHeader | None = None, reader: Reader | None = None,
+              geo: Geometry | None = None) -> Extraction:
+    """The page's SKUs: the rule readers' candidates and the cells', decided by the learned reader.
+    ``geo``: the page's geometry when the caller has it already (the extractor names the page's layout
+    from it before it chooses the reader)."""
     rules = extract_page(page, classification, file_hash, profile, previous_table)
     reader = reader or committed_reader()
     if reader is None or page.status == "failed":
         return rules
-    inputs = decision_inputs(page, classification, rules)
+    inputs = decision_inputs(page, classification, rules, geo)
     reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     scanned = page.parser_backend == "ocr"

@@ -1,0 +1,170 @@
+"""Correct one page, the rest follow (issue 42): what the extractor learns from a person's review.
+
+A review (``page.reviewed``) is kept as a lesson of the page's layout for its merchant
+(``reading.adaptation``), and the job's pages of that layout no person reviewed are read again with the
+reader adapted to the lessons, each as the next reading of its generation. Pages read later, in this
+job or in the merchant's later jobs with a layout alike, are read with the lessons at once. A lesson
+that leaves those pages' readings less sure is not propagated: their readings are sent again, flagged
+for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
+unlearns the lesson and reads again every page read with it.
+
+Re-reads ask no language model: a lesson is a better reading of exactly such a page, and the page's
+model calls were spent on its first reading. Lessons never cross merchants. A merchant's learning
+and its pages' first readings take one advisory lock (exclusive to learn, shared to read), so no page
+is read with a lesson while that lesson is being learnt or unlearnt, and missed by both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from skuflow_contracts.envelope import EventEnvelope
+from skuflow_contracts.events import AdaptedFrom, PageExtracted, PageReviewed, PageReviewReverted
+from skuflow_contracts.revisions import MAX_READING
+from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
+from skuflow_extractor.domain.extraction import Extraction, extract_page
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson
+from skuflow_extractor.reading.decisions import Reader, committed_reader
+from skuflow_extractor.reading.layouts import alike
+from skuflow_extractor.reading.pipeline import decision_inputs, read_page
+from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
+from skuflow_extractor.tables import lessons, page_readings
+from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.runtime import ServiceContext, Subscriptions
+
+ACTIVE, DOUBTED, REVERTED = "active", "doubted", "reverted"
+SKIPPED = "HUMAN_SKIPPED"  # a task ended without a person's reading: the page is theirs, but teaches nothing
+LESSONS_KEPT = 8  # a reader learns from the newest lessons only: a merchant's lessons grow without end
+LOCK_CLASS = 42  # the advisory locks of learning, by merchant (the two-key form: class, merchant)
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """What a page is read with: an adapted reader and the lessons it learnt from (newest first)."""
+
+    reader: Reader | None = None  # None: the committed reader
+    lesson_ids: tuple[int, ...] = ()
+    source: AdaptedFrom | None = None  # the newest lesson's page, named on the reading
+
+
+async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = False) -> None:
+    lock = sa.func.pg_advisory_xact_lock if exclusive else sa.func.pg_advisory_xact_lock_shared
+    await conn.execute(sa.select(lock(LOCK_CLASS, sa.func.hashtext(merchant_id))))
+
+
+@lru_cache(maxsize=16)
+def _adapted(taught: tuple[bytes, ...]) -> Reader:
+    """One adaptation per set of lessons and process: a job's pages of one layout share it."""
+    return adapted(committed_reader(), [Lesson.from_bytes(data) for data in taught])
+
+
+async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
+    """The reader for a page of ``layout``: adapted to the merchant's active lessons of that layout in
+    the page's job and of a layout alike in its other jobs."""
+    if layout is None or committed_reader() is None:
+        return Teacher()
+    t = lessons.c
+    found = (await conn.execute(sa.select(t.lesson_id, t.job_id, t.page, t.task_id, t.layout).where(
+        t.merchant_id == merchant_id, t.status == ACTIVE).order_by(t.lesson_id.desc()))).all()
+    used = [n for n in found if (n.layout == layout if n.job_id == job_id else alike(n.layout, layout))]
+    used = used[:LESSONS_KEPT]
+    if not used:
+        return Teacher()
+    stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
+        t.lesson_id.in_([n.lesson_id for n in used])))).all())
+    reader = _adapted(tuple(bytes(stored[n.lesson_id]) for n in used))
+    if reader is committed_reader():
+        return Teacher()  # lessons of one kind of candidate only teach no boundary
+    newest = used[0]
+    return Teacher(reader, tuple(n.lesson_id for n in used),
+                   AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id))
+
+
+def doubt(page: int) -> str:
+    return f"adaptation_doubtful:page {page}"
+
+
+def subscriptions(ctx: ServiceContext) -> Subscriptions:
+    async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted,
+                         reader: Reader | None) -> Extraction:
+        page, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
+        return read_page(page, current.classification, current.file_hash, profile, header_of(previous), reader)
+
+    async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted, reading: Extraction,
+                         teacher: Teacher) -> None:
+        await publish(uow, job_id, extracted(current, current.classification, reading, reading=current.reading + 1,
+                                             adapted_from=teacher.source), teacher.lesson_ids)
+
+    async def learn(uow: UnitOfWork, reviewed: PageReviewed, current: PageExtracted) -> int | None:
+        """The reviewed page as a lesson (None: this review was learnt already)."""
+        page, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
+        rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous))
+        taught = lesson(decision_inputs(page, current.classification, rules),
+                        [sku.attributes.model_dump() for sku in reviewed.result.skus])
+        return (await uow.conn.execute(pg_insert(lessons).values(
+            merchant_id=uow.envelope.merchant_id, job_id=uow.envelope.job_id, page=reviewed.page,
+            task_id=reviewed.task_id, revision=reviewed.revision, layout=current.layout, lesson=taught.to_bytes(),
+            status=ACTIVE).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
+
+    async def follow(uow: UnitOfWork, corrected: PageExtracted, lesson_id: int) -> None:
+        """Read the job's other pages of the corrected page's layout again, unless that makes them less sure."""
+        job_id, r = uow.envelope.job_id, page_readings.c
+        rows = (await uow.conn.execute(sa.select(r.event, r.lesson_ids).where(
+            r.job_id == job_id, r.generation == corrected.generation, r.layout == corrected.layout, ~r.reviewed,
+            r.reading < MAX_READING).order_by(r.page).with_for_update())).all()
+        teacher = await teacher_for(uow.conn, uow.envelope.merchant_id, job_id, corrected.layout)
+        if not rows or teacher.reader is None:
+            return
+        currents = [PageExtracted.model_validate(row.event) for row in rows]
+        readings = [await read_again(uow.conn, job_id, current, teacher.reader) for current in currents]
+        sure = [(c.reading_confidence, n.confidence) for c, n in zip(currents, readings, strict=True)
+                if c.reading_confidence is not None and n.confidence is not None]
+        if not doubtful([before for before, _ in sure], [after for _, after in sure]):
+            for current, reading in zip(currents, readings, strict=True):
+                await send_again(uow, job_id, current, reading, teacher)
+            return
+        await uow.conn.execute(lessons.update().where(lessons.c.lesson_id == lesson_id).values(status=DOUBTED))
+        for current, row in zip(currents, rows, strict=True):  # the same SKUs, for a person to look at
+            flagged = current.model_copy(update={"reading": current.reading + 1,
+                                                 "review_reasons": [*current.review_reasons, doubt(corrected.page)]})
+            await publish(uow, job_id, flagged, row.lesson_ids or ())
+
+    async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
+        reviewed, r = envelope.payload, page_readings.c
+        await hold(uow.conn, envelope.merchant_id, exclusive=True)
+        row = (await uow.conn.execute(page_readings.update().where(
+            r.job_id == envelope.job_id, r.page == reviewed.page, r.generation == reviewed.generation,
+        ).values(reviewed=True).returning(r.event))).scalar_one_or_none()
+        if row is None or reviewed.result.status == SKIPPED:
+            return  # a review of a reading a reprocess replaced, or a task skipped
+        current = PageExtracted.model_validate(row)
+        if current.layout is None:
+            return  # a page without columns shares its layout with no page
+        lesson_id = await learn(uow, reviewed, current)
+        if lesson_id is not None:
+            await follow(uow, current, lesson_id)
+
+    async def on_page_review_reverted(envelope: EventEnvelope[PageReviewReverted], uow: UnitOfWork) -> None:
+        """Unlearn the reverted review's lesson; read again, with the lessons left, every page read with it."""
+        await hold(uow.conn, envelope.merchant_id, exclusive=True)
+        undone = (await uow.conn.execute(lessons.update().where(
+            lessons.c.merchant_id == envelope.merchant_id, lessons.c.task_id == envelope.payload.task_id,
+            lessons.c.status != REVERTED,
+        ).values(status=REVERTED).returning(lessons.c.lesson_id))).scalars().all()
+        r = page_readings.c
+        rows = (await uow.conn.execute(sa.select(r.job_id, r.event).where(
+            r.merchant_id == envelope.merchant_id, r.lesson_ids.overlap(undone), ~r.reviewed,
+            r.reading < MAX_READING).order_by(r.job_id, r.page).with_for_update())).all() if undone else []
+        for job_id, event in rows:
+            current = PageExtracted.model_validate(event)
+            teacher = await teacher_for(uow.conn, envelope.merchant_id, job_id, current.layout)
+            await send_again(uow, job_id, current, await read_again(uow.conn, job_id, current, teacher.reader),
+                             teacher)
+
+    return [(PAGE_REVIEWED, on_page_reviewed), (PAGE_REVIEW_REVERTED, on_page_review_reverted)]
+

@@ -1,0 +1,239 @@
+"""Correct one page, the rest follow (issue 42), in the extractor service on the real Postgres: handlers
+driven with a UnitOfWork, the outbox rows are the output (as in test_service_cross_page.py).
+
+The pages are a born-digital price list whose products are known by their barcode (条码) alone: the
+committed reader takes the repeated name (玻璃杯) for the products and doubts it; corrected once, the
+reader takes the barcodes of the other pages, and is sure of them.
+"""
+
+import uuid
+
+import sqlalchemy as sa
+from extractor_pages import COLUMNS, HASH, classification, page, table
+
+from skuflow_contracts.codec import decode, envelope_for
+from skuflow_contracts.events import AdaptedFrom, PageClassified, PageReviewed, PageReviewReverted
+from skuflow_contracts.results import PageResult
+from skuflow_contracts.revisions import MAX_READING
+from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_REVIEW_REVERTED, PAGE_REVIEWED
+from skuflow_extractor.service import definition
+from skuflow_extractor.tables import lessons, page_readings, skus
+from skuflow_platform.consumer import UnitOfWork
+
+OUTBOX = definition.tables.outbox
+ROWS = 8
+HEADER = ["条码", "品名", "规格", "价格"]
+
+
+def barcode(page_number, row):
+    return f"69012345{page_number * 100 + row:05d}"
+
+
+OTHER_COLUMNS = (30, 250, 380, 500)  # a layout not alike the price list's
+OTHER_PAGE = 5  # set in it
+
+
+def price_list(number):
+    rows = [[barcode(number, n), "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
+    xs = OTHER_COLUMNS if number == OTHER_PAGE else COLUMNS
+    return page(*table(0, 80, [HEADER, *rows], xs=xs), number=number)
+
+
+def merchant():
+    return f"m-{uuid.uuid4().hex[:8]}"  # lessons are kept per merchant: each test learns alone
+
+
+class Job:
+    def __init__(self, service, merchant_id):
+        self.service, self.merchant_id, self.id = service, merchant_id, f"adapt-{uuid.uuid4().hex[:8]}"
+
+    async def deliver(self, topic, payload):
+        _, envelope = envelope_for(payload, job_id=self.id, merchant_id=self.merchant_id, producer="test")
+        async with self.service.db.transaction() as conn:
+            await self.service.handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables,
+                                                                         "extractor"))
+
+    async def classified(self, *numbers):
+        for number in numbers:
+            uri = self.service.storage.put(f"{self.id}/p{number}.json", price_list(number).model_dump_json().encode())
+            await self.deliver(PAGE_CLASSIFIED, PageClassified(
+                page=number, total_pages=5, file_hash=HASH, route="AUTO", config_version="v1", ir_uri=uri,
+                classification=classification("A")))
+
+    async def reviewed(self, number, products, status="HUMAN_COMPLETED", revision=2):
+        """A person's review of the page's latest reading; ``products``: (model, name) of each SKU left."""
+        read = (await self.readings())[number]
+        template = read.skus[0]
+        kept = [template.model_copy(update={"sku_id": f"{template.sku_id[:-3]}{n:03d}", "attributes":
+                                            template.attributes.model_copy(update={"model": m, "product_name": p})})
+                for n, (m, p) in enumerate(products, start=1)]
+        result = PageResult(page=number, status=status, page_type="A", layout="L1", needs_review=False,
+                            parser_backend="pymupdf", extraction_method=read.extraction_method, skus=kept)
+        task_id = f"task-{self.id}-{number}"
+        await self.deliver(PAGE_REVIEWED, read.advance(PageReviewed, task_id=task_id, result=result,
+                                                       revision=revision))
+        return task_id
+
+    async def reverted(self, task_id, number):
+        read = (await self.readings())[number]
+        await self.deliver(PAGE_REVIEW_REVERTED, read.advance(PageReviewReverted, task_id=task_id,
+                                                              reverted_by="lead", reason="wrong column"))
+
+    async def emitted(self):
+        """The page.extracted events sent for this job, in order."""
+        async with self.service.db.transaction() as conn:
+            rows = (await conn.execute(sa.select(OUTBOX.c.topic, OUTBOX.c.body)
+                                       .where(OUTBOX.c.message_key == self.id).order_by(OUTBOX.c.id))).all()
+        assert {row.topic for row in rows} <= {PAGE_EXTRACTED.name}
+        return [decode(row.topic, row.body).payload for row in rows]
+
+    async def readings(self):
+        """Each page's latest page.extracted."""
+        return {event.page: event for event in await self.emitted()}
+
+    async def since(self, count):
+        """(page, reading) of the events sent after the first ``count``."""
+        return [(e.page, e.reading) for e in (await self.emitted())[count:]]
+
+    async def lesson_statuses(self):
+        async with self.service.db.transaction() as conn:
+            return (await conn.execute(sa.select(lessons.c.page, lessons.c.status).where(
+                lessons.c.job_id == self.id).order_by(lessons.c.lesson_id))).all()
+
+
+def models(event):
+    return [sku.attributes.model for sku in event.skus]
+
+
+def barcodes(number):
+    return [barcode(number, n) for n in range(ROWS)]
+
+
+def corrected(number):
+    return [(code, "玻璃杯") for code in barcodes(number)]
+
+
+async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_it_taught(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, 3)
+    first = await job.readings()
+    layouts = {event.layout for event in first.values()}
+    assert len(layouts) == 1 and None not in layouts  # the three pages share one layout
+    for event in first.values():  # the committed reader misses the barcodes and doubts itself
+        assert (event.reading, event.adapted_from) == (0, None)
+        assert models(event) == [None] * ROWS and event.review_reasons
+
+    task_id = await job.reviewed(1, corrected(1))
+    assert await job.since(3) == [(2, 1), (3, 1)]  # the corrected page itself is not read again
+    after = await job.readings()
+    for number in (2, 3):
+        event = after[number]
+        assert event.adapted_from == AdaptedFrom(job_id=job.id, page=1, task_id=task_id)
+        assert event.layout == first[number].layout
+        assert models(event) == barcodes(number)
+        assert event.review_reasons == [] and event.reading_confidence > first[number].reading_confidence
+        assert event.reader_version != first[number].reader_version
+    async with service.db.transaction() as conn:
+        stored = (await conn.execute(sa.select(skus.c.record["attributes"]["model"].astext).where(
+            skus.c.job_id == job.id, skus.c.page == 2).order_by(skus.c.sku_id))).scalars().all()
+        rows = (await conn.execute(sa.select(page_readings.c.page, page_readings.c.reading,
+                                             page_readings.c.reviewed).where(
+            page_readings.c.job_id == job.id).order_by(page_readings.c.page))).all()
+    assert stored == barcodes(2)  # the page's SKUs are the new reading's, the old ones gone
+    assert rows == [(1, 0, True), (2, 1, False), (3, 1, False)]
+    assert await job.lesson_statuses() == [(1, "active")]
+
+
+async def test_a_reviewed_page_is_never_read_again(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, 3, 4)
+    await job.reviewed(2, [], status="HUMAN_SKIPPED")  # skipped: the page is a person's, and teaches nothing
+    assert await job.since(4) == [] and await job.lesson_statuses() == []
+
+    await job.reviewed(1, corrected(1))
+    assert await job.since(4) == [(3, 1), (4, 1)]
+    await job.reviewed(3, corrected(3), revision=102)  # the re-read page confirmed
+    assert await job.since(6) == [(4, 2)]
+    await job.reviewed(3, corrected(3), revision=102)  # the same review again: nothing more is learnt
+    assert await job.since(7) == []
+
+
+async def test_a_page_read_after_the_correction_starts_from_it(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2)
+    task_id = await job.reviewed(1, corrected(1))
+    await job.classified(3)
+    third = (await job.readings())[3]
+    assert third.reading == 0 and third.adapted_from == AdaptedFrom(job_id=job.id, page=1, task_id=task_id)
+    assert models(third) == barcodes(3)
+
+
+async def test_the_merchants_next_job_starts_from_what_was_learnt_and_no_other_merchant_does(service):
+    same = merchant()
+    earlier = Job(service, same)
+    await earlier.classified(1, 2)
+    task_id = await earlier.reviewed(1, corrected(1))
+
+    later, stranger = Job(service, same), Job(service, merchant())
+    await later.classified(1)
+    await stranger.classified(1)
+    learnt, unlearnt = (await later.readings())[1], (await stranger.readings())[1]
+    assert learnt.adapted_from == AdaptedFrom(job_id=earlier.id, page=1, task_id=task_id)
+    assert models(learnt) == barcodes(1) and not learnt.review_reasons
+    assert unlearnt.adapted_from is None and models(unlearnt) == [None] * ROWS
+
+
+async def test_a_revert_reads_again_every_page_read_with_the_lesson(service):
+    same = merchant()
+    job, later = Job(service, same), Job(service, same)
+    await job.classified(1, 2, 3)
+    task_id = await job.reviewed(1, corrected(1))
+    await later.classified(1, OTHER_PAGE)
+    assert (await later.readings())[1].adapted_from is not None
+    assert (await later.readings())[OTHER_PAGE].adapted_from is None
+
+    await job.reverted(task_id, 1)
+    assert await job.since(5) == [(2, 2), (3, 2)]  # the reviewed page 1 stays as its person left it
+    assert await later.since(2) == [(1, 1)]  # the merchant's later job unlearns it too; its other layout stays
+    for event in [*(await job.readings()).values(), *(await later.readings()).values()]:
+        if event.reading:
+            assert event.adapted_from is None and models(event) == [None] * ROWS
+    assert await job.lesson_statuses() == [(1, "reverted")]
+
+
+async def test_a_revert_leaves_the_pages_the_lessons_left(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, 3)
+    first = await job.reviewed(1, corrected(1))
+    second = await job.reviewed(2, corrected(2), revision=102)
+    assert await job.since(3) == [(2, 1), (3, 1), (3, 2)]
+    await job.reverted(first, 1)
+    third = (await job.readings())[3]
+    assert third.reading == 3 and third.adapted_from == AdaptedFrom(job_id=job.id, page=2, task_id=second)
+    assert models(third) == barcodes(3)
+
+
+async def test_a_correction_that_leaves_the_rest_less_sure_is_flagged_not_propagated(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, 3)
+    before = await job.readings()
+    # half the barcodes and the name as a product of its own: the reader cannot learn both
+    await job.reviewed(1, [*corrected(1)[:4], (None, "玻璃杯")])
+    assert await job.since(3) == [(2, 1), (3, 1)]
+    after = await job.readings()
+    for number in (2, 3):
+        assert after[number].skus == before[number].skus and after[number].adapted_from is None
+        assert after[number].review_reasons == [*before[number].review_reasons, "adaptation_doubtful:page 1"]
+    assert await job.lesson_statuses() == [(1, "doubted")]
+    await job.classified(4)  # a doubted lesson teaches no later page either
+    assert (await job.readings())[4].adapted_from is None
+
+
+async def test_a_page_at_its_last_reading_is_not_read_again(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, 3)
+    async with service.db.transaction() as conn:
+        await conn.execute(page_readings.update().where(page_readings.c.job_id == job.id, page_readings.c.page == 3)
+                           .values(reading=MAX_READING))
+    await job.reviewed(1, corrected(1))
+    assert await job.since(3) == [(2, 1)]
