@@ -1,5 +1,9 @@
 """Binder service wiring: page.extracted → page.bound, remembering the job's logos and each image's
-state in its schema."""
+state in its schema.
+
+A page may be read again within its generation (a person corrected a page of its layout: issue 42):
+the later reading is bound and replaces the page's images and bindings; a reading older than the one
+bound already (a late replay) binds nothing."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from skuflow_binder.domain.images import image_path, image_row
 from skuflow_binder.domain.page import bind_page
 from skuflow_binder.llm import settle_with_model
 from skuflow_binder.metrics import count_duplicates
-from skuflow_binder.tables import bindings, images, metadata, platform, profiles, seen_images
+from skuflow_binder.tables import bindings, bound_readings, images, metadata, platform, profiles, seen_images
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
 from skuflow_contracts.ir import ImageRegion, ParsedPage
@@ -46,12 +50,27 @@ async def record_images(uow: UnitOfWork, page: int, records: list[ImageRecord], 
                                     for record in records for before, trigger, after in image_path(record)])
 
 
+async def _newest(uow: UnitOfWork, extracted: PageExtracted) -> bool:
+    """Whether this is the page's newest reading so far (its generation, then its reading), now recorded."""
+    row = pg_insert(bound_readings).values(job_id=uow.envelope.job_id, page=extracted.page,
+                                           generation=extracted.generation, reading=extracted.reading)
+    newer = sa.tuple_(row.excluded.generation, row.excluded.reading) >= sa.tuple_(
+        bound_readings.c.generation, bound_readings.c.reading)
+    recorded = await uow.conn.execute(row.on_conflict_do_update(
+        index_elements=[bound_readings.c.job_id, bound_readings.c.page],
+        set_={"generation": row.excluded.generation, "reading": row.excluded.reading}, where=newer,
+    ).returning(bound_readings.c.page))
+    return recorded.first() is not None
+
+
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     llm = optional_llm_service()
     book = ProfileBook(profiles)
 
     async def on_page_extracted(envelope: EventEnvelope[PageExtracted], uow: UnitOfWork) -> None:
         extracted = envelope.payload
+        if not await _newest(uow, extracted):
+            return
         page = ParsedPage.model_validate_json(ctx.storage.get(extracted.ir_uri))
         seen = await _seen(uow)
         known = set(seen.hashes)
@@ -71,16 +90,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                 job_id=envelope.job_id, content_hash=content_hash,
                 perceptual_hash=perceptual_hash).on_conflict_do_nothing())
         await record_images(uow, extracted.page, result.images, page.images)
-        for binding in result.bindings:
-            row = pg_insert(bindings).values(
-                job_id=envelope.job_id, sku_id=binding.sku_id, page=extracted.page,
-                image_id=binding.image_id, confidence=binding.confidence,
-                is_ambiguous=binding.is_ambiguous, method=binding.method,
-                candidates=[c.model_dump() for c in binding.candidates])
-            await uow.conn.execute(row.on_conflict_do_update(  # the latest reading's (a full reprocess's)
-                index_elements=[bindings.c.job_id, bindings.c.sku_id],
-                set_={name: row.excluded[name] for name in ("page", "image_id", "confidence", "is_ambiguous",
-                                                            "method", "candidates")}))
+        await uow.conn.execute(bindings.delete().where(bindings.c.job_id == envelope.job_id,
+                                                       bindings.c.page == extracted.page))  # the latest reading's
+        if result.bindings:
+            await uow.conn.execute(bindings.insert(), [
+                {"job_id": envelope.job_id, "sku_id": binding.sku_id, "page": extracted.page,
+                 "image_id": binding.image_id, "confidence": binding.confidence,
+                 "is_ambiguous": binding.is_ambiguous, "method": binding.method,
+                 "candidates": [c.model_dump() for c in binding.candidates]} for binding in result.bindings])
         await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls, spent.cost_usd)))
 
     return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]

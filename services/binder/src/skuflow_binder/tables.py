@@ -1,5 +1,5 @@
-"""The binder's schema: one binding decision per valid SKU, the job's logos seen so far, and each
-image with its state (domain/images.py)."""
+"""The binder's schema: one binding decision per valid SKU, the job's logos seen so far, each image
+with its state (domain/images.py), and the reading each page was last bound from."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -47,4 +47,12 @@ images = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.CheckConstraint("search_eligible = false OR short_edge >= 640", name="chk_search_eligible"),
     sa.Index("idx_images_job", "job_id", "page"),
+)
+
+bound_readings = sa.Table(  # a page's later reading replaces its bindings; an older one arriving late binds nothing
+    "bound_readings", metadata,
+    sa.Column("job_id", sa.Text, primary_key=True),
+    sa.Column("page", sa.Integer, primary_key=True),
+    sa.Column("generation", sa.Integer, nullable=False),
+    sa.Column("reading", sa.Integer, nullable=False),
 )
