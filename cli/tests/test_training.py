@@ -15,11 +15,11 @@ from skuflow_cli.training.corpus import PageCache, labelled_documents
 from skuflow_cli.training.corrections import export
 from skuflow_cli.training.fit import isotonic
 from skuflow_cli.training.samples import page_samples
-from skuflow_extractor.reading.labels import label, truth_keys
 from skuflow_collab.service import definition as collab
 from skuflow_contracts.results import PageResult, SkuRecord
 from skuflow_extractor.reading.candidates import Candidate
 from skuflow_extractor.reading.decisions import load_reader
+from skuflow_extractor.reading.labels import label, truth_keys
 from skuflow_platform.db import migrate
 from skuflow_platform.storage import LocalStorage
 

@@ -152,10 +152,12 @@ async def test_a_reviewed_page_is_never_read_again(service):
 
     await job.reviewed(1, corrected(1))
     assert await job.since(4) == [(3, 1), (4, 1)]
-    await job.reviewed(3, corrected(3), revision=102)  # the re-read page confirmed
-    assert await job.since(6) == [(4, 2)]
-    await job.reviewed(3, corrected(3), revision=102)  # the same review again: nothing more is learnt
-    assert await job.since(7) == []
+    await job.reviewed(1, corrected(1))  # the same review again: nothing more is learnt
+    assert await job.since(6) == []
+    await job.reviewed(3, corrected(3), revision=102)  # the re-read page approved as it was read
+    assert await job.since(6) == []  # an approval teaches nothing the reader did not decide
+    await job.reviewed(4, corrected(4)[:-1], revision=102)  # a product taken out: a correction
+    assert await job.since(6) == [] and [s for _, s in await job.lesson_statuses()] == ["active", "active"]
 
 
 async def test_a_page_read_after_the_correction_starts_from_it(service):
@@ -205,7 +207,8 @@ async def test_a_revert_leaves_the_pages_the_lessons_left(service):
     job = Job(service, merchant())
     await job.classified(1, 2, 3)
     first = await job.reviewed(1, corrected(1))
-    second = await job.reviewed(2, corrected(2), revision=102)
+    # the re-read page 2 corrected again (a product the reader could not see added): a second lesson
+    second = await job.reviewed(2, [*corrected(2), ("GIFT-1", "赠品")], revision=102)
     assert await job.since(3) == [(2, 1), (3, 1), (3, 2)]
     await job.reverted(first, 1)
     third = (await job.readings())[3]

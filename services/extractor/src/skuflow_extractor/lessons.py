@@ -25,11 +25,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import AdaptedFrom, PageExtracted, PageReviewed, PageReviewReverted
+from skuflow_contracts.results import SkuRecord
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
 from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson
 from skuflow_extractor.reading.decisions import Reader, committed_reader
+from skuflow_extractor.reading.labels import truth_keys
 from skuflow_extractor.reading.layouts import alike
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page
 from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
@@ -83,6 +85,11 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
     newest = used[0]
     return Teacher(reader, tuple(n.lesson_id for n in used),
                    AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id))
+
+
+def keys_of(skus: list[SkuRecord]) -> tuple[set[str], set[str]]:
+    """The products' keys, as the reader decides them (its lessons are labelled by the same keys)."""
+    return truth_keys(sku.attributes.model_dump() for sku in skus)
 
 
 def doubt(page: int) -> str:
@@ -145,6 +152,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         current = PageExtracted.model_validate(row)
         if current.layout is None:
             return  # a page without columns shares its layout with no page
+        if keys_of(reviewed.result.skus) == keys_of(current.skus):
+            return  # approved as read (or only prices, images fixed): nothing the reader decided was wrong
         lesson_id = await learn(uow, reviewed, current)
         if lesson_id is not None:
             await follow(uow, current, lesson_id)

@@ -4,8 +4,9 @@ The signature is the page's kind (a text layer or an OCR reading) and the left e
 that hold several cells, in fortieths of the page's width. Two pages are alike when at least half of
 their column edges meet within a fortieth (pages of one table differ by a column a page leaves empty
 or a note set across it: 't:12.23' and 't:11.20.24' are one price list; a stricter bar of 0.7 called
-half the real set's repeated layouts apart, ``docs/reader/adaptation.md``). A job's pages are named by the first signature they are alike
-to (``canonical``), so a layout is one string downstream (collab clusters its review queue by it).
+half the real set's repeated layouts apart, ``docs/reader.md``). A job's pages are named by the
+first signature they are alike to (``canonical``), so a layout is one string downstream (collab
+clusters its review queue by it).
 """
 
 from __future__ import annotations
