@@ -129,3 +129,16 @@ async def test_a_re_read_that_needs_no_review_completes_the_job_and_an_older_rea
     assert [c.status for c in await output.sent(JOB_COMPLETED)] == ["PARTIAL_IMPORTED", "FULL_IMPORTED"]
     assert [d.revision for d in page_two(await output.sent(SKU_DELIVERED))] == [REREAD, REREAD]
     assert await output.stored() == (REREAD, "19.90")
+
+
+async def test_a_re_read_sent_back_to_a_person_withdraws_what_the_page_delivered(output):
+    """A correction reverted: the page's adapted reading was delivered; the re-read without it needs review."""
+    await output.handle(PAGE_BOUND, reading(0, "9.90", needs_review=True))
+    await output.handle(PAGE_BOUND, reading(1, "19.90", needs_review=False))  # adapted: delivered
+    await output.handle(PAGE_BOUND, reading(2, "9.90", needs_review=True))  # the correction reverted
+    assert [(d.revision, d.sku.attributes.price) for d in page_two(await output.sent(SKU_DELIVERED))] == [
+        (REREAD, "19.90"), (REREAD, "5.00")]
+    withdrawn = await output.sent(SKU_SUPERSEDED)
+    assert sorted((w.sku_id[-3:], w.revision, w.superseded_by) for w in withdrawn) == [
+        ("001", REREAD, machine_revision(0, 2)), ("002", REREAD, machine_revision(0, 2))]
+    assert await output.stored() == (machine_revision(0, 2), "9.90")

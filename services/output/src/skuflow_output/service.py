@@ -94,6 +94,18 @@ async def _put_result(uow: UnitOfWork, page: int, result: PageResult, revision: 
     return True
 
 
+async def _supersede(uow: UnitOfWork, page: int, revision: int, kept: list[str]) -> None:
+    """Every other revision's deliveries of the page but ``kept``: ``revision`` replaced the page's result,
+    so it outranks them all (a review of an earlier reading outranks a later re-read, whatever their
+    numbers)."""
+    job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
+    replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id, deliveries.c.page == page,
+                               deliveries.c.revision != revision, deliveries.c.sku_id.not_in(kept))
+    for old in replaced:
+        await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
+                                     sku_id=old.sku_id, page=page, revision=old.revision, superseded_by=revision))
+
+
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool,
                    links: FileLinks) -> None:
     """One sku.delivered per valid SKU of a final page whose content downstream does not hold yet, keyed
@@ -106,15 +118,7 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     contents = {sku.sku_id: content_key(sku, linked.get(sku.sku_id, [])) for sku in valid}
     live = await live_deliveries(uow.conn, job_id, result.page)
     kept = [sku_id for sku_id, key in contents.items() if sku_id in live and live[sku_id].content_key == key]
-    # every other revision's: this one replaced the page's result, so it outranks them all (a review of
-    # an earlier reading outranks a later re-read, whatever their numbers)
-    replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id,
-                               deliveries.c.page == result.page, deliveries.c.revision != revision,
-                               deliveries.c.sku_id.not_in(kept))
-    for old in replaced:
-        await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
-                                     sku_id=old.sku_id, page=result.page, revision=old.revision,
-                                     superseded_by=revision))
+    await _supersede(uow, result.page, revision, kept)
     changed = {sku_id: key for sku_id, key in contents.items() if sku_id not in kept}
     delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, changed))
     for sku in valid:
@@ -190,6 +194,10 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if is_final(work.result, revision, work.route):
             await _deliver(uow, work.file_hash, work.result, revision, importing,
                            file_links.links(ctx.settings.jwt_secret))
+        elif work.reading > 0 and not reviewed:
+            # a re-read sent back to a person (its correction reverted, or doubted): what the page delivered
+            # is no longer its reading, so downstream is told; the person's review delivers the page again
+            await _supersede(uow, work.page, revision, [])
         newer = reviewed or work.reading > 0  # a review or a re-read: not a retry's reading
         await complete_if_done(uow, job, revised=newer, retried=not newer and job.result_uri is not None)
 
