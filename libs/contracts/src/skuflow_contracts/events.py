@@ -14,7 +14,6 @@ from skuflow_contracts.envelope import Contract
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.ir import ParserBackend
 from skuflow_contracts.profile import ThresholdProfile
-from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.results import (
     ExtractionMethod,
     ImageLink,
@@ -24,6 +23,7 @@ from skuflow_contracts.results import (
     Route,
     SkuRecord,
 )
+from skuflow_contracts.revisions import MAX_READING
 
 Sha256 = str
 PageWorkT = TypeVar("PageWorkT", bound="PageWork")
