@@ -14,9 +14,10 @@ from skuflow_collab.service import definition, subscriptions
 from skuflow_collab.tables import annotations, human_tasks
 from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.codec import decode, envelope_for
-from skuflow_contracts.events import PageBound
+from skuflow_contracts.events import AdaptedFrom, PageBound
 from skuflow_contracts.ir import ParsedPage, TextBlock, TextLine, TextSpan
 from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, PageResult, SkuRecord
+from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_platform.auth import mint_token
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.db import migrate
@@ -41,9 +42,10 @@ def named(user: str, name: str, roles=("annotator",)) -> dict:
 ANN, BOB, LEAD, OTHER = token("ann"), token("bob"), token("lea", roles=("team_lead",)), token("eve", merchant="m2")
 
 
-def page_result(page: int) -> PageResult:
+def page_result(page: int, price: str = "9.90", confidence: float = 0.55) -> PageResult:
     sku = SkuRecord(sku_id=f"{HASH[:8]}_p{page:02d}_001", validity="valid",
-                    attributes={"model": "SF-1", "price": "9.90"}, source_bbox=(50, 100, 300, 120), confidence=0.55)
+                    attributes={"model": "SF-1", "price": price}, source_bbox=(50, 100, 300, 120),
+                    confidence=confidence)
     images = [ImageRecord(image_id=f"img_{n}", bbox=(300, 100 + 50 * n, 350, 140 + 50 * n), role="PRODUCT_MAIN",
                           short_edge=400) for n in (1, 2)]
     binding = BindingRecord(sku_id=sku.sku_id, image_id=None, confidence=0.5, is_ambiguous=True, method="grid",
@@ -69,14 +71,27 @@ async def collab(database_url, tmp_path):
     await ctx.db.close()
 
 
-async def new_task(ctx, job="job-1", page=1, merchant="m1") -> str:
-    """A task made the way the service makes it: from a page.bound event."""
-    work = PageBound(page=page, total_pages=3, file_hash=HASH, route="AUTO", config_version="v1",
-                     ir_uri="local://ir", result=page_result(page))
+def bound(page: int = 1, reading: int = 0, layout: str | None = None, needs_review: bool = True,
+          **result: object) -> PageBound:
+    """The machine's ``reading`` of the page (1 and up: re-reads after page 1's correction taught the
+    reader its ``layout``); ``result``: its price and confidence."""
+    learned = AdaptedFrom(job_id="job-1", page=1, task_id="t-1") if reading else None
+    return PageBound(page=page, total_pages=3, file_hash=HASH, route="AUTO", config_version="v1",
+                     ir_uri="local://ir", reading=reading, layout=layout, adapted_from=learned,
+                     result=page_result(page, **result).model_copy(update={"needs_review": needs_review}))
+
+
+async def deliver(ctx, work: PageBound, job: str = "job-1", merchant: str = "m1") -> None:
     _, envelope = envelope_for(work, job_id=job, merchant_id=merchant, producer="test")
     [(_, handler)] = subscriptions(ctx)
     async with ctx.db.transaction() as conn:
         await handler(envelope, UnitOfWork(conn, envelope, ctx.tables, "collab"))
+
+
+async def new_task(ctx, job="job-1", page=1, merchant="m1", **reading) -> str:
+    """A task made the way the service makes it: from a page.bound event."""
+    await deliver(ctx, bound(page, **reading), job, merchant)
+    async with ctx.db.transaction() as conn:
         return (await conn.execute(sa.select(human_tasks.c.task_id).where(
             human_tasks.c.job_id == job, human_tasks.c.page == page))).scalar_one()
 
@@ -466,3 +481,101 @@ async def test_the_ops_page_is_served_beside_the_workbench_with_its_own_script(c
     scripts = re.findall(r'src="(/workbench/assets/[^"]+\.js)"', page.text)
     assert scripts and [(await client.get(script)).status_code for script in scripts] == [200] * len(scripts)
     assert "<title>skuflow ops</title>" not in (await client.get("/workbench/")).text
+
+
+async def page_tasks(ctx, page: int) -> list[tuple[str, str, str | None, int]]:
+    """Job 1's tasks of the page, oldest first: id, status, skip reason and the reading they know of."""
+    async with ctx.db.transaction() as conn:
+        return [tuple(row) for row in await conn.execute(sa.select(
+            human_tasks.c.task_id, human_tasks.c.status, human_tasks.c.skip_reason, human_tasks.c.reading).where(
+            human_tasks.c.job_id == "job-1", human_tasks.c.page == page).order_by(human_tasks.c.created_at))]
+
+
+async def test_a_re_read_gives_a_waiting_task_the_better_draft_closes_it_when_no_one_is_needed_and_comes_back(collab):
+    """Issue 42: the reader re-read page 2 after page 1's correction, then again after its revert."""
+    client, ctx = collab
+    task = await new_task(ctx, page=2, layout="sig-a")
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", price="19.90"))  # better, still doubtful
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert (detail["status"], detail["reading"], detail["result"]["skus"][0]["attributes"]["price"]) == (
+        "CREATED", 1, "19.90")
+    assert detail["adapted_from"] == {"job_id": "job-1", "page": 1, "task_id": "t-1"}
+    await deliver(ctx, bound(2, reading=2, layout="sig-a", needs_review=False, price="29.90"))  # sure now
+    assert await page_tasks(ctx, 2) == [(task, "SKIPPED", "re-read after the correction of page 1", 2)]
+    assert await published(ctx, "page.reviewed") == []  # the re-read reached output by itself
+    assert (await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)).status_code == 409
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", price="19.90"))  # an older reading, late: nothing
+    await deliver(ctx, bound(2, reading=3, layout="sig-a", price="9.90"))  # the lesson reverted: doubtful again
+    [closed, again] = await page_tasks(ctx, 2)
+    assert closed == (task, "SKIPPED", "re-read after the correction of page 1", 2)
+    assert again[0] != task and again[1:] == ("CREATED", None, 3)
+    assert [e.payload.task_id for e in await published(ctx, "task.created")] == [task, again[0]]
+    async with ctx.db.transaction() as conn:
+        [trigger] = (await conn.execute(sa.select(ctx.tables.state_transitions.c.detail["trigger"].as_string()).where(
+            ctx.tables.state_transitions.c.entity_id == task,
+            ctx.tables.state_transitions.c.to_status == "SKIPPED"))).scalars()
+    assert trigger == "adapted"
+
+
+async def test_a_held_task_keeps_its_page_and_its_review_is_numbered_above_the_newest_reading(collab):
+    client, ctx = collab
+    task = await new_task(ctx, page=2, layout="sig-a")
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", needs_review=False, price="19.90"))
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert (detail["status"], detail["reading"], detail["result"]["skus"][0]["attributes"]["price"]) == (
+        "PROCESSING", 0, "9.90")  # the person's page does not change under them
+    sku_id = detail["result"]["skus"][0]["sku_id"]
+    fix = {"edited": [{"sku_id": sku_id, "attributes": {"price": {"before": "9.90", "after": "12.00"}}}]}
+    assert (await client.post(f"/api/v1/tasks/{task}/complete", json=fix, headers=ANN)).status_code == 200
+    [review] = await published(ctx, "page.reviewed")
+    assert review.payload.revision == review_revision(0, 0, reading=1) > machine_revision(0, reading=1)
+
+
+async def test_a_reviewed_page_is_never_reopened_or_changed_by_a_re_read(collab):
+    client, ctx = collab
+    task = await new_task(ctx, page=2, layout="sig-a")
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{task}/complete", json={}, headers=ANN)
+    for reading, sure in ((1, False), (2, True)):
+        await deliver(ctx, bound(2, reading=reading, layout="sig-a", needs_review=not sure, price="19.90"))
+    assert await page_tasks(ctx, 2) == [(task, "COMPLETED", None, 0)]
+    detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
+    assert detail["result"]["skus"][0]["attributes"]["price"] == "9.90"
+
+
+async def test_a_revert_tells_the_reader_to_unlearn_the_correction(collab):
+    client, ctx = collab
+    task = await new_task(ctx, page=1, layout="sig-a")
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{task}/complete", json={}, headers=ANN)
+    assert await published(ctx, "page.review-reverted") == []
+    await client.post(f"/api/v1/tasks/{task}/revert", json={"reason": "the wrong column was the price"}, headers=LEAD)
+    [reverted] = await published(ctx, "page.review-reverted")
+    assert (reverted.job_id, reverted.payload.page, reverted.payload.layout) == ("job-1", 1, "sig-a")
+    assert (reverted.payload.task_id, reverted.payload.reverted_by, reverted.payload.reason) == (
+        task, "lea", "the wrong column was the price")
+    closed = await new_task(ctx, page=2, layout="sig-a")
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", needs_review=False))  # closed by the re-read
+    again = await client.post(f"/api/v1/tasks/{closed}/revert", json={"reason": "look at it"}, headers=LEAD)
+    assert again.json()["status"] == "CREATED"  # a person will look at it after all
+    assert len(await published(ctx, "page.review-reverted")) == 1  # but no review of it taught the reader
+
+
+async def test_next_offers_first_the_page_whose_correction_teaches_the_most_others_and_says_how_many(collab):
+    client, ctx = collab
+    lone = await new_task(ctx, page=1, layout="sig-a", confidence=0.5)  # the least sure, but alone
+    table = [await new_task(ctx, page=page, layout="sig-b", confidence=confidence)
+             for page, confidence in ((2, 0.8), (3, 0.6))]
+    rest = await new_task(ctx, page=4, layout="sig-b", confidence=0.7)
+    unsigned = await new_task(ctx, page=5)
+    offered = (await client.get("/api/v1/tasks/next", headers=ANN)).json()
+    assert (offered["task_id"], offered["similar_pages"]) == (table[1], 2)  # of sig-b's 3, the least sure
+    seen = {task: (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()["similar_pages"]
+            for task in (lone, unsigned)}
+    assert seen == {lone: 0, unsigned: 0}
+    await client.post(f"/api/v1/tasks/{table[1]}/lock", headers=ANN)
+    await client.post(f"/api/v1/tasks/{table[1]}/complete", json={}, headers=ANN)
+    assert (await client.get(f"/api/v1/tasks/{table[1]}", headers=ANN)).json()["similar_pages"] == 2
+    assert (await client.get(f"/api/v1/tasks/{table[0]}", headers=ANN)).json()["similar_pages"] == 1
+    assert (await client.get("/api/v1/tasks/next", headers=ANN)).json()["task_id"] == rest  # sig-b's 2 remaining

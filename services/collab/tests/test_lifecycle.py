@@ -28,6 +28,7 @@ ALLOWED = {
     ("CREATED", "reassign"): "CREATED", ("ESCALATED", "reassign"): "CREATED",
     ("CREATED", "supersede"): "SKIPPED", ("ESCALATED", "supersede"): "SKIPPED",
     ("PROCESSING", "supersede"): "SKIPPED",  # a full reprocess read the page again
+    ("CREATED", "adapted"): "SKIPPED", ("ESCALATED", "adapted"): "SKIPPED",  # re-read: no person needed now
 }
 
 
@@ -58,4 +59,6 @@ def test_annotators_cannot_drive_the_timers_and_the_timers_cannot_work_tasks():
         move("CREATED", "lock", ("system",))
     with pytest.raises(NotAllowed):
         move("PROCESSING", "supersede", ("team_lead", "admin"))
+    with pytest.raises(NotAllowed):
+        move("CREATED", "adapted", ("team_lead", "admin"))
     assert move("PROCESSING", "complete", ("team_lead",)) == "COMPLETED"

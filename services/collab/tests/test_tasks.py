@@ -1,8 +1,10 @@
-"""Which pages become human tasks, and of which kind."""
+"""Which pages become human tasks, of which kind, and their ids."""
+
+import uuid
 
 import pytest
 
-from skuflow_collab.domain.tasks import PRIORITY_HIGH, PRIORITY_NORMAL, task_for
+from skuflow_collab.domain.tasks import PRIORITY_HIGH, PRIORITY_NORMAL, task_for, task_id_of
 from skuflow_contracts.results import BindingRecord, PageResult, SkuRecord, Validation
 
 
@@ -61,3 +63,10 @@ def test_the_first_pages_title_and_labelled_brand_and_series_are_the_documents_a
         block(3, "型号：A-1", 10)])
     assert global_attributes(cover) == {"title": "2026 产品目录", "brand": "欧莱", "series": "XK-Pro",
                                         "material": "304 steel"}
+
+
+def test_a_task_id_is_one_per_reading_and_the_first_readings_is_as_it_always_was():
+    assert task_id_of("j", 2, "SKU_REVIEW") == str(uuid.uuid5(uuid.NAMESPACE_URL, "j/2/SKU_REVIEW"))
+    assert task_id_of("j", 2, "SKU_REVIEW", generation=1) == str(uuid.uuid5(uuid.NAMESPACE_URL, "j/2/SKU_REVIEW/g1"))
+    ids = {task_id_of("j", 2, "SKU_REVIEW", generation, reading) for generation in (0, 1) for reading in (0, 1, 2)}
+    assert len(ids) == 6

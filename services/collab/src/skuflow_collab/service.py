@@ -1,20 +1,23 @@
-"""Collab service wiring: page.bound (needs_review) → a human task and task.created; the task API;
-lock expiry and SLA escalation on a clock."""
+"""Collab service wiring: page.bound (needs_review) → a human task and task.created, a re-read of the
+page after a correction → its waiting task starts from it or is closed (domain/readings.py); the
+task API; lock expiry and SLA escalation on a clock."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import store
 from skuflow_collab.api import routes
 from skuflow_collab.domain import dispatch
 from skuflow_collab.domain.document import global_attributes
-from skuflow_collab.domain.tasks import PRIORITY_HIGH, task_for
+from skuflow_collab.domain.lifecycle import SYSTEM
+from skuflow_collab.domain.readings import Step, closing_reason, step
+from skuflow_collab.domain.tasks import PRIORITY_HIGH, TaskSpec, task_for, task_id_of
 from skuflow_collab.feedback import suggest
 from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import documents, human_tasks, metadata, platform
@@ -22,6 +25,7 @@ from skuflow_collab.timers import escalate, expire_locks
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, TaskCreated
 from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import PAGE_BOUND
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
@@ -46,6 +50,22 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.conn.execute(pg_insert(documents).values(
             job_id=uow.envelope.job_id, global_attributes=global_attributes(page)).on_conflict_do_nothing())
 
+    async def create_task(uow: UnitOfWork, bound: PageBound, spec: TaskSpec, hardness: float) -> None:
+        job_id = uow.envelope.job_id
+        task_id = task_id_of(job_id, bound.page, spec.task_type, bound.generation, bound.reading)
+        assignee = dispatch.assign(hardness, await store.team(uow.conn, uow.envelope.merchant_id))
+        created = await uow.conn.execute(pg_insert(human_tasks).values(
+            task_id=task_id, job_id=job_id, merchant_id=uow.envelope.merchant_id, page=bound.page,
+            task_type=spec.task_type, priority=spec.priority, status="CREATED", reason=spec.reason,
+            sla_level="HIGH" if spec.priority == PRIORITY_HIGH else "NORMAL", assigned_to=assignee,
+            **store.reading_values(bound, hardness),
+        ).on_conflict_do_nothing().returning(human_tasks.c.task_id))
+        if created.first() is None:
+            return
+        await uow.transition("task", task_id, None, "CREATED", spec.reason, detail={"assigned_to": assignee})
+        await uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
+                                   priority=spec.priority, reason=spec.reason))
+
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload
         if bound.page == 1:
@@ -53,23 +73,21 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if bound.generation:
             await store.supersede_earlier_readings(uow.conn, envelope.job_id, bound.page, bound.generation)
         spec = task_for(bound.result, bound.route)
-        if spec is None:
-            return
-        reading = f"/g{bound.generation}" if bound.generation else ""  # a full reprocess's reading: a new task
-        task_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{envelope.job_id}/{bound.page}/{spec.task_type}{reading}"))
+        tasks = await store.page_tasks(uow.conn, envelope.job_id, bound.page, bound.generation)
+        action, task = step(tasks, bound.reading, needs_person=spec is not None)
         hardness = difficulty(bound)
-        assignee = dispatch.assign(hardness, await store.team(uow.conn, envelope.merchant_id))
-        created = await uow.conn.execute(pg_insert(human_tasks).values(
-            task_id=task_id, job_id=envelope.job_id, merchant_id=envelope.merchant_id, page=bound.page,
-            task_type=spec.task_type, priority=spec.priority, status="CREATED", reason=spec.reason,
-            sla_level="HIGH" if spec.priority == PRIORITY_HIGH else "NORMAL", difficulty=hardness,
-            context=bound.model_dump(mode="json"), assigned_to=assignee,
-        ).on_conflict_do_nothing().returning(human_tasks.c.task_id))
-        if created.first() is None:
-            return
-        await uow.transition("task", task_id, None, "CREATED", spec.reason, detail={"assigned_to": assignee})
-        await uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
-                                   priority=spec.priority, reason=spec.reason))
+        newer = store.reading_values(bound, hardness)
+        if action is Step.CREATE and spec is not None:
+            await create_task(uow, bound, spec, hardness)
+        elif action is Step.TAKE and spec is not None:
+            await store.take_reading(uow.conn, task, reason=spec.reason, **newer)
+        elif action is Step.CLOSE:  # nothing is published: this reading reached output by itself
+            why = closing_reason(envelope.job_id, bound.adapted_from)
+            await store.change(uow.conn, task, "adapted", (SYSTEM,), SYSTEM, why, skip_reason=why,
+                               completed_at=sa.func.now(),
+                               superseded_by=machine_revision(bound.generation, bound.reading), **newer)
+        elif action is Step.REMEMBER:
+            await store.take_reading(uow.conn, task, reading=bound.reading)
 
     return [(PAGE_BOUND, on_page_bound)]
 

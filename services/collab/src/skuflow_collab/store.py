@@ -12,10 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_collab.domain.dispatch import Profile, profile_of
 from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, SYSTEM, move
+from skuflow_collab.domain.queue import Clusters
 from skuflow_collab.tables import human_tasks, people, platform, task_reverts
-from skuflow_contracts.events import PageBound, PageReviewed
+from skuflow_contracts.envelope import Contract
+from skuflow_contracts.events import PageBound, PageReviewed, PageReviewReverted
 from skuflow_contracts.results import PageResult
-from skuflow_contracts.revisions import review_revision
+from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_platform.auth import Principal
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
@@ -67,11 +69,23 @@ async def publish_skip(conn: AsyncConnection, task: sa.Row) -> None:
 
 
 async def publish_review(conn: AsyncConnection, task: sa.Row, work: PageBound, result: PageResult) -> None:
-    """The page as the task leaves it, as the next revision of the reading it reviews (a revert adds one)."""
-    revision = review_revision(work.generation, task.rework_count)
-    await add_to_outbox(conn, platform.outbox, work.advance(
-        PageReviewed, task_id=task.task_id, result=result, revision=revision),
-        job_id=task.job_id, merchant_id=task.merchant_id, producer="collab", traceparent=None)
+    """The page as the task leaves it, as the next revision of the newest reading the task has heard
+    of (a revert adds one): above a re-read that came while a person held the task."""
+    revision = review_revision(work.generation, task.rework_count, task.reading)
+    await _publish(conn, task, work.advance(PageReviewed, task_id=task.task_id, result=result, revision=revision))
+
+
+async def publish_revert(conn: AsyncConnection, task: sa.Row, reverted_by: str, reason: str) -> None:
+    """A team lead reverted the task's review: what the reader learned from it is unlearned (issue 42).
+    A task a newer machine reading closed had no review to learn from."""
+    if task.context is not None and task.superseded_by is None:
+        await _publish(conn, task, PageBound.model_validate(task.context).advance(
+            PageReviewReverted, task_id=task.task_id, reverted_by=reverted_by, reason=reason))
+
+
+async def _publish(conn: AsyncConnection, task: sa.Row, event: Contract) -> None:
+    await add_to_outbox(conn, platform.outbox, event, job_id=task.job_id, merchant_id=task.merchant_id,
+                        producer="collab", traceparent=None)
 
 
 async def team(conn: AsyncConnection, merchant_id: str) -> list[Profile]:
@@ -114,8 +128,9 @@ async def annotator_stats(conn: AsyncConnection, annotator: str, merchant_id: st
     rows = (await conn.execute(sa.select(
         t.task_type, t.status, sa.func.count().label("tasks"), sa.func.count().filter(t.rework_count > 0).label(
             "reworked"), sa.func.avg(sa.extract("epoch", t.completed_at - t.locked_at)).label("seconds"),
-        sa.func.max(t.completed_at).label("last")).where(
-        mine, t.status.in_(FINAL), t.completed_at > PROFILE_WINDOW).group_by(t.task_type, t.status))).all()
+        sa.func.max(t.completed_at).label("last")).where(  # not the tasks a newer machine reading closed
+        mine, t.status.in_(FINAL), t.superseded_by.is_(None), t.completed_at > PROFILE_WINDOW).group_by(
+        t.task_type, t.status))).all()
     by_type: dict[str, dict] = {}
     for row in rows:
         kind = by_type.setdefault(row.task_type, {"completed": 0, "skipped": 0, "reworked": 0,
@@ -139,7 +154,38 @@ async def supersede_earlier_readings(conn: AsyncConnection, job_id: str, page: i
         t.job_id == job_id, t.page == page, t.status.not_in(FINAL), earlier).with_for_update())).all()
     for task in stale:
         await change(conn, task, "supersede", (SYSTEM,), SYSTEM, "a full reprocess read the page again",
-                     locked_by=None, lock_expires_at=None, completed_at=sa.func.now())
+                     locked_by=None, lock_expires_at=None, completed_at=sa.func.now(),
+                     superseded_by=machine_revision(generation))
+
+
+async def page_tasks(conn: AsyncConnection, job_id: str, page: int, generation: int) -> list[sa.Row]:
+    """The page's tasks of one generation, locked (a person's lock, skip or completion waits for the
+    reading's step, and the other way round)."""
+    t = human_tasks.c
+    return list((await conn.execute(sa.select(human_tasks).where(
+        t.job_id == job_id, t.page == page, sa.func.coalesce(t.context["generation"].as_integer(), 0) == generation,
+    ).order_by(t.created_at).with_for_update())).all())
+
+
+def reading_values(work: PageBound, difficulty: float) -> dict[str, object]:
+    """The columns a task takes from the machine reading it starts from."""
+    return {"context": work.model_dump(mode="json"), "layout": work.layout, "reading": work.reading,
+            "difficulty": difficulty}
+
+
+async def take_reading(conn: AsyncConnection, task: sa.Row, **values: object) -> None:
+    """A waiting task starts from a newer reading of its page (``reading_values``); or, a held one,
+    remembers its number."""
+    await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task.task_id).values(**values))
+
+
+async def clusters(conn: AsyncConnection, merchant_id: str, job_ids: set[str]) -> Clusters:
+    """How many open tasks of each of these jobs share each layout signature."""
+    t = human_tasks.c
+    rows = await conn.execute(sa.select(t.job_id, t.layout, sa.func.count()).where(
+        t.merchant_id == merchant_id, t.job_id.in_(job_ids), t.layout.is_not(None), t.status.not_in(FINAL),
+    ).group_by(t.job_id, t.layout))
+    return {(job_id, layout): count for job_id, layout, count in rows}
 
 
 async def remember_person(conn: AsyncConnection, who: Principal) -> None:

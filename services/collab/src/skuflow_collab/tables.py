@@ -1,4 +1,5 @@
-"""The collab schema: human tasks (one per page and task type), their reverts, annotations, few-shot examples."""
+"""The collab schema: human tasks (one per page, task type and machine reading), their reverts, annotations,
+few-shot examples."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -33,7 +34,12 @@ human_tasks = sa.Table(
     sa.Column("reviewed", JSONB),  # the page as the last completion left it: a rework starts from it
     sa.Column("released_by", sa.Text),  # who last passed the task on: /tasks/next offers them others first
     sa.Column("released_at", sa.DateTime(timezone=True)),
-    sa.UniqueConstraint("job_id", "page", "task_type"),
+    # issue 42: the page's layout signature (the job's open tasks of one layout are taught by one correction),
+    # the newest machine reading of the page the task has heard of (a review is numbered above it), and the
+    # revision of the machine reading that closed the task (a re-read, a reprocess: nothing was published)
+    sa.Column("layout", sa.Text),
+    sa.Column("reading", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("superseded_by", sa.Integer),
 )
 
 task_reverts = sa.Table(  # each revert, with the correction it undid, shown to whoever redoes the task
@@ -76,6 +82,8 @@ annotation_examples = sa.Table(
 
 sa.Index("ix_tasks_queue", human_tasks.c.merchant_id, human_tasks.c.status, human_tasks.c.priority,
          human_tasks.c.created_at)
+sa.Index("ix_tasks_page", human_tasks.c.job_id, human_tasks.c.page)
+sa.Index("ix_tasks_layout", human_tasks.c.job_id, human_tasks.c.layout)
 sa.Index("ix_task_reverts_task", task_reverts.c.task_id)
 
 people = sa.Table(  # the names of the people who worked on tasks, as their logins named them

@@ -10,6 +10,7 @@ import { fromResult, problem, toPatch, type DrawnImage, type EditSku } from "./e
 import { t, SHORTCUTS, useLang, type Lang } from "./i18n";
 import { Login } from "./Login";
 import { PageCanvas, zoomed, type Mode } from "./PageCanvas";
+import { Adaptation } from "./Adaptation";
 import { ReworkNote } from "./ReworkNote";
 import { currentSession, keepSession, type Session } from "./session";
 import { SkuEditor } from "./SkuEditor";
@@ -349,6 +350,7 @@ function Workbench({ lang, onLang, session, onSignOut }:
                 : <span> {open.task.reason}</span>}
             </div>
             {open.task.rework && <ReworkNote lang={lang} rework={open.task.rework} />}
+            <Adaptation lang={lang} task={open.task} />
             {Object.keys(open.task.doc_global_attributes ?? {}).length > 0 && (
               <p className="document" data-testid="document"><b>{t(lang, "document")}:</b>{" "}
                 {Object.entries(open.task.doc_global_attributes).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>)}

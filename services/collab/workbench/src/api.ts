@@ -52,7 +52,10 @@ export type Task = {
   context_pages: { previous: string | null; next: string | null };
   rework: Rework | null;
   reasons?: Reason[];
+  reading: number; adapted_from: AdaptedFrom | null; similar_pages: number;
 };
+/** The corrected page the machine's reading of this page learned from (this job's or an earlier one's). */
+export type AdaptedFrom = { job_id: string; page: number; task_id: string | null };
 /** Why the page is here, in words (en, zh), with the code operators know it by. */
 export type Reason = { code: string; detail: string | null; en: string; zh: string };
 export type Heartbeat = { task_id: string; lock_expires_at: string; lock_seconds: number };

@@ -1,6 +1,7 @@
 // Unsaved edits, kept in the browser as the annotator makes them, so that a login that ends, a tab that
 // closes or a reload loses nothing: the workbench offers the task again first and restores them.
-// A draft belongs to one user, one task and one reading of its page (a revert starts a new one).
+// A draft belongs to one user, one task and one reading of its page (a revert starts a new one, and so
+// does the machine's re-read of a waiting task's page after a correction).
 import type { DrawnImage, EditSku } from "./edits";
 import type { TableLayout, Task } from "./api";
 
@@ -14,9 +15,9 @@ function key(user: string, taskId: string): string {
   return `${PREFIX}${user}.${taskId}`;
 }
 
-/** Which reading of the page a draft was made on: the same task after a revert is another reading. */
+/** Which reading of the page a draft was made on: the same task after a revert or a re-read is another. */
 export function readingOf(task: Task): string {
-  return `${task.rework_count}:${(task.result?.skus ?? []).map((s) => s.sku_id).join(",")}`;
+  return `${task.rework_count}:${task.reading}:${(task.result?.skus ?? []).map((s) => s.sku_id).join(",")}`;
 }
 
 export function saveDraft(user: string, task: Task, skus: EditSku[], newImages: DrawnImage[],

@@ -73,12 +73,17 @@ const TEXT = {
                       zh: "放弃此页的全部修改，从机器识别结果重新开始？" },
   zoomIn: { en: "Zoom in", zh: "放大" },
   zoomOut: { en: "Zoom out", zh: "缩小" },
+  similarPages: { en: "This correction will be applied to {n} similar pages", zh: "此更正将应用于 {n} 个相似页面" },
+  adaptedFrom: { en: "Re-read after the correction of page {n}", zh: "已根据第 {n} 页的更正重新识别" },
+  adaptedFromEarlier: { en: "Read with what was learned from page {n} of an earlier upload",
+                        zh: "已参考此前上传文件第 {n} 页的更正识别" },
 } as const;
 
 export type Key = keyof typeof TEXT;
 
-export function t(lang: Lang, key: Key): string {
-  return TEXT[key][lang];
+/** The text in the language, each {name} in it replaced by ``values``' (e.g. a count). */
+export function t(lang: Lang, key: Key, values: Record<string, string | number> = {}): string {
+  return TEXT[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 }
 
 /** The page's language and the switch between English and Chinese, remembered in the browser. */

@@ -15,7 +15,7 @@ TASK = {
     "task_id": TASK_ID, "job_id": JOB_ID, "page": 2, "task_type": "BINDING_REVIEW", "status": "CREATED",
     "priority": 1, "sla_level": "HIGH", "reason": f"ambiguous image binding for {SKU_ID}",
     "created_at": "2026-03-02T09:12:40.711429+00:00", "locked_by": None, "lock_expires_at": None,
-    "rework_count": 0, "difficulty": 0.55,
+    "rework_count": 0, "difficulty": 0.55, "skip_reason": None,
     "reasons": [{"code": "ambiguous_binding", "detail": SKU_ID, "en": "Which picture belongs to 1 product is unclear",
                  "zh": "1 个产品与图片的对应关系不明确"}],
 }
@@ -58,6 +58,9 @@ DETAIL = {
     "page_image_url": IMAGE_URL,
     "context_pages": {"previous": f"{IMAGE_URL}?offset=-1", "next": f"{IMAGE_URL}?offset=1"},
     "doc_global_attributes": {"title": "ACME Kitchen 2026", "brand": "ACME"}, "rework": None,
+    # issue 42: the reader's re-read of the page after page 1's correction; correcting this page will be
+    # applied to the job's 11 other open pages of its layout
+    "reading": 1, "adapted_from": {"job_id": JOB_ID, "page": 1, "task_id": OTHER_TASK_ID}, "similar_pages": 11,
 }
 # a task a team lead reverted: the redo starts from the page as the undone correction left it
 REWORK_DETAIL = {**DETAIL, "rework_count": 1, "rework": {
@@ -67,7 +70,7 @@ REWORK_DETAIL = {**DETAIL, "rework_count": 1, "rework": {
                                         "image_id": {"before": None, "after": "img_d7e3bd58_p02_001"}}]}}}
 HEARTBEAT = {"task_id": TASK_ID, "lock_expires_at": LOCKED_UNTIL, "lock_seconds": 120.0}
 COMPLETED = {**TASK, "status": "COMPLETED", "annotations": ["BINDING_CORRECTION", "SKU_ATTRIBUTE_CORRECTION"]}
-SKIPPED = {**TASK, "status": "SKIPPED"}
+SKIPPED = {**TASK, "status": "SKIPPED", "skip_reason": "the page is a cover, not a product page"}
 REVERTED = {**TASK, "rework_count": 1}
 
 # the ops back office

@@ -18,9 +18,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from skuflow_collab import pages, store
 from skuflow_collab.api import examples
-from skuflow_collab.domain import dispatch
+from skuflow_collab.domain import dispatch, queue
 from skuflow_collab.domain.corrections import RENDER_DPI, InvalidCorrection, PagePatch, StaleValue, apply
-from skuflow_collab.domain.lifecycle import IllegalMove, NotAllowed
+from skuflow_collab.domain.lifecycle import FINAL, IllegalMove, NotAllowed
 from skuflow_collab.domain.tasks import REASONS_APART
 from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import annotation_examples, annotations, documents, human_tasks
@@ -50,7 +50,7 @@ def _summary(task: sa.Row) -> dict:
             "status": task.status, "priority": task.priority, "sla_level": task.sla_level, "reason": task.reason,
             "created_at": task.created_at.isoformat(), "locked_by": task.locked_by,
             "lock_expires_at": task.lock_expires_at.isoformat() if task.lock_expires_at else None,
-            "rework_count": task.rework_count, "difficulty": task.difficulty,
+            "rework_count": task.rework_count, "difficulty": task.difficulty, "skip_reason": task.skip_reason,
             "reasons": explain_all(task.reason.split(REASONS_APART))}
 
 
@@ -96,7 +96,11 @@ def routes(ctx: ServiceContext) -> APIRouter:
         base = f"/api/v1/tasks/{task.task_id}/page-image"
         async with ctx.db.transaction() as conn:
             rework = await store.last_revert(conn, task) if task.rework_count else None
+            sizes = await store.clusters(conn, task.merchant_id, {task.job_id}) if task.layout else {}
         return {**_summary(task), "result": result.model_dump(mode="json") if result else None,
+                "reading": work.reading if work else 0,
+                "adapted_from": work.adapted_from.model_dump(mode="json") if work and work.adapted_from else None,
+                "similar_pages": queue.similar_pages(task.job_id, task.layout, task.status not in FINAL, sizes),
                 "page_size": list(size[:2]) if size else None, "text_blocks": blocks, "words": words,
                 "page_image_url": base if size else None,
                 "context_pages": {
@@ -138,8 +142,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
         """The task this annotator should take now (§7.28): one they hold already (a tab closed, a
         login ended), then one dispatched to them, then the public queue (tasks dispatched to someone
         else join it once the SLA has raised them past HIGH); hard pages only for accurate annotators;
-        a task they passed on comes back to them only after the release cool-down; most urgent, then
-        oldest."""
+        a task they passed on comes back to them only after the release cool-down; most urgent, the
+        job waiting longest, and within it the page whose correction teaches the most others
+        (domain/queue.py)."""
         t = human_tasks.c
         async with ctx.db.transaction() as conn:
             me = await store.profile(conn, who.user_id, who.merchant_id)
@@ -151,10 +156,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
                               t.released_at < from_now(-settings.release_cooldown_seconds))]
             if not dispatch.eligible(me, difficulty=0.0):
                 waiting.append(t.difficulty >= dispatch.HARD)
-            first = sa.case((held_by_me, 0), (t.assigned_to == who.user_id, 1), else_=2)
-            task = (await conn.execute(sa.select(human_tasks).where(
-                t.merchant_id == who.merchant_id, sa.or_(held_by_me, sa.and_(*waiting))).order_by(
-                first, t.priority, t.created_at, t.task_id).limit(1))).first()
+            standing = sa.case((held_by_me, 0), (t.assigned_to == who.user_id, 1), else_=2).label("standing")
+            candidates = [queue.Waiting(**row._mapping) for row in await conn.execute(sa.select(
+                t.task_id, t.job_id, t.layout, standing, t.priority, t.difficulty, t.created_at).where(
+                t.merchant_id == who.merchant_id, sa.or_(held_by_me, sa.and_(*waiting))))]
+            chosen = queue.first(candidates, await store.clusters(conn, who.merchant_id,
+                                                                  {c.job_id for c in candidates}))
+            task = await store.find(conn, chosen.task_id, who.merchant_id) if chosen else None
         if task is None:
             response.status_code = 204
             return None
@@ -286,14 +294,18 @@ def routes(ctx: ServiceContext) -> APIRouter:
     async def revert(task_id: TaskId, body: Reason, who: Annotator) -> dict:
         """Team leads only (§10.5): the task waits again in the public queue for any qualified
         annotator, its rework counted; the correction it undid and the reason are kept for whoever
-        redoes it, who starts from the page as that correction left it."""
+        redoes it, who starts from the page as that correction left it. page.review-reverted tells
+        the reader to unlearn the correction, and to read again the pages it re-read with it."""
         async with ctx.db.transaction() as conn:
             task = await existing(conn, task_id, who, lock=True)
             await moved(conn, task, "revert", who, body.reason, code="TASK_NOT_REVERTABLE", result=None,
                         completed_at=None, skip_reason=None, locked_by=None, locked_at=None, assigned_to=None,
-                        released_by=None, released_at=None, rework_count=task.rework_count + 1)
+                        released_by=None, released_at=None, rework_count=task.rework_count + 1, superseded_by=None)
             await store.remember_person(conn, who)
             await store.record_revert(conn, task, who.user_id, body.reason)
-            return _summary(await existing(conn, task_id, who))
+            await store.publish_revert(conn, task, who.user_id, body.reason)
+            summary = _summary(await existing(conn, task_id, who))
+        ctx.relay.wake()
+        return summary
 
     return router

@@ -8,6 +8,7 @@ people (HUMAN_ALL) makes every page a document-annotation task, pre-filled with 
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from skuflow_contracts.results import PageResult
@@ -43,3 +44,10 @@ def task_for(result: PageResult, route: str = "AUTO") -> TaskSpec | None:
     if reasons and all(r.startswith(CLASSIFICATION) for r in result.review_reasons):
         return TaskSpec("CLASSIFICATION_REVIEW", PRIORITY_NORMAL, why)
     return TaskSpec("SKU_REVIEW", PRIORITY_NORMAL, why or "low confidence")
+
+
+def task_id_of(job_id: str, page: int, task_type: str, generation: int = 0, reading: int = 0) -> str:
+    """One id per page, task type and reading (a full reprocess's, a re-read's: a new task), stable for
+    redeliveries; the first reading's is as it always was."""
+    read = (f"/g{generation}" if generation else "") + (f"/r{reading}" if reading else "")
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{job_id}/{page}/{task_type}{read}"))

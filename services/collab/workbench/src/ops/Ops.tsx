@@ -104,7 +104,8 @@ function JobView({ jobId, lang, onEnded }: { jobId: string; lang: Lang; onEnded:
     <Section id="ops-job-tasks" title={say(lang, "tasks")} lang={lang} loaded={tasks}>{(v) =>
       <table><thead><tr><th>{say(lang, "page")}</th><th>{say(lang, "type")}</th><th>{say(lang, "status")}</th>
           <th>{say(lang, "age")}</th><th>{say(lang, "holder")}</th><th>{say(lang, "reasons")}</th></tr></thead>
-        <tbody>{v.tasks.map((t) => <tr key={t.task_id}><td>{t.page}</td><td>{t.task_type}</td><td>{t.status}</td>
+        <tbody>{v.tasks.map((t) => <tr key={t.task_id}><td>{t.page}</td><td>{t.task_type}</td>
+          <td>{t.status}{t.skip_reason && <small className="muted"> · {t.skip_reason}</small>}</td>
           <td>{since(t.created_at)}</td><td>{t.locked_by ?? ""}</td><td><Reasons reasons={t.reasons} lang={lang} /></td>
         </tr>)}</tbody></table>}
     </Section>

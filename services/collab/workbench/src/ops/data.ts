@@ -29,7 +29,7 @@ export type JobPages = {
 export type JobTasks = {
   total: number;
   tasks: { task_id: string; page: number; task_type: string; status: string; created_at: string;
-           locked_by: string | null; reasons: Reason[] }[];
+           locked_by: string | null; skip_reason: string | null; reasons: Reason[] }[];
 };
 
 async function get<T>(url: string, renewed = false): Promise<T> {
