@@ -56,6 +56,22 @@ def account(pipeline, username: str, merchant: str, role: str = "annotator") -> 
     return username
 
 
+def seasoned(pipeline, username: str, merchant: str) -> str:
+    """An annotator account with a clean record (a page done, none reverted): hard pages, the machine
+    unsure of them, go only to accurate annotators."""
+    user = account(pipeline, username, merchant)
+    engine = sa.create_engine(pipeline.database_url)
+    with engine.begin() as conn:
+        user_id = conn.execute(sa.text("SELECT user_id FROM gateway.users WHERE username = :u"), {"u": user}).scalar()
+        conn.execute(sa.text(
+            "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status, reason,"
+            " assigned_to, created_at, locked_at, completed_at) VALUES (:t, :j, :m, 1, 'SKU_REVIEW', 2, 'COMPLETED',"
+            " 'earlier work', :a, now(), now(), now()) ON CONFLICT DO NOTHING"),
+            {"t": str(uuid.uuid5(uuid.NAMESPACE_URL, user)), "j": f"earlier-{user}", "m": merchant, "a": user_id})
+    engine.dispose()
+    return user
+
+
 @dataclass
 class Reading:
     """A document's machine reading, as the binder hands it on: one page.bound per page."""

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from playwright.async_api import async_playwright
 
 from skuflow_cli.evaluation.scoring import score_page
@@ -27,6 +25,7 @@ from tests.e2e.review_desk import (
     logged_in,
     open_task,
     reviewed_upload,
+    seasoned,
     shots,
     wait_rows,
 )
@@ -54,20 +53,9 @@ def task_detail(pipeline, user: str, task_id: str) -> dict:
 
 @pytest.fixture(scope="module")
 def annotator(pipeline):
-    """An annotator with a clean record (a page done, none reverted): hard pages, the machine unsure of
-    them, go only to accurate annotators, and a scan is one."""
-    user = account(pipeline, "ann.tools", MERCHANT)
-    engine = sa.create_engine(pipeline.database_url)
-    with engine.begin() as conn:
-        user_id = conn.execute(sa.text("SELECT user_id FROM gateway.users WHERE username = :u"), {"u": user}).scalar()
-        conn.execute(sa.text(
-            "INSERT INTO collab.human_tasks (task_id, job_id, merchant_id, page, task_type, priority, status, reason,"
-            " assigned_to, created_at, locked_at, completed_at) VALUES (:t, :j, :m, 1, 'SKU_REVIEW', 2, 'COMPLETED',"
-            " 'earlier work', :a, now(), now(), now()) ON CONFLICT DO NOTHING"),
-            {"t": str(uuid.uuid5(uuid.NAMESPACE_URL, user)), "j": f"earlier-{user}", "m": MERCHANT, "a": user_id})
-    engine.dispose()
+    """A seasoned annotator: a scan is a hard page, and hard pages go only to accurate annotators."""
     with pipeline.restarted(("parser",), SCAN_BUDGET):
-        yield user
+        yield seasoned(pipeline, "ann.tools", MERCHANT)
 
 
 async def _start_over(page, empty: bool) -> None:

@@ -521,7 +521,7 @@ async def test_a_held_task_keeps_its_page_and_its_review_is_numbered_above_the_n
     client, ctx = collab
     task = await new_task(ctx, page=2, layout="sig-a")
     await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
-    await deliver(ctx, bound(2, reading=1, layout="sig-a", needs_review=False, price="19.90"))
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", needs_review=True, price="19.90"))  # still doubtful
     detail = (await client.get(f"/api/v1/tasks/{task}", headers=ANN)).json()
     assert (detail["status"], detail["reading"], detail["result"]["skus"][0]["attributes"]["price"]) == (
         "PROCESSING", 0, "9.90")  # the person's page does not change under them
@@ -530,6 +530,19 @@ async def test_a_held_task_keeps_its_page_and_its_review_is_numbered_above_the_n
     assert (await client.post(f"/api/v1/tasks/{task}/complete", json=fix, headers=ANN)).status_code == 200
     [review] = await published(ctx, "page.reviewed")
     assert review.payload.revision == review_revision(0, 0, reading=1) > machine_revision(0, reading=1)
+
+
+async def test_a_held_task_whose_re_read_needs_no_one_is_closed_and_its_holder_told_why(collab):
+    """The page after a correction is the one the queue offers next: held before its re-read arrives."""
+    client, ctx = collab
+    task = await new_task(ctx, page=2, layout="sig-a")
+    await client.post(f"/api/v1/tasks/{task}/lock", headers=ANN)
+    await deliver(ctx, bound(2, reading=1, layout="sig-a", needs_review=False, price="19.90"))
+    assert await page_tasks(ctx, 2) == [(task, "SKIPPED", "re-read after the correction of page 1", 1)]
+    beat = await client.post(f"/api/v1/tasks/{task}/heartbeat", headers=ANN)
+    assert beat.status_code == 409
+    assert beat.json()["detail"]["skip_reason"] == "re-read after the correction of page 1"
+    assert await published(ctx, "page.reviewed") == []
 
 
 async def test_a_reviewed_page_is_never_reopened_or_changed_by_a_re_read(collab):

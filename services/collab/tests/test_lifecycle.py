@@ -28,7 +28,8 @@ ALLOWED = {
     ("CREATED", "reassign"): "CREATED", ("ESCALATED", "reassign"): "CREATED",
     ("CREATED", "supersede"): "SKIPPED", ("ESCALATED", "supersede"): "SKIPPED",
     ("PROCESSING", "supersede"): "SKIPPED",  # a full reprocess read the page again
-    ("CREATED", "adapted"): "SKIPPED", ("ESCALATED", "adapted"): "SKIPPED",  # re-read: no person needed now
+    ("CREATED", "adapted"): "SKIPPED", ("ESCALATED", "adapted"): "SKIPPED",
+    ("PROCESSING", "adapted"): "SKIPPED",  # re-read: no person needed now, held or not
 }
 
 

@@ -30,8 +30,8 @@ ADAPTED = Task("SKIPPED", reading=1, superseded_by=101)  # a re-read needed no p
     ([Task("ESCALATED")], 1, True, Step.TAKE),
     ([Task("CREATED")], 1, False, Step.CLOSE),  # the re-read needs no person
     ([Task("ESCALATED")], 2, False, Step.CLOSE),
-    ([Task("PROCESSING")], 1, False, Step.REMEMBER),  # a person is on it: their page stays
-    ([Task("PROCESSING")], 1, True, Step.REMEMBER),
+    ([Task("PROCESSING")], 1, False, Step.CLOSE),  # held, but the page needs no person: the workbench says why
+    ([Task("PROCESSING")], 1, True, Step.REMEMBER),  # a person is on a page that still needs one: their page stays
     ([Task("CREATED", reading=2)], 1, True, Step.NOTHING),  # an older reading arriving late
     ([ADAPTED], 1, True, Step.NOTHING),  # the reading that closed it, redelivered
     ([ADAPTED], 2, True, Step.CREATE),  # doubtful again (read again without a reverted lesson)

@@ -84,7 +84,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         elif action is Step.CLOSE:  # nothing is published: this reading reached output by itself
             why = closing_reason(envelope.job_id, bound.adapted_from)
             await store.change(uow.conn, task, "adapted", (SYSTEM,), SYSTEM, why, skip_reason=why,
-                               completed_at=sa.func.now(),
+                               completed_at=sa.func.now(), locked_by=None, lock_expires_at=None,
                                superseded_by=machine_revision(bound.generation, bound.reading), **newer)
         elif action is Step.REMEMBER:
             await store.take_reading(uow.conn, task, reading=bound.reading)

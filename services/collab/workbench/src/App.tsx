@@ -20,6 +20,7 @@ import { applyTable, layoutOf, readTable, newTable, withCuts, type TableDraft } 
 
 const IDLE_POLL_MS = 5_000;
 const MIN_HEARTBEAT_MS = 2_000;
+const MAX_HEARTBEAT_MS = 10_000;  // a page re-read under its holder is closed: they hear of it within this
 const SHARP_FROM = 1.25;  // zoomed in further, the page is drawn from its sharper picture
 
 export function App() {
@@ -139,14 +140,24 @@ function Workbench({ lang, onLang, session, onSignOut }:
     const beat = async () => {
       try {
         const held = await api.heartbeat(taskId);
-        if (!stopped) timer = setTimeout(beat, Math.max(MIN_HEARTBEAT_MS, (held.lock_seconds * 1000) / 3));
-      } catch (e) { if (!stopped) failed(e); }
+        if (!stopped) timer = setTimeout(beat, Math.min(MAX_HEARTBEAT_MS,
+          Math.max(MIN_HEARTBEAT_MS, (held.lock_seconds * 1000) / 3)));
+      } catch (e) {
+        if (stopped) return;
+        const why = e instanceof Conflict ? e.skipReason : null;
+        if (!why) { failed(e); return; }
+        dropDraft(user, taskId);  // the machine's re-read made the page right: nothing of it is kept
+        const told = `${t(lang, "closedUnderYou")}: ${why}`;
+        await take().catch(failed);
+        setMessage(told);
+        setNotice(told);
+      }
     };
     void beat();
     const closing = () => api.releaseOnClose(taskId);
     window.addEventListener("pagehide", closing);
     return () => { stopped = true; clearTimeout(timer); window.removeEventListener("pagehide", closing); };
-  }, [api, open, failed]);
+  }, [api, open, failed, take, user, lang]);
 
   useEffect(() => {  // every edit is kept in the browser until the task is finished
     if (!open?.task.result) return;

@@ -60,7 +60,13 @@ export type AdaptedFrom = { job_id: string; page: number; task_id: string | null
 export type Reason = { code: string; detail: string | null; en: string; zh: string };
 export type Heartbeat = { task_id: string; lock_expires_at: string; lock_seconds: number };
 
-export class Conflict extends Error {}
+export class Conflict extends Error {
+  /** Why the task was closed under its holder (a re-read that needs no one), when the service said. */
+  get skipReason(): string | null {
+    try { return (JSON.parse(this.message) as { detail?: { skip_reason?: string | null } }).detail?.skip_reason ?? null; }
+    catch { return null; }
+  }
+}
 export class Gone extends Error {}
 
 function bearer(): Record<string, string> {

@@ -75,6 +75,7 @@ const TEXT = {
   zoomOut: { en: "Zoom out", zh: "缩小" },
   similarPages: { en: "This correction will be applied to {n} similar pages", zh: "此更正将应用于 {n} 个相似页面" },
   adaptedFrom: { en: "Re-read after the correction of page {n}", zh: "已根据第 {n} 页的更正重新识别" },
+  closedUnderYou: { en: "The page you had open needs no review any more", zh: "您打开的页面已无需审核" },
   adaptedFromEarlier: { en: "Read with what was learned from page {n} of an earlier upload",
                         zh: "已参考此前上传文件第 {n} 页的更正识别" },
 } as const;

@@ -214,7 +214,9 @@ def routes(ctx: ServiceContext) -> APIRouter:
             task = await existing(conn, task_id, who, lock=True)
             if task.status != "PROCESSING" or task.locked_by != who.user_id:
                 held(task, who)
-                raise refused(IllegalMove(task.status, "heartbeat"))
+                refusal = refused(IllegalMove(task.status, "heartbeat"))
+                refusal.detail["skip_reason"] = task.skip_reason  # e.g. the page was re-read and needs no one
+                raise refusal
             until = lock_until()
             await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task_id).values(
                 lock_expires_at=until))

@@ -5,10 +5,10 @@ status except through ``move``, so an illegal request is refused the same way ev
 The seed's SLA scanner also acts on escalated tasks (its table scans only CREATED, which would
 leave an escalated task waiting for ever), the ops back office's batch skip and reassign are moves
 of waiting tasks, and a full reprocess supersedes the open tasks of the readings it replaces; all are
-written down in docs/decisions.md. A waiting task whose page the machine read again after a person
+written down in docs/decisions.md. A task whose page the machine read again after a person
 corrected a page of the same layout, and which then needs no person, is closed by the system's
-``adapted`` move (issue 42; domain/readings.py): nothing is published for it, the re-read reached
-output on its own. A task a person holds is never closed by it: their review outranks every reading.
+``adapted`` move (issue 42; domain/readings.py), held or not (the workbench tells its holder why):
+nothing is published for it, the re-read reached output on its own.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ TRANSITIONS: dict[tuple[str, str], Move] = {
     # A full reprocess read the page again: the open task of the earlier reading has nothing to review.
     **{(status, "supersede"): Move(SKIPPED, SYSTEM) for status in (CREATED, ESCALATED, PROCESSING)},
     # A re-read after a correction of a page of the same layout needs no person: the waiting task is done.
-    **{(status, "adapted"): Move(SKIPPED, SYSTEM) for status in (CREATED, ESCALATED)},
+    **{(status, "adapted"): Move(SKIPPED, SYSTEM) for status in (CREATED, ESCALATED, PROCESSING)},
 }
 # A team lead may do what an annotator may; admins may do what a team lead may.
 ROLE_RANKS = {ANNOTATOR: (ANNOTATOR, TEAM_LEAD, "admin"), TEAM_LEAD: (TEAM_LEAD, "admin"), SYSTEM: (SYSTEM,)}

@@ -4,11 +4,14 @@ Within a generation the machine reads a page again after a person corrected a pa
 layout (a re-read: ``reading`` 1, 2, …; again without the lesson when that correction is reverted).
 The newest reading speaks for the page as long as no person has had their say on it: a waiting task
 starts from it, or is closed when it needs no person any more (the ``adapted`` move; nothing is
-published, the reading reached output by itself). A task a person holds keeps the page they are
-correcting (their patch is checked against it), and only remembers the reading, so that their
-review is numbered above it. A page a person reviewed, skipped or had sent back for rework keeps its
-tasks as they are: a learned reading never overrides a person. A reading no newer than one a task
-has heard of changes nothing (a redelivery, an older reading arriving late).
+published, the reading reached output by itself). A task a person holds is closed the same way
+when the reading needs no person (the workbench tells them why and offers the next page: the page
+after a correction is the one the queue offers next, and is held before its re-read arrives);
+otherwise it keeps the page they are correcting (their patch is checked against it), and only
+remembers the reading, so that their review is numbered above it. A page a person reviewed, skipped
+or had sent back for rework keeps its tasks as they are: a learned reading never overrides a person.
+A reading no newer than one a task has heard of changes nothing (a redelivery, an older reading
+arriving late).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ class Step(Enum):
     NOTHING = "nothing"
     CREATE = "create"  # a new task, from this reading
     TAKE = "take"  # the waiting task starts from this reading
-    CLOSE = "close"  # the waiting task is done: this reading needs no person
+    CLOSE = "close"  # the waiting or held task is done: this reading needs no person
     REMEMBER = "remember"  # the held task's review is numbered above this reading
 
 
@@ -52,9 +55,9 @@ def step(tasks: Sequence[TaskT], reading: int, needs_person: bool) -> tuple[Step
     waiting = next((task for task in tasks if task.status not in FINAL), None)
     if waiting is None:
         return (Step.CREATE if needs_person else Step.NOTHING), None
-    if waiting.status == PROCESSING:
-        return Step.REMEMBER, waiting
-    return (Step.TAKE if needs_person else Step.CLOSE), waiting
+    if not needs_person:
+        return Step.CLOSE, waiting
+    return (Step.REMEMBER if waiting.status == PROCESSING else Step.TAKE), waiting
 
 
 def closing_reason(job_id: str, learned: AdaptedFrom | None) -> str:

@@ -1,0 +1,134 @@
+"""Correct one page, the rest follow (issue 42), end to end on the real Kafka, Postgres and the eight
+services, the annotator in a real headless Chromium: a three-page price list the reader misreads the
+same way on every page is uploaded; the workbench says the correction will be applied to the two similar
+pages; the annotator corrects one page; the other two are read again with what it taught, re-delivered
+as new revisions, and their tasks close. The merchant's next catalog of that layout starts from the
+lesson, another merchant's does not. A team lead's revert unlearns it: the two pages are read again
+without it and what they had delivered is superseded downstream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+import sqlalchemy as sa
+from playwright.async_api import async_playwright
+
+from skuflow_contracts.revisions import machine_revision
+from skuflow_contracts.topics import SKU_DELIVERED, SKU_SUPERSEDED
+from tests.e2e.adaptation_catalog import ROWS, barcode, barcode_catalog, truth
+from tests.e2e.annotator_robot import Robot
+from tests.e2e.review_desk import CHROMIUM, logged_in, open_task, seasoned, shots, wait_rows
+from tests.e2e.stack import offsets, records_of
+
+pytestmark = pytest.mark.e2e
+MERCHANT = "merchant-adapt"
+STRANGER = "merchant-adapt-other"
+REREAD, UNDONE = machine_revision(0, 1), machine_revision(0, 2)
+
+
+def tasks(pipeline, job_id: str, expect: int, timeout: float = 120) -> dict[int, sa.Row]:
+    """The job's tasks by page, once ``expect`` exist."""
+    engine = sa.create_engine(pipeline.database_url)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            with engine.connect() as conn:
+                rows = conn.execute(sa.text("SELECT * FROM collab.human_tasks WHERE job_id = :j"), {"j": job_id}).all()
+            if len(rows) >= expect or time.monotonic() > deadline:
+                return {row.page: row for row in rows}
+            time.sleep(0.3)
+    finally:
+        engine.dispose()
+
+
+def models(pipeline, job_id: str, merchant: str) -> dict[int, list[str | None]]:
+    return {p["page"]: [s["attributes"]["model"] for s in p["skus"]]
+            for p in pipeline.result(job_id, merchant)["pages"]}
+
+
+def barcodes(page: int) -> list[str]:
+    return [barcode(page, n) for n in range(ROWS)]
+
+
+def payloads(records) -> list[dict]:
+    return [json.loads(r.value)["payload"] for r in records]
+
+
+async def _correct_the_first_page_offered(pipeline, job_id: str, user: str, colleague: str, out) -> dict:
+    """The annotator opens the first task the workbench offers, makes its page right and completes it,
+    while a colleague holds the next: the re-read closes it under them, and their workbench says why."""
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = await logged_in(browser, pipeline, user)
+        task_id = await open_task(page)
+        held = next(t.task_id for t in tasks(pipeline, job_id, 3).values() if t.task_id != task_id)
+        with pipeline.tasks(colleague, merchant=MERCHANT) as client:  # dispatched to the first: taken by hand
+            assert client.post(f"/api/v1/tasks/{held}/lock").status_code == 200
+        other = await logged_in(browser, pipeline, colleague)
+        assert await open_task(other) == held
+        with pipeline.tasks(user, merchant=MERCHANT) as client:
+            detail = client.get(f"/api/v1/tasks/{task_id}").json()
+        assert detail["similar_pages"] == 2
+        assert "2" in await page.get_by_test_id("similar-pages").inner_text()
+        robot = Robot(page, user, task_id, [{"attributes": s["attributes"]} for s in detail["result"]["skus"]],
+                      tuple(detail["page_size"]))
+        await robot.fix(truth(detail["page"]))
+        assert (await robot.left(truth(detail["page"]))).size == 0
+        await page.screenshot(path=str(out / "workbench-adaptation.png"))
+        await page.keyboard.press("Control+Enter")
+        await page.locator(f"[data-testid=task-title][data-task='{task_id}']").wait_for(state="detached")
+        told = other.get_by_text("needs no review any more").first
+        await told.wait_for(timeout=60_000)
+        assert f"re-read after the correction of page {detail['page']}" in await told.inner_text()
+        await other.screenshot(path=str(out / "workbench-closed-by-re-read.png"))
+        await browser.close()
+    return detail
+
+
+def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undoes_it(pipeline, tmp_path):
+    user, colleague = seasoned(pipeline, "ann.adapt", MERCHANT), seasoned(pipeline, "ann.adapt2", MERCHANT)
+    start = offsets(pipeline, SKU_DELIVERED.name, SKU_SUPERSEDED.name)
+    job_id = pipeline.upload(barcode_catalog(tmp_path / "glass.pdf", range(1, 4)), merchant=MERCHANT)
+    first = tasks(pipeline, job_id, 3)
+    assert sorted(first) == [1, 2, 3]
+    assert models(pipeline, job_id, MERCHANT) == {n: [None] * ROWS for n in (1, 2, 3)}  # the name, not the barcode
+
+    detail = asyncio.run(_correct_the_first_page_offered(pipeline, job_id, user, colleague, shots(tmp_path)))
+    corrected, others = detail["page"], sorted({1, 2, 3} - {detail["page"]})
+    wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {REREAD}",
+              2, [job_id])
+    pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED", merchant=MERCHANT)
+    assert models(pipeline, job_id, MERCHANT) == {n: barcodes(n) for n in (1, 2, 3)}
+    closed = tasks(pipeline, job_id, 3)
+    assert closed[corrected].status == "COMPLETED"
+    for n in others:
+        assert closed[n].status == "SKIPPED" and closed[n].context["reading"] == 1
+    delivered = payloads(records_of(pipeline, SKU_DELIVERED, start[SKU_DELIVERED.name], job_id, 3 * ROWS))
+    assert sorted({(d["page"], d["revision"]) for d in delivered}) == sorted(
+        [(corrected, 2), *((n, REREAD) for n in others)])
+
+    # The merchant's next catalog of that layout starts from the lesson; another merchant's does not.
+    again = barcode_catalog(tmp_path / "glass-2.pdf", range(4, 7))
+    second = pipeline.upload(again, merchant=MERCHANT)
+    pipeline.wait(second, lambda j: j["status"] == "FULL_IMPORTED", merchant=MERCHANT)
+    assert models(pipeline, second, MERCHANT) == {n - 3: barcodes(n) for n in (4, 5, 6)}
+    assert tasks(pipeline, second, 0, timeout=0) == {}
+    stranger = pipeline.upload(again, merchant=STRANGER)
+    assert sorted(tasks(pipeline, stranger, 3)) == [1, 2, 3]
+    assert models(pipeline, stranger, STRANGER) == {n: [None] * ROWS for n in (1, 2, 3)}
+
+    # A team lead reverts the correction: the two pages are read again without it, and what they had
+    # delivered is superseded downstream.
+    with pipeline.tasks("lead.adapt", merchant=MERCHANT, roles=("team_lead",)) as lead:
+        answer = lead.post(f"/api/v1/tasks/{detail['task_id']}/revert", json={"reason": "the barcodes were wrong"})
+        assert answer.status_code == 200, answer.text
+    wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {UNDONE}",
+              2, [job_id])
+    superseded = payloads(records_of(pipeline, SKU_SUPERSEDED, start[SKU_SUPERSEDED.name], job_id, 2 * ROWS))
+    assert sorted({(s["page"], s["revision"], s["superseded_by"]) for s in superseded}) == [
+        (n, REREAD, UNDONE) for n in others]
+    now = models(pipeline, job_id, MERCHANT)
+    assert [now[n] for n in others] == [[None] * ROWS] * 2
