@@ -137,6 +137,32 @@ async def kafka_proxy(kafka_bootstrap):
         await proxy.cut()
 
 
+@contextlib.asynccontextmanager
+async def service_handlers(database_url: str, definition, subscriptions, storage_root):
+    """A service's event handlers over the real Postgres (its schema migrated) and a local store, for
+    tests that drive handlers directly: ``db``, ``storage``, ``handlers`` by topic name."""
+    from types import SimpleNamespace
+
+    from skuflow_platform.db import Database, migrate
+    from skuflow_platform.storage import LocalStorage
+
+    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
+    db = Database(database_url)
+    storage = LocalStorage(storage_root)
+    handlers = {topic.name: handler for topic, handler in subscriptions(SimpleNamespace(storage=storage))}
+    try:
+        yield SimpleNamespace(db=db, storage=storage, handlers=handlers)
+    finally:
+        await db.close()
+
+
+@pytest.fixture(scope="session")
+def service_of(database_url, tmp_path_factory):
+    """``service_handlers`` for a service's definition and subscriptions."""
+    return lambda definition, subscriptions: service_handlers(database_url, definition, subscriptions,
+                                                              tmp_path_factory.mktemp("storage"))
+
+
 @pytest.fixture
 def wrong_tokens():
     """``wrong_tokens(secret, merchant)``: every way a bearer token can be wrong, each of which a

@@ -1,9 +1,7 @@
 """A page read again within its generation (issue 42), through the binder service on the real Postgres:
 handlers driven with a UnitOfWork, the outbox rows are the output."""
 
-import asyncio
 import uuid
-from types import SimpleNamespace
 
 import pytest
 import sqlalchemy as sa
@@ -15,21 +13,15 @@ from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import AdaptedFrom, PageExtracted
 from skuflow_contracts.topics import PAGE_EXTRACTED
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.db import Database, migrate
-from skuflow_platform.storage import LocalStorage
 
 OUTBOX = definition.tables.outbox
 LEFT, RIGHT = (50, 100, 250, 300), (320, 100, 520, 300)  # two product photos, a caption under each
 
 
 @pytest.fixture(scope="module")
-async def service(database_url, tmp_path_factory):
-    await asyncio.to_thread(migrate, database_url, definition.schema, definition.versions_dir)
-    db = Database(database_url)
-    storage = LocalStorage(tmp_path_factory.mktemp("storage"))
-    handlers = {topic.name: handler for topic, handler in subscriptions(SimpleNamespace(storage=storage))}
-    yield SimpleNamespace(db=db, storage=storage, handlers=handlers)
-    await db.close()
+async def service(service_of):
+    async with service_of(definition, subscriptions) as handlers:
+        yield handlers
 
 
 async def test_a_later_reading_is_bound_in_place_of_the_page_and_an_older_one_arriving_late_is_not(service):
