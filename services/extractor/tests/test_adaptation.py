@@ -5,7 +5,8 @@ import numpy as np
 from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, table
 
 from skuflow_extractor.domain.extraction import extract_page
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
+from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.layouts import alike, canonical, layout_of
@@ -32,10 +33,31 @@ def test_pages_of_one_table_share_a_layout_and_other_columns_do_not():
 
 
 def test_a_lesson_is_kept_as_bytes_and_read_back_the_same():
-    taught = lesson(inputs_of(price_page(1)), [{"model": "SF-0001"}, {"model": "SF-0002"}])
-    back = Lesson.from_bytes(taught.to_bytes())
-    assert np.allclose(back.matrix, taught.matrix.astype(np.float32)) and (back.labels == taught.labels).all()
-    assert taught.labels.sum() == 2  # the two products the person kept, nothing else
+    column = TaughtColumn("code", 3, frozenset({"A-9"}))
+    kept = lesson(inputs_of(price_page(1)), [{"model": "SF-0001"}, {"model": "SF-0002"}], (column,))
+    back = Lesson.from_bytes(kept.to_bytes())
+    assert np.allclose(back.matrix, kept.matrix.astype(np.float32)) and (back.labels == kept.labels).all()
+    assert kept.labels.sum() == 2 and back.columns == (column,)  # the two products the person kept
+    assert taught([kept, back]) == (column,)
+
+
+LETTERS = ["HCC", "HTO", "SCL", "KMB", "PRV", "TXD", "BLQ", "WGN", "ZRF", "MDS", "CPT", "LNR"]
+
+
+def lettered_page(first: int):
+    """A list keyed by short letter codes ('HCC'), which no generator takes for a product's code."""
+    return page(*[cells(n, 100 + 20 * n, [LETTERS[first + n], f"Widget {first + n}", f"{n + 1}.50"],
+                        xs=(50, 200, 450)) for n in range(6)])
+
+
+def test_the_columns_a_correction_shows_holding_the_keys_become_candidates_on_pages_alike():
+    corrected, other = geometry(lettered_page(0)), geometry(lettered_page(6))
+    assert not any(c.kind == "code" and c.key in LETTERS for c in candidates(other, []))
+    columns = taught_columns(corrected, [{"model": LETTERS[n], "product_name": f"Widget {n}"} for n in range(6)])
+    assert [(c.kind, c.shapes) for c in columns] == [("code", frozenset({"A"}))]
+    found = {(c.kind, c.key) for c in candidates(other, [], columns)}
+    assert {("code", key) for key in LETTERS[6:]} <= found
+    assert not any(kind == "code" and key.startswith("Widget") for kind, key in found)  # another column
 
 
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():

@@ -2,10 +2,10 @@
 
 For every real document with at least ``MIN_PAGES`` product pages of one layout, the first of them is
 corrected from its truth, as a person would in the workbench, and the rest are read again with the
-reader adapted to that correction. Every reading is held out: the reader is the one trained without
-the document's batch (leave one batch out), with the calibration and thresholds of the committed
-reader. The figures are those of the remaining pages, before and after: SKU F1, how many leave review,
-and the precision of those that do.
+reader adapted to that correction, the columns it taught among their candidates. Every reading is
+held out: the reader is the one trained without the document's batch (leave one batch out), with the
+calibration and thresholds of the committed reader. The figures are those of the remaining pages,
+before and after: SKU F1, how many leave review, and the precision of those that do.
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, taught_columns
+from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.features import features
+from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import canonical, layout_of
 
 MIN_PAGES = 3  # a layout repeated on fewer product pages teaches too few others to measure
@@ -66,13 +69,23 @@ class Outcome:
     doubted: bool
 
 
-def simulate_case(case: Case, reader: Reader) -> Outcome:
-    def judged(booster: lightgbm.Booster) -> list[Judged]:
-        return [judge(HeldOut(s, raw_scores(booster, s.matrix)), reader.calibration, reader.take,
-                      reader.review_below) for s in case.rest]
+def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...]) -> PageSample:
+    """The page's candidates with the taught columns' cells among them, and their features and labels."""
+    found = candidates(sample.geo, sample.engine, columns)
+    return replace(sample, found=found, matrix=features(sample.geo, found, sample.classification, sample.method),
+                   labels=labels_of(found, sample.truth.get("skus", [])))
 
-    before = judged(reader.booster)
-    after = judged(adapted(reader, [Lesson(case.corrected.matrix, case.corrected.labels)]).booster)
+
+def simulate_case(case: Case, reader: Reader) -> Outcome:
+    def judged(booster: lightgbm.Booster, pages: list[PageSample]) -> list[Judged]:
+        return [judge(HeldOut(s, raw_scores(booster, s.matrix)), reader.calibration, reader.take,
+                      reader.review_below) for s in pages]
+
+    columns = taught_columns(case.corrected.geo, case.corrected.truth["skus"])
+    corrected = with_columns(case.corrected, columns)
+    before = judged(reader.booster, case.rest)
+    after = judged(adapted(reader, [Lesson(corrected.matrix, corrected.labels, columns)]).booster,
+                   [with_columns(s, columns) for s in case.rest])
     doubted = doubtful([j.confidence for j in before], [j.confidence for j in after])
     if doubted:  # not propagated: the pages keep their reading, and a person looks
         after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]

@@ -21,7 +21,7 @@ import numpy as np
 from skuflow_classifier.domain.classification import classify_page
 from skuflow_cli.training.corpus import Document, PageCache
 from skuflow_contracts.profile import profile_for
-from skuflow_contracts.results import SkuRecord
+from skuflow_contracts.results import PageClassification, SkuRecord
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.reading.candidates import Candidate
 from skuflow_extractor.reading.geometry import Geometry
@@ -47,6 +47,8 @@ class PageSample:
     file_hash: str
     bare: bool = False  # read as if no rule reader had fired (a training twin)
     kind: str = "born-digital"  # the document's source kind
+    classification: PageClassification | None = None  # how the page was classified (to read it again)
+    method: str | None = None  # the rule readers' method
 
 
 def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
@@ -69,7 +71,7 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
             labels = labels_of(inputs.found, truth.get("skus", []))
             samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
                                       inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,
-                                      bare, document.kind))
+                                      bare, document.kind, classification, reading.method))
     return samples
 
 

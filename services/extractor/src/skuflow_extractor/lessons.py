@@ -29,8 +29,10 @@ from skuflow_contracts.results import SkuRecord
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
 from skuflow_extractor.domain.extraction import Extraction, extract_page
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
+from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
+from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import truth_keys
 from skuflow_extractor.reading.layouts import alike
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page
@@ -50,6 +52,7 @@ class Teacher:
     """What a page is read with: an adapted reader and the lessons it learnt from (newest first)."""
 
     reader: Reader | None = None  # None: the committed reader
+    columns: tuple[TaughtColumn, ...] = ()  # where the lessons' keys stood: candidates on this page too
     lesson_ids: tuple[int, ...] = ()
     source: AdaptedFrom | None = None  # the newest lesson's page, named on the reading
 
@@ -60,9 +63,10 @@ async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = Fal
 
 
 @lru_cache(maxsize=16)
-def _adapted(taught: tuple[bytes, ...]) -> Reader:
+def _adapted(stored: tuple[bytes, ...]) -> tuple[Reader, tuple[TaughtColumn, ...]]:
     """One adaptation per set of lessons and process: a job's pages of one layout share it."""
-    return adapted(committed_reader(), [Lesson.from_bytes(data) for data in taught])
+    learnt = [Lesson.from_bytes(data) for data in stored]
+    return adapted(committed_reader(), learnt), taught(learnt)
 
 
 async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
@@ -79,11 +83,11 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
         return Teacher()
     stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
         t.lesson_id.in_([n.lesson_id for n in used])))).all())
-    reader = _adapted(tuple(bytes(stored[n.lesson_id]) for n in used))
+    reader, columns = _adapted(tuple(bytes(stored[n.lesson_id]) for n in used))
     if reader is committed_reader():
         return Teacher()  # lessons of one kind of candidate only teach no boundary
     newest = used[0]
-    return Teacher(reader, tuple(n.lesson_id for n in used),
+    return Teacher(reader, columns, tuple(n.lesson_id for n in used),
                    AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id))
 
 
@@ -97,10 +101,10 @@ def doubt(page: int) -> str:
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
-    async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted,
-                         reader: Reader | None) -> Extraction:
+    async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted, teacher: Teacher) -> Extraction:
         page, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
-        return read_page(page, current.classification, current.file_hash, profile, header_of(previous), reader)
+        return read_page(page, current.classification, current.file_hash, profile, header_of(previous),
+                         teacher.reader, taught=teacher.columns)
 
     async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted, reading: Extraction,
                          teacher: Teacher) -> None:
@@ -111,11 +115,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         """The reviewed page as a lesson (None: this review was learnt already)."""
         page, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
         rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous))
-        taught = lesson(decision_inputs(page, current.classification, rules),
-                        [sku.attributes.model_dump() for sku in reviewed.result.skus])
+        products = [sku.attributes.model_dump() for sku in reviewed.result.skus]
+        geo = geometry(page)
+        columns = taught_columns(geo, products)
+        learnt = lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns)
         return (await uow.conn.execute(pg_insert(lessons).values(
             merchant_id=uow.envelope.merchant_id, job_id=uow.envelope.job_id, page=reviewed.page,
-            task_id=reviewed.task_id, revision=reviewed.revision, layout=current.layout, lesson=taught.to_bytes(),
+            task_id=reviewed.task_id, revision=reviewed.revision, layout=current.layout, lesson=learnt.to_bytes(),
             status=ACTIVE).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
 
     async def follow(uow: UnitOfWork, corrected: PageExtracted, lesson_id: int) -> None:
@@ -128,7 +134,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if not rows or teacher.reader is None:
             return
         currents = [PageExtracted.model_validate(row.event) for row in rows]
-        readings = [await read_again(uow.conn, job_id, current, teacher.reader) for current in currents]
+        readings = [await read_again(uow.conn, job_id, current, teacher) for current in currents]
         sure = [(c.reading_confidence, n.confidence) for c, n in zip(currents, readings, strict=True)
                 if c.reading_confidence is not None and n.confidence is not None]
         if not doubtful([before for before, _ in sure], [after for _, after in sure]):
@@ -172,8 +178,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         for job_id, event in rows:
             current = PageExtracted.model_validate(event)
             teacher = await teacher_for(uow.conn, envelope.merchant_id, job_id, current.layout)
-            await send_again(uow, job_id, current, await read_again(uow.conn, job_id, current, teacher.reader),
-                             teacher)
+            await send_again(uow, job_id, current, await read_again(uow.conn, job_id, current, teacher), teacher)
 
     return [(PAGE_REVIEWED, on_page_reviewed), (PAGE_REVIEW_REVERTED, on_page_review_reverted)]
 

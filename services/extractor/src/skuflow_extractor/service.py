@@ -62,7 +62,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
                        calls_used=classified.llm_calls)
     extraction, spent = await read_with_model(
         llm, read_page(page, classified.classification, classified.file_hash, profile, header_of(previous),
-                       teacher.reader, geo),
+                       teacher.reader, geo, teacher.columns),
         page, classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
     reading = pg_insert(page_tables).values(
         job_id=job_id, page=page.page, merged_from=extraction.merged_from,

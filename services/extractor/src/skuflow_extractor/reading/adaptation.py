@@ -1,8 +1,10 @@
 """Correct one page, the rest follow: the reader adapted, while the job runs, to a page a person corrected.
 
 A catalog repeats its layouts, so a person's correction of one page is a labelled page of the very
-layout its other pages share. Each corrected page becomes a *lesson* (its candidates' features and the
-person's verdict on each, by the same labels the reader is trained on), and the reader is adapted to
+layout its other pages share. Each corrected page becomes a *lesson*: the columns where the person's
+products' keys stand, in the shapes they take (so that the same columns of the other pages become
+candidates, where no generator saw a product: short numbers, words), and its candidates' features with
+the person's verdict on each (by the same labels the reader is trained on). The reader is adapted to
 the lessons by boosting a few more trees on them from the committed model: the global model stays the
 prior, the corrected page weighs heavily, and the calibration and thresholds stay those chosen on
 held-out pages. A re-read with the adapted reader replaces a page's reading only where the job's
@@ -15,14 +17,19 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import lightgbm
 import numpy as np
 
+from skuflow_extractor.reading.candidates import TaughtColumn, clean_code, normalize, shape
 from skuflow_extractor.reading.decisions import Reader
-from skuflow_extractor.reading.labels import labels_of
+from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.labels import labels_of, truth_keys
+from skuflow_extractor.reading.layouts import fortieth
 from skuflow_extractor.reading.pipeline import DecisionInputs
 
 ROUNDS = 40  # trees added per adaptation
@@ -34,25 +41,50 @@ DOUBT_MARGIN = 0.05  # the adapted reading's mean page confidence may fall this 
 
 @dataclass(frozen=True)
 class Lesson:
-    """What a corrected page teaches: its candidates' features and whether each is one of its products."""
+    """What a corrected page teaches: its candidates' features, whether each is one of its products, and
+    the columns its products' keys stand in."""
 
     matrix: np.ndarray
     labels: np.ndarray
+    columns: tuple[TaughtColumn, ...] = ()
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8))
+        columns = json.dumps([[c.kind, c.left, sorted(c.shapes)] for c in self.columns])
+        np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
+                            columns=np.array(columns))
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Lesson:
         with np.load(io.BytesIO(data)) as stored:
-            return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8))
+            columns = json.loads(str(stored["columns"])) if "columns" in stored else []
+            return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
+                       tuple(TaughtColumn(kind, left, frozenset(shapes)) for kind, left, shapes in columns))
 
 
-def lesson(inputs: DecisionInputs, products: Iterable[Mapping]) -> Lesson:
-    """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)."""
-    return Lesson(inputs.matrix, labels_of(inputs.found, products))
+def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
+    """Where the person's products' keys stand on the page they corrected: each column (by its left edge)
+    whose cells print a key, whole, with the shapes of the keys it prints."""
+    models, names = truth_keys(products)
+    shapes: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for cell in geo.cells:
+        printed = {normalize(clean_code(cell.text)), normalize(cell.text)}
+        for kind, keys in (("code", models), ("name", names)):
+            for key in printed & keys:
+                shapes[kind, fortieth(geo, cell.index)].add(shape(key))
+    return tuple(TaughtColumn(kind, left, frozenset(found)) for (kind, left), found in sorted(shapes.items()))
+
+
+def taught(lessons: Sequence[Lesson]) -> tuple[TaughtColumn, ...]:
+    """The columns every lesson taught, once each."""
+    return tuple(dict.fromkeys(column for n in lessons for column in n.columns))
+
+
+def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[TaughtColumn, ...] = ()) -> Lesson:
+    """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name);
+    ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
+    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns)
 
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:

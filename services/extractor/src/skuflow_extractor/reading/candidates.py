@@ -2,7 +2,9 @@
 
 Two generators, and neither decides: the rule readers' SKUs (tables, cards, lines, menus; their
 vote is carried as features), and the cells themselves: every code-shaped cell, the code a cell
-starts with, a code without the maker's word before it, and the name a priced row starts with. A
+starts with, a code without the maker's word before it, and the name a priced row starts with. While
+a job runs, a third: the cells of the columns a person's correction of a page of the same layout
+showed holding the products' keys, in the shapes those keys took (``TaughtColumn``; issue 42). A
 candidate is one key (a code, or a name where the page prints none) anchored at a cell, with the
 price printed after it. Candidates of one cell and key are merged, their sources kept.
 """
@@ -23,6 +25,7 @@ from skuflow_contracts.ir import BBox
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.drafts import CIRCLED, FOOTNOTE_MARKS, unmarked
 from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.layouts import fortieth
 
 Kind = Literal["code", "name"]
 SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed")
@@ -31,6 +34,16 @@ NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and i
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
 TRAILING_AMOUNT = re.compile(r"\s*[$¥€£₩₽]?\s*\d[\d.,]*\s*(?:元|円|원|руб\.?|р\.?|€|\$|tl|TL)?(?:/\S{1,3})?$")
 TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,20}[)）]$")
+
+
+@dataclass(frozen=True)
+class TaughtColumn:
+    """A column a person's correction showed holding the products' keys: its left edge (in fortieths of
+    the page's width), the keys' kind, and the shapes they took ('A-9': letters, a dash, digits)."""
+
+    kind: Kind
+    left: int
+    shapes: frozenset[str]
 
 
 @dataclass
@@ -55,6 +68,16 @@ def normalize(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).upper().split())
 
 
+def shape(key: str) -> str:
+    """A key's pattern: letters A, digits 9, CJK C, runs collapsed ('TB-40/120' → 'A-9/9')."""
+    out = []
+    for ch in key:
+        mark = "C" if CJK.match(ch) else "A" if ch.isalpha() else "9" if ch.isdigit() else ch
+        if not out or out[-1] != mark or mark not in "AC9":
+            out.append(mark)
+    return "".join(out)
+
+
 @lru_cache(maxsize=65536)
 def cell_price(text: str):
     """The price a cell prints (``skuflow_catalog.values.cell_price``), once per text."""
@@ -66,7 +89,7 @@ def clean_code(text: str) -> str:
     return CIRCLED.sub("", FOOTNOTE_MARKS.sub("", text.strip())).strip() or text.strip()
 
 
-def candidates(geo: Geometry, engine: list[SkuRecord]) -> list[Candidate]:
+def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColumn, ...] = ()) -> list[Candidate]:
     found: dict[tuple, Candidate] = {}
 
     def add(candidate: Candidate, source: str) -> None:
@@ -90,7 +113,18 @@ def candidates(geo: Geometry, engine: list[SkuRecord]) -> list[Candidate]:
             add(_at_cell(geo, cell.index, "name", key), source)
             if first_named.get(int(geo.row_of[cell.index])) == cell.index:
                 add(_at_cell(geo, cell.index, "name", key), "name")
+        for kind, key in _taught_in(geo, cell.index, taught):
+            add(_at_cell(geo, cell.index, kind, key), "cell")
     return list(found.values())
+
+
+def _taught_in(geo: Geometry, cell: int, taught: tuple[TaughtColumn, ...]) -> list[tuple[Kind, str]]:
+    """The keys a cell prints as a taught column's cells printed theirs (within a fortieth of its edge)."""
+    if not taught:
+        return []
+    key = clean_code(geo.cells[cell].text)
+    edge, form = fortieth(geo, cell), shape(normalize(key))
+    return [(column.kind, key) for column in taught if abs(edge - column.left) <= 1 and form in column.shapes]
 
 
 def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:

@@ -15,7 +15,15 @@ from skuflow_catalog.codes import code_score, is_measurement, is_package
 from skuflow_catalog.headers import CJK, is_currency
 
 from skuflow_contracts.results import PageClassification
-from skuflow_extractor.reading.candidates import SOURCES, Candidate, cell_price, header_word, normalize, worded
+from skuflow_extractor.reading.candidates import (
+    SOURCES,
+    Candidate,
+    cell_price,
+    header_word,
+    normalize,
+    shape,
+    worded,
+)
 from skuflow_extractor.reading.geometry import Geometry
 
 HEADER_ROLES = ("model", "product_name", "price")  # a column headed by one of these, or by another word
@@ -117,16 +125,6 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
         out[n] = np.concatenate([_key(c, geo, by_norm, normalized, kin), _anchor(c, geo, cell, column, in_row, read),
                                  _engine(c), page_row])
     return out
-
-
-def shape(key: str) -> str:
-    """A key's pattern: letters A, digits 9, CJK C, runs collapsed ('TB-40/120' → 'A-9/9')."""
-    out = []
-    for ch in key:
-        mark = "C" if CJK.match(ch) else "A" if ch.isalpha() else "9" if ch.isdigit() else ch
-        if not out or out[-1] != mark or mark not in "AC9":
-            out.append(mark)
-    return "".join(out)
 
 
 def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: str, kin: tuple) -> list[float]:

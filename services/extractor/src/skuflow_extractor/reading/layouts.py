@@ -21,11 +21,15 @@ COLUMN_CELLS = 3  # an edge where at least this many cells of different rows sta
 ALIKE = 0.5  # the share of column edges two pages must share
 
 
+def fortieth(geo: Geometry, cell: int) -> int:
+    """Where the cell starts across the page, in fortieths of its width."""
+    return min(BINS - 1, int(geo.cells[cell].bbox[0] / max(geo.page.width, 1.0) * BINS))
+
+
 def layout_of(geo: Geometry) -> str | None:
     """The page's signature, None for a page with no columns (prose, a picture)."""
-    width = max(geo.page.width, 1.0)
     aligned = geo.aligned.sum(axis=1) if len(geo.cells) else []
-    starts = Counter(min(BINS - 1, int(cell.bbox[0] / width * BINS))
+    starts = Counter(fortieth(geo, cell.index)
                      for cell, others in zip(geo.cells, aligned, strict=True) if others >= COLUMN_CELLS - 1)
     edges = sorted(edge for edge, count in starts.items() if count >= COLUMN_CELLS)
     if len(edges) < 2:

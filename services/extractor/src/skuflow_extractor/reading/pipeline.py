@@ -21,7 +21,7 @@ from skuflow_contracts.results import PageClassification
 from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.reading.assembly import PageReading, assemble
-from skuflow_extractor.reading.candidates import Candidate, candidates
+from skuflow_extractor.reading.candidates import Candidate, TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.features import features
 from skuflow_extractor.reading.geometry import Geometry, geometry
@@ -40,9 +40,9 @@ class DecisionInputs:
 
 
 def decision_inputs(page: ParsedPage, classification: PageClassification, rules: Extraction,
-                    geo: Geometry | None = None) -> DecisionInputs:
+                    geo: Geometry | None = None, taught: tuple[TaughtColumn, ...] = ()) -> DecisionInputs:
     geo = geo or geometry(page)
-    found = candidates(geo, rules.skus)
+    found = candidates(geo, rules.skus, taught)
     return DecisionInputs(geo, found, features(geo, found, classification, rules.method))
 
 
@@ -63,15 +63,16 @@ def review_reasons(reading: PageReading, review_below: float, page_type: str | N
 
 def read_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
               previous_table: TableHeader | None = None, reader: Reader | None = None,
-              geo: Geometry | None = None) -> Extraction:
+              geo: Geometry | None = None, taught: tuple[TaughtColumn, ...] = ()) -> Extraction:
     """The page's SKUs: the rule readers' candidates and the cells', decided by the learned reader.
     ``geo``: the page's geometry when the caller has it already (the extractor names the page's layout
-    from it before it chooses the reader)."""
+    from it before it chooses the reader); ``taught``: the columns a correction of a page of its layout
+    showed holding the keys (read with the reader adapted to that correction)."""
     rules = extract_page(page, classification, file_hash, profile, previous_table)
     reader = reader or committed_reader()
     if reader is None or page.status == "failed":
         return rules
-    inputs = decision_inputs(page, classification, rules, geo)
+    inputs = decision_inputs(page, classification, rules, geo, taught)
     reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     scanned = page.parser_backend == "ocr"
