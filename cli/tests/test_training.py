@@ -117,11 +117,18 @@ def test_corrections_are_exported_as_labelled_pages_the_trainer_reads(database_u
             " reason, reviewed, completed_at) VALUES ('t-x', 'job-x', 'm-x', 2, 'SKU_REVIEW', 2, 'COMPLETED', 'r',"
             " CAST(:r AS jsonb), now())"), {"r": reviewed.model_dump_json()})
     engine.dispose()
-    [pdf] = export(database_url, storage, tmp_path / "out", merchant="m-x")
+    [pdf] = export(database_url, storage, tmp_path / "out", merchant="m-x", operator="ops-anna")
     assert pymupdf.open(pdf)[0].get_text().strip() == "page 2"
     [document] = labelled_documents(tmp_path / "out", "corrections")
     assert document.truth["pages"][0]["skus"][0]["model"] == "AB-1" and document.truth["pages"][0]["original_page"] == 2
-    assert export(database_url, storage, tmp_path / "none", merchant="someone-else") == []
+    assert export(database_url, storage, tmp_path / "none", merchant="someone-else", operator="ops-anna") == []
+    with engine.connect() as conn:  # who shared which merchant's pages is on record
+        [audit] = conn.execute(sa.text("SELECT from_status, to_status, detail FROM collab.state_transitions"
+                                       " WHERE entity = 'corrections' AND entity_id = 'm-x/job-x'"
+                                       " ORDER BY id DESC LIMIT 1")).all()
+    engine.dispose()
+    assert (audit.from_status, audit.to_status, audit.detail["operator"], audit.detail["pages"]) == (
+        "merchant", "global_training", "ops-anna", [2])
 
 
 def test_eval_without_a_set_or_with_an_unknown_split_is_refused():

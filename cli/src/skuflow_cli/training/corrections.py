@@ -4,7 +4,10 @@ A page a person completed (collab's ``human_tasks.reviewed``: the page as their 
 is a labelled page: its SKUs' keys and prices are the truth, in GOLDEN_FORMAT §2. For each job, its
 corrected pages are cut from the uploaded PDF into ``<merchant>_<job>.pdf`` beside the truth file, in
 page order (``original_page`` keeps where each came from). A merchant's corrections leave their
-tenancy only when an operator exports them (``--merchant``) into a training run.
+tenancy only when an operator exports them into a training run: the export names its operator
+(``--by``), and each job exported is recorded in collab's audit trail (``state_transitions``, entity
+``corrections``: from the merchant's own to the global training set), so who shared which merchant's
+pages is known. (While a job runs, what a correction teaches stays the merchant's: issue 42.)
 """
 
 from __future__ import annotations
@@ -46,11 +49,13 @@ def truth_of(pages: list[PageResult]) -> dict:
         for n, page in enumerate(pages, start=1)]}
 
 
-def export(database_url: str, storage: LocalStorage, out: Path, merchant: str | None = None) -> list[Path]:
-    """Write each job's corrected pages and their truth under ``out``; returns the PDFs written (a job
-    whose upload is gone is left out)."""
+def export(database_url: str, storage: LocalStorage, out: Path, merchant: str | None = None, *,
+           operator: str) -> list[Path]:
+    """Write each job's corrected pages and their truth under ``out``, each job recorded as promoted by
+    ``operator``; returns the PDFs written (a job whose upload is gone is left out)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    promoted = []
     for (merchant_id, job_id), pages in corrected_pages(database_url, merchant).items():
         source = storage.path(f"{SCHEME}jobs/{job_id}/source.pdf")
         if not source.is_file():
@@ -63,12 +68,29 @@ def export(database_url: str, storage: LocalStorage, out: Path, merchant: str | 
         target.with_suffix(".truth.json").write_text(json.dumps(truth_of(pages), ensure_ascii=False, indent=1),
                                                      encoding="utf-8")
         written.append(target)
+        promoted.append({"entity": "corrections", "entity_id": f"{merchant_id}/{job_id}", "from_status": "merchant",
+                         "to_status": "global_training", "reason": "skuflow corrections export",
+                         "detail": json.dumps({"operator": operator, "pages": [p.page for p in pages],
+                                               "out": str(target)})})
+    _audit(database_url, promoted)
     return written
+
+
+def _audit(database_url: str, promoted: list[dict]) -> None:
+    if not promoted:
+        return
+    engine = sa.create_engine(database_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO collab.state_transitions (entity, entity_id, from_status, to_status, reason,"
+                             " detail) VALUES (:entity, :entity_id, :from_status, :to_status, :reason,"
+                             " CAST(:detail AS jsonb))"), promoted)
+    engine.dispose()
 
 
 def _export(args: argparse.Namespace) -> int:
     settings = PlatformSettings()
-    written = export(settings.database_url, LocalStorage(settings.storage_root), args.out, args.merchant)
+    written = export(settings.database_url, LocalStorage(settings.storage_root), args.out, args.merchant,
+                     operator=args.by)
     print(f"{len(written)} jobs' corrected pages written to {args.out}")
     return 0
 
@@ -78,4 +100,6 @@ def add_corrections_commands(parser: argparse.ArgumentParser) -> None:
     out = sub.add_parser("export", help="the pages annotators corrected, as labelled pages for `skuflow train`")
     out.add_argument("--out", type=Path, required=True)
     out.add_argument("--merchant", default=None, help="only this merchant's corrections")
+    out.add_argument("--by", required=True, help="the operator who promotes them into the global training set "
+                     "(recorded in collab's audit trail, one record per job)")
     out.set_defaults(run=_export)
