@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import uuid
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from playwright.async_api import async_playwright
@@ -20,12 +22,13 @@ from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import SKU_DELIVERED, SKU_SUPERSEDED
 from tests.e2e.adaptation_catalog import ROWS, barcode, barcode_catalog, truth
 from tests.e2e.annotator_robot import Robot
-from tests.e2e.review_desk import CHROMIUM, logged_in, open_task, seasoned, shots, wait_rows
+from tests.e2e.review_desk import CHROMIUM, bearer, logged_in, open_task, seasoned, shots, wait_rows
 from tests.e2e.stack import offsets, records_of
 
 pytestmark = pytest.mark.e2e
-MERCHANT = "merchant-adapt"
-STRANGER = "merchant-adapt-other"
+RUN = uuid.uuid4().hex[:6]  # lessons and annotators' records are the merchant's: each run starts without them
+MERCHANT = f"merchant-adapt-{RUN}"
+STRANGER = f"merchant-adapt-other-{RUN}"
 REREAD, UNDONE = machine_revision(0, 1), machine_revision(0, 2)
 
 
@@ -57,20 +60,21 @@ def payloads(records) -> list[dict]:
     return [json.loads(r.value)["payload"] for r in records]
 
 
-async def _correct_the_first_page_offered(pipeline, job_id: str, user: str, colleague: str, out) -> dict:
-    """The annotator opens the first task the workbench offers, makes its page right and completes it,
-    while a colleague holds the next: the re-read closes it under them, and their workbench says why."""
+async def _correct_page_one(pipeline, job_id: str, user: str, colleague: str, out) -> dict:
+    """The annotator corrects page 1 in the workbench while a colleague holds page 2: the re-read closes
+    it under them, and their workbench says why."""
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        # each takes a page by hand first (dispatch gives a hard page to one annotator): the workbench
+        # offers the task its annotator holds
+        first, held = [t.task_id for _, t in sorted(tasks(pipeline, job_id, 3).items())][:2]
+        for who, task in ((user, first), (colleague, held)):  # as their logins, which the workbench uses
+            assert httpx.post(f"{pipeline.collab}/api/v1/tasks/{task}/lock", headers=bearer(pipeline, who)).is_success
         page = await logged_in(browser, pipeline, user)
         task_id = await open_task(page)
-        held = next(t.task_id for t in tasks(pipeline, job_id, 3).values() if t.task_id != task_id)
-        with pipeline.tasks(colleague, merchant=MERCHANT) as client:  # dispatched to the first: taken by hand
-            assert client.post(f"/api/v1/tasks/{held}/lock").status_code == 200
         other = await logged_in(browser, pipeline, colleague)
-        assert await open_task(other) == held
-        with pipeline.tasks(user, merchant=MERCHANT) as client:
-            detail = client.get(f"/api/v1/tasks/{task_id}").json()
+        assert (task_id, await open_task(other)) == (first, held)
+        detail = httpx.get(f"{pipeline.collab}/api/v1/tasks/{task_id}", headers=bearer(pipeline, user)).json()
         assert detail["similar_pages"] == 2
         assert "2" in await page.get_by_test_id("similar-pages").inner_text()
         robot = Robot(page, user, task_id, [{"attributes": s["attributes"]} for s in detail["result"]["skus"]],
@@ -89,14 +93,14 @@ async def _correct_the_first_page_offered(pipeline, job_id: str, user: str, coll
 
 
 def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undoes_it(pipeline, tmp_path):
-    user, colleague = seasoned(pipeline, "ann.adapt", MERCHANT), seasoned(pipeline, "ann.adapt2", MERCHANT)
+    user, colleague = seasoned(pipeline, f"ann.adapt.{RUN}", MERCHANT), seasoned(pipeline, f"ann.other.{RUN}", MERCHANT)
     start = offsets(pipeline, SKU_DELIVERED.name, SKU_SUPERSEDED.name)
     job_id = pipeline.upload(barcode_catalog(tmp_path / "glass.pdf", range(1, 4)), merchant=MERCHANT)
-    first = tasks(pipeline, job_id, 3)
-    assert sorted(first) == [1, 2, 3]
+    assert sorted(tasks(pipeline, job_id, 3)) == [1, 2, 3]
+    pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
     assert models(pipeline, job_id, MERCHANT) == {n: [None] * ROWS for n in (1, 2, 3)}  # the name, not the barcode
 
-    detail = asyncio.run(_correct_the_first_page_offered(pipeline, job_id, user, colleague, shots(tmp_path)))
+    detail = asyncio.run(_correct_page_one(pipeline, job_id, user, colleague, shots(tmp_path)))
     corrected, others = detail["page"], sorted({1, 2, 3} - {detail["page"]})
     wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {REREAD}",
               2, [job_id])
@@ -117,12 +121,13 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
     assert models(pipeline, second, MERCHANT) == {n - 3: barcodes(n) for n in (4, 5, 6)}
     assert tasks(pipeline, second, 0, timeout=0) == {}
     stranger = pipeline.upload(again, merchant=STRANGER)
+    pipeline.wait(stranger, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=STRANGER)
     assert sorted(tasks(pipeline, stranger, 3)) == [1, 2, 3]
     assert models(pipeline, stranger, STRANGER) == {n: [None] * ROWS for n in (1, 2, 3)}
 
     # A team lead reverts the correction: the two pages are read again without it, and what they had
     # delivered is superseded downstream.
-    with pipeline.tasks("lead.adapt", merchant=MERCHANT, roles=("team_lead",)) as lead:
+    with pipeline.tasks(f"lead.{RUN}", merchant=MERCHANT, roles=("team_lead",)) as lead:
         answer = lead.post(f"/api/v1/tasks/{detail['task_id']}/revert", json={"reason": "the barcodes were wrong"})
         assert answer.status_code == 200, answer.text
     wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {UNDONE}",

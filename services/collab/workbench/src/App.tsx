@@ -148,9 +148,8 @@ function Workbench({ lang, onLang, session, onSignOut }:
         if (!why) { failed(e); return; }
         dropDraft(user, taskId);  // the machine's re-read made the page right: nothing of it is kept
         const told = `${t(lang, "closedUnderYou")}: ${why}`;
-        await take().catch(failed);
-        setMessage(told);
-        setNotice(told);
+        if (await take().catch((error) => { failed(error); return true; })) setMessage(told);
+        else setNotice(told);  // no other page waits: said where "no task" would be
       }
     };
     void beat();
