@@ -3,7 +3,7 @@
 A review (``page.reviewed``) is kept as a lesson of the page's layout for its merchant
 (``reading.adaptation``), and the job's pages of that layout no person reviewed are read again with the
 reader adapted to the lessons, each as the next reading of its generation. Pages read later, in this
-job or in the merchant's later jobs with a layout alike, are read with the lessons at once. A lesson
+job or in the merchant's later jobs with the same layout, are read with the lessons at once. A lesson
 that leaves those pages' readings less sure is not propagated: their readings are sent again, flagged
 for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
 unlearns the lesson and reads again every page read with it.
@@ -34,7 +34,6 @@ from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import truth_keys
-from skuflow_extractor.reading.layouts import alike
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page
 from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
 from skuflow_extractor.tables import lessons, page_readings
@@ -71,13 +70,15 @@ def _adapted(stored: tuple[bytes, ...]) -> tuple[Reader, tuple[TaughtColumn, ...
 
 async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
     """The reader for a page of ``layout``: adapted to the merchant's active lessons of that layout in
-    the page's job and of a layout alike in its other jobs."""
+    the page's job and in its other jobs. Another job's lesson is taken only for the very same layout
+    signature (the same template), not for one merely alike: half the column edges shared is enough
+    within a document, and across a merchant's catalogs it lent one catalog's columns to another."""
     if layout is None or committed_reader() is None:
         return Teacher()
     t = lessons.c
     found = (await conn.execute(sa.select(t.lesson_id, t.job_id, t.page, t.task_id, t.layout).where(
         t.merchant_id == merchant_id, t.status == ACTIVE).order_by(t.lesson_id.desc()))).all()
-    used = [n for n in found if (n.layout == layout if n.job_id == job_id else alike(n.layout, layout))]
+    used = [n for n in found if n.layout == layout]
     used = used[:LESSONS_KEPT]
     if not used:
         return Teacher()
