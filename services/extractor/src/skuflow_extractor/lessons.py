@@ -76,10 +76,9 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
     if layout is None or committed_reader() is None:
         return Teacher()
     t = lessons.c
-    found = (await conn.execute(sa.select(t.lesson_id, t.job_id, t.page, t.task_id, t.layout).where(
-        t.merchant_id == merchant_id, t.status == ACTIVE).order_by(t.lesson_id.desc()))).all()
-    used = [n for n in found if n.layout == layout]
-    used = used[:LESSONS_KEPT]
+    used = (await conn.execute(sa.select(t.lesson_id, t.job_id, t.page, t.task_id).where(
+        t.merchant_id == merchant_id, t.status == ACTIVE, t.layout == layout).order_by(
+        t.lesson_id.desc()).limit(LESSONS_KEPT))).all()
     if not used:
         return Teacher()
     stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
