@@ -38,7 +38,7 @@ from skuflow_platform.logs import log_context
 from skuflow_platform.metrics import EVENTS_CONSUMED, HANDLER_SECONDS
 from skuflow_platform.outbox import OutboxRelay, add_to_outbox
 from skuflow_platform.tables import PlatformTables
-from skuflow_platform.tracing import context_from, current_traceparent, tracer
+from skuflow_platform.tracing import context_from, current_traceparent, event_attributes, tracer
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +124,10 @@ class EventConsumer:
         started = time.perf_counter()
         with log_context(job_id=envelope.job_id, page=page, event_id=str(envelope.event_id)), \
                 tracer().start_as_current_span(f"consume {topic}", context=context_from(
-                    envelope.traceparent), kind=trace.SpanKind.CONSUMER):
+                    envelope.traceparent), kind=trace.SpanKind.CONSUMER,
+                    attributes=event_attributes(topic, envelope)) as span:
             outcome = await self._handle_with_retries(topic, body, key, envelope, handler)
+            span.set_attribute("skuflow.outcome", outcome)
             log.info("event handled", extra={"fields": {"topic": topic, "outcome": outcome,
                                                         "ms": round((time.perf_counter() - started) * 1000)}})
         EVENTS_CONSUMED.labels(topic, outcome).inc()
