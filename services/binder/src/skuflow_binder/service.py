@@ -7,6 +7,7 @@ bound already (a late replay) binds nothing."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -16,13 +17,15 @@ from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.images import image_path, image_row
 from skuflow_binder.domain.page import bind_page
 from skuflow_binder.llm import settle_with_model
-from skuflow_binder.metrics import count_duplicates
+from skuflow_binder.metrics import count_bound, count_duplicates
 from skuflow_binder.tables import bindings, bound_readings, images, metadata, platform, profiles, seen_images
+from skuflow_binder.trace import binding_trace
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageBound, PageExtracted
 from skuflow_contracts.ir import ImageRegion, ParsedPage
 from skuflow_contracts.results import ImageRecord
 from skuflow_contracts.topics import PAGE_EXTRACTED
+from skuflow_contracts.traces import Stopwatch
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
@@ -68,12 +71,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     book = ProfileBook(profiles)
 
     async def on_page_extracted(envelope: EventEnvelope[PageExtracted], uow: UnitOfWork) -> None:
-        extracted = envelope.payload
+        extracted, clock = envelope.payload, Stopwatch()
         if not await _newest(uow, extracted):
             return
+        started = time.perf_counter()
         page = ParsedPage.model_validate_json(ctx.storage.get(extracted.ir_uri))
         seen = await _seen(uow)
-        known = set(seen.hashes)
+        before = SeenImages(set(seen.hashes), set(seen.perceptual))
+        known = before.hashes
         result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
                            await book.get(uow.conn, extracted.config_version), seen, extracted.fallback_reason,
                            [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
@@ -98,7 +103,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                  "image_id": binding.image_id, "confidence": binding.confidence,
                  "is_ambiguous": binding.is_ambiguous, "method": binding.method,
                  "candidates": [c.model_dump() for c in binding.candidates]} for binding in result.bindings])
-        await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls, spent.cost_usd)))
+        trace = binding_trace(envelope.job_id, extracted, before, result, spent, clock.timing(envelope.occurred_at))
+        ctx.storage.put(trace.key, trace.to_bytes())
+        sent = await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls,
+                                                                                          spent.cost_usd)))
+        count_bound(sent, time.perf_counter() - started)
 
     return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]
 

@@ -9,10 +9,12 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_classifier.domain.classification import classify_page
 from skuflow_classifier.llm import classify_with_model
 from skuflow_classifier.tables import metadata, page_classifications, platform, profiles
+from skuflow_classifier.trace import classification_trace
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageParsed
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_contracts.traces import Stopwatch
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
@@ -25,8 +27,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     book = ProfileBook(profiles)
 
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
-        parsed = envelope.payload
-        page = ParsedPage.model_validate_json(ctx.storage.get(parsed.ir_uri))
+        parsed, clock = envelope.payload, Stopwatch()
+        ir = ctx.storage.get(parsed.ir_uri)
+        page = ParsedPage.model_validate_json(ir)
         profile = await book.get(uow.conn, parsed.config_version)
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=parsed.llm_calls)
@@ -40,6 +43,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             index_elements=[page_classifications.c.job_id, page_classifications.c.page],
             set_={name: row.excluded[name] for name in ("page_type", "confidence", "layout", "needs_review",
                                                         "detail")}))
+        trace = classification_trace(envelope.job_id, parsed, ir, page, profile, classification, spent,
+                                     clock.timing(envelope.occurred_at))
+        ctx.storage.put(trace.key, trace.to_bytes())
         await uow.emit(parsed.advance(PageClassified, classification=classification,
                                       **parsed.spent(spent.calls, spent.cost_usd)))
 

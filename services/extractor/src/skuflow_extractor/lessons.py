@@ -28,15 +28,17 @@ from skuflow_contracts.events import AdaptedFrom, PageExtracted, PageReviewed, P
 from skuflow_contracts.results import SkuRecord
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
+from skuflow_contracts.traces import ExtractionTrace
 from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import truth_keys
-from skuflow_extractor.reading.pipeline import decision_inputs, read_page
+from skuflow_extractor.reading.pipeline import decision_inputs, read_page_staged
 from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
 from skuflow_extractor.tables import lessons, page_readings
+from skuflow_extractor.trace import extraction_trace
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, Subscriptions
 
@@ -54,6 +56,7 @@ class Teacher:
     columns: tuple[TaughtColumn, ...] = ()  # where the lessons' keys stood: candidates on this page too
     lesson_ids: tuple[int, ...] = ()
     source: AdaptedFrom | None = None  # the newest lesson's page, named on the reading
+    lessons: tuple[bytes, ...] = ()  # the lessons themselves (the page's trace carries them, to read it again)
 
 
 async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = False) -> None:
@@ -62,10 +65,13 @@ async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = Fal
 
 
 @lru_cache(maxsize=16)
-def _adapted(stored: tuple[bytes, ...]) -> tuple[Reader, tuple[TaughtColumn, ...]]:
-    """One adaptation per set of lessons and process: a job's pages of one layout share it."""
+def adapted_to(stored: tuple[bytes, ...]) -> tuple[Reader | None, tuple[TaughtColumn, ...]]:
+    """The reader adapted to the lessons ``stored`` and the columns they taught, once per set of lessons
+    and process (a job's pages of one layout share it); (None, ()): they teach no boundary (lessons of
+    one kind of candidate only), the committed reader reads."""
     learnt = [Lesson.from_bytes(data) for data in stored]
-    return adapted(committed_reader(), learnt), taught(learnt)
+    reader = adapted(committed_reader(), learnt)
+    return (None, ()) if reader is committed_reader() else (reader, taught(learnt))
 
 
 async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
@@ -83,12 +89,13 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
         return Teacher()
     stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
         t.lesson_id.in_([n.lesson_id for n in used])))).all())
-    reader, columns = _adapted(tuple(bytes(stored[n.lesson_id]) for n in used))
-    if reader is committed_reader():
-        return Teacher()  # lessons of one kind of candidate only teach no boundary
+    learnt = tuple(bytes(stored[n.lesson_id]) for n in used)
+    reader, columns = adapted_to(learnt)
+    if reader is None:
+        return Teacher()
     newest = used[0]
     return Teacher(reader, columns, tuple(n.lesson_id for n in used),
-                   AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id))
+                   AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id), learnt)
 
 
 def keys_of(skus: list[SkuRecord]) -> tuple[set[str], set[str]]:
@@ -101,13 +108,19 @@ def doubt(page: int) -> str:
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
-    async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted, teacher: Teacher) -> Extraction:
+    async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted,
+                         teacher: Teacher) -> tuple[Extraction, ExtractionTrace]:
         page, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
-        return read_page(page, current.classification, current.file_hash, profile, header_of(previous),
-                         teacher.reader, taught=teacher.columns)
+        header = header_of(previous)
+        reading, stages = read_page_staged(page, current.classification, current.file_hash, profile, header,
+                                           teacher.reader, taught=teacher.columns)
+        return reading, extraction_trace(job_id, current, reading, stages, header, teacher,
+                                         reading=current.reading + 1, layout=current.layout)
 
-    async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted, reading: Extraction,
-                         teacher: Teacher) -> None:
+    async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted,
+                         reread: tuple[Extraction, ExtractionTrace], teacher: Teacher) -> None:
+        reading, trace = reread
+        ctx.storage.put(trace.key, trace.to_bytes())
         await publish(uow, job_id, extracted(current, current.classification, reading, reading=current.reading + 1,
                                              adapted_from=teacher.source), teacher.lesson_ids)
 
@@ -135,7 +148,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         currents = [PageExtracted.model_validate(row.event) for row in rows]
         readings = [await read_again(uow.conn, job_id, current, teacher) for current in currents]
-        sure = [(c.reading_confidence, n.confidence) for c, n in zip(currents, readings, strict=True)
+        sure = [(c.reading_confidence, n.confidence) for c, (n, _) in zip(currents, readings, strict=True)
                 if c.reading_confidence is not None and n.confidence is not None]
         if not doubtful([before for before, _ in sure], [after for _, after in sure]):
             for current, reading in zip(currents, readings, strict=True):

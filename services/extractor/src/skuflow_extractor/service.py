@@ -12,6 +12,7 @@ what people taught of that layout: a person's review is learnt, and the rest fol
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -20,13 +21,16 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import PageClassified, PageFailed
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_FAILED
+from skuflow_contracts.traces import Stopwatch
 from skuflow_extractor import lessons
 from skuflow_extractor.llm import read_with_model
+from skuflow_extractor.metrics import CROSS_PAGE_DEFERRED, count_reading
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.layouts import canonical, layout_of
-from skuflow_extractor.reading.pipeline import read_page
+from skuflow_extractor.reading.pipeline import read_page_staged
 from skuflow_extractor.readings import BOOK, UNKNOWN, extracted, header_of, known_layouts, page_inputs, publish
 from skuflow_extractor.tables import deferred_pages, metadata, page_tables, platform
+from skuflow_extractor.trace import extraction_trace
 from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
@@ -44,7 +48,7 @@ async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LL
 
 async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassified, llm: LLMService | None, *,
                    wait: bool = True) -> None:
-    job_id = uow.envelope.job_id
+    job_id, clock = uow.envelope.job_id, Stopwatch()
     await lessons.hold(uow.conn, uow.envelope.merchant_id)
     page, profile, previous = await page_inputs(uow.conn, ctx.storage, job_id, classified)
     if previous is UNKNOWN and wait:
@@ -54,16 +58,19 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
         await uow.conn.execute(deferred.on_conflict_do_update(  # a reprocess's page replaces an older one
             index_elements=[deferred_pages.c.job_id, deferred_pages.c.page],
             set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
+        CROSS_PAGE_DEFERRED.inc()
         return
     geo = geometry(page)
     layout = canonical(layout_of(geo), await known_layouts(uow.conn, job_id, classified.generation))
     teacher = await lessons.teacher_for(uow.conn, uow.envelope.merchant_id, job_id, layout)
     call = PageCall.of(page, job_id=job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
                        calls_used=classified.llm_calls)
-    extraction, spent = await read_with_model(
-        llm, read_page(page, classified.classification, classified.file_hash, profile, header_of(previous),
-                       teacher.reader, geo, teacher.columns),
-        page, classified.classification, classified.evaluation_review, call, classified.file_hash, profile)
+    started = time.perf_counter()
+    header = header_of(previous)
+    rules, stages = read_page_staged(page, classified.classification, classified.file_hash, profile, header,
+                                     teacher.reader, geo, teacher.columns)
+    extraction, spent = await read_with_model(llm, rules, page, classified.classification,
+                                              classified.evaluation_review, call, classified.file_hash, profile)
     reading = pg_insert(page_tables).values(
         job_id=job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,
@@ -78,6 +85,10 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     ).returning(page_tables.c.page))
     if recorded.first() is None:
         return  # already extracted (a redelivery racing a release)
+    count_reading(extraction, time.perf_counter() - started)
+    trace = extraction_trace(job_id, classified, extraction, stages, header, teacher, reading=classified.reading,
+                             layout=layout, spent=spent, timing=clock.timing(uow.envelope.occurred_at))
+    ctx.storage.put(trace.key, trace.to_bytes())
     await publish(uow, job_id, extracted(classified, classified.classification, extraction, layout=layout,
                                          adapted_from=teacher.source, **classified.spent(spent.calls, spent.cost_usd)),
                   teacher.lesson_ids)

@@ -18,6 +18,7 @@ import numpy as np
 from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import PageClassification
+from skuflow_contracts.traces import ReaderCandidate, ReaderStages
 from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.reading.assembly import PageReading, assemble
@@ -68,15 +69,32 @@ def read_page(page: ParsedPage, classification: PageClassification, file_hash: s
     ``geo``: the page's geometry when the caller has it already (the extractor names the page's layout
     from it before it chooses the reader); ``taught``: the columns a correction of a page of its layout
     showed holding the keys (read with the reader adapted to that correction)."""
+    return read_page_staged(page, classification, file_hash, profile, previous_table, reader, geo, taught)[0]
+
+
+def read_page_staged(page: ParsedPage, classification: PageClassification, file_hash: str,
+                     profile: ThresholdProfile, previous_table: TableHeader | None = None, reader: Reader | None = None,
+                     geo: Geometry | None = None, taught: tuple[TaughtColumn, ...] = ()
+                     ) -> tuple[Extraction, ReaderStages | None]:
+    """``read_page`` and what its stages weighed, for the page's trace (None: the rules' reading stood)."""
     rules = extract_page(page, classification, file_hash, profile, previous_table)
     reader = reader or committed_reader()
     if reader is None or page.status == "failed":
-        return rules
+        return rules, None
     inputs = decision_inputs(page, classification, rules, geo, taught)
-    reading = assemble(inputs.geo, inputs.found, reader.probabilities(inputs.matrix), reader.take, file_hash)
+    probability = reader.probabilities(inputs.matrix)
+    reading = assemble(inputs.geo, inputs.found, probability, reader.take, file_hash)
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     scanned = page.parser_backend == "ocr"
-    reasons = review_reasons(reading, reader.review_below.for_page(scanned), classification.page_type,
-                             profile.extraction.sku_min_confidence, scanned=scanned)
+    bar = reader.review_below.for_page(scanned)
+    reasons = review_reasons(reading, bar, classification.page_type, profile.extraction.sku_min_confidence,
+                             scanned=scanned)
+    taken = set(reading.chosen)
+    stages = ReaderStages(
+        reader_version=reader.version, cells=len(inputs.geo.cells), rows=len(inputs.geo.rows),
+        rules_method=rules.method, rules_skus=len(rules.skus), take=reader.take, review_below=bar,
+        candidates=[ReaderCandidate(kind=c.kind, key=c.key, cell=c.cell, sources=sorted(c.sources), price=c.price,
+                                    probability=round(float(probability[n]), 4), taken=n in taken)
+                    for n, c in enumerate(inputs.found)])
     return replace(rules, method=method if reading.skus else rules.method, skus=reading.skus,
-                   review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version)
+                   review_reasons=reasons, confidence=reading.confidence, reader_version=reader.version), stages
