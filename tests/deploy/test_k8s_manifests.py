@@ -1,12 +1,14 @@
 """Static checks of the deployment files: deploy/k8s/, docker-compose.yml. No cluster needed.
 
 They catch the drift that a cluster would only show at deploy time: a service without probes or
-limits, a probe on the wrong port, a manifest missing from kustomization.yaml, or a topic added to
-skuflow_contracts without regenerating deploy/k8s/kafka-topics.yaml (gen_topics.py).
+limits, a probe on the wrong port, a manifest missing from kustomization.yaml, a topic added to
+skuflow_contracts without regenerating deploy/k8s/kafka-topics.yaml (gen_topics.py), or an
+autoscaler watching a consumer group the service does not have.
 """
 
 from __future__ import annotations
 
+import ast
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -19,10 +21,14 @@ K8S_DIR = REPO_ROOT / "deploy" / "k8s"
 COMPOSE_FILE = REPO_ROOT / "docker-compose.yml"
 
 try:
+    from skuflow_contracts import topics as contract_topics
     from skuflow_contracts.topics import all_topic_names
+    from skuflow_platform.consumer import consumer_group
 except ImportError:  # not installed in this environment: use the source tree
-    sys.path.insert(0, str(REPO_ROOT / "libs" / "contracts" / "src"))
+    sys.path[:0] = [str(REPO_ROOT / "libs" / lib / "src") for lib in ("contracts", "platform")]
+    from skuflow_contracts import topics as contract_topics
     from skuflow_contracts.topics import all_topic_names
+    from skuflow_platform.consumer import consumer_group
 
 SERVICES = {
     "gateway": 8000,
@@ -34,7 +40,9 @@ SERVICES = {
     "collab": 8006,
     "output": 8007,
 }
-AUTOSCALED = ("parser", "extractor")
+# Scaled by KEDA on consumer lag (deploy/k8s/autoscaling.yaml); the CPU-bound two on CPU as well.
+AUTOSCALED = ("parser", "classifier", "extractor", "binder")
+CPU_SCALED = ("parser", "extractor")
 CONFIGMAP = "skuflow-config"
 SECRET = "skuflow-secrets"
 SECRET_KEYS = {"SKUFLOW_DATABASE_URL", "SKUFLOW_JWT_SECRET"}
@@ -180,19 +188,68 @@ def test_service_routes_to_the_deployment(by_kind, name):
     assert _resolve_port(container, port.get("targetPort", port["port"])) == SERVICES[name]
 
 
-def test_hpas(by_kind):
-    hpas = {h["spec"]["scaleTargetRef"]["name"]: h for h in by_kind["HorizontalPodAutoscaler"]}
-    assert set(hpas) == set(AUTOSCALED)
-    for name in AUTOSCALED:
-        hpa = hpas[name]
-        assert hpa["apiVersion"] == "autoscaling/v2"
-        assert hpa["spec"]["scaleTargetRef"]["kind"] == "Deployment"
-        assert hpa["spec"]["minReplicas"] == 1 and hpa["spec"]["maxReplicas"] == 6
-        (metric,) = hpa["spec"]["metrics"]
-        assert metric["resource"]["name"] == "cpu"
-        assert metric["resource"]["target"] == {"type": "Utilization", "averageUtilization": 70}
-        # A fixed replica count would fight the HPA on every `kubectl apply`.
+def _subscribed_topics(service: str) -> set[str]:
+    """The topics named in the list ``subscriptions()`` returns in the service's service.py: what
+    the service really consumes (each in its own consumer group)."""
+    source = REPO_ROOT / "services" / service / "src" / f"skuflow_{service}" / "service.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    (function,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "subscriptions"]
+    (returned,) = [n.value for n in function.body if isinstance(n, ast.Return)]
+    names = [e.elts[0].id for e in returned.elts if isinstance(e, ast.Tuple) and isinstance(e.elts[0], ast.Name)]
+    return {getattr(contract_topics, name).name for name in names}
+
+
+def test_subscribed_topics_reads_the_services():
+    assert _subscribed_topics("parser") == {"skuflow.job.routed.v1", "skuflow.page.parse-requested.v1",
+                                            "skuflow.job.cancelled.v1"}
+    assert "skuflow.page.classified.v1" in _subscribed_topics("extractor")
+
+
+def test_scaled_objects(by_kind):
+    partitions = dict(all_topic_names())
+    config = _one(by_kind, "ConfigMap", CONFIGMAP)["data"]
+    scaled = {s["spec"]["scaleTargetRef"]["name"]: s for s in by_kind["ScaledObject"]}
+    assert set(scaled) == set(AUTOSCALED)
+    for name, obj in scaled.items():
+        assert obj["apiVersion"] == "keda.sh/v1alpha1"
+        target = obj["spec"]["scaleTargetRef"]
+        assert target.get("kind", "Deployment") == "Deployment"
+        _one(by_kind, "Deployment", target["name"])
+        # A fixed replica count would fight the autoscaler on every `kubectl apply`.
         assert "replicas" not in _one(by_kind, "Deployment", name)["spec"], f"{name}: drop spec.replicas"
+
+        triggers = obj["spec"]["triggers"]
+        kafka = [t["metadata"] for t in triggers if t["type"] == "kafka"]
+        assert kafka, f"{name}: no Kafka lag trigger"
+        subscribed = _subscribed_topics(name)
+        for trigger in kafka:
+            assert trigger["bootstrapServers"] == config["SKUFLOW_KAFKA_BOOTSTRAP"]
+            assert trigger["topic"] in subscribed, f"{name} does not consume {trigger['topic']}"
+            # the services' own naming, so a renamed group fails here, not in the cluster
+            assert trigger["consumerGroup"] == consumer_group(name, contract_topics.Topic(trigger["topic"]))
+            assert int(trigger["lagThreshold"]) > 0
+            # the services start a new group at the beginning of the log (consumer.py)
+            assert trigger["offsetResetPolicy"] == "earliest"
+            assert trigger.get("allowIdleConsumers", "false") == "false"
+            # more replicas than partitions get no partition and sit idle
+            assert 1 <= obj["spec"]["minReplicaCount"] <= obj["spec"]["maxReplicaCount"] <= partitions[trigger["topic"]]
+
+        cpu = [t for t in triggers if t["type"] == "cpu"]
+        if name in CPU_SCALED:
+            assert cpu == [{"type": "cpu", "metricType": "Utilization", "metadata": {"value": "70"}}]
+            resources = _container(_one(by_kind, "Deployment", name))["resources"]
+            assert "cpu" in resources["requests"], f"{name}: a CPU target needs a CPU request"
+        else:
+            assert not cpu
+        behavior = obj["spec"]["advanced"]["horizontalPodAutoscalerConfig"]["behavior"]
+        # every scale event rebalances the group: shrink slowly
+        assert behavior["scaleDown"]["stabilizationWindowSeconds"] >= 300
+
+
+def test_no_hpa_beside_keda(by_kind):
+    """KEDA makes the HPA of each ScaledObject; a second one on the same Deployment would fight it."""
+    hpa_targets = {h["spec"]["scaleTargetRef"]["name"] for h in by_kind["HorizontalPodAutoscaler"]}
+    assert not hpa_targets & set(AUTOSCALED)
 
 
 def test_kafka_topics_match_contracts():
