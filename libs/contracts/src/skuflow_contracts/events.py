@@ -6,6 +6,7 @@ claim-check URI) so no stage has to query another service's database.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal, TypeVar
 
 from pydantic import Field
@@ -111,6 +112,8 @@ class PageWork(Contract):
                                "pages that share it are read alike, so one correction teaches them all")
     adapted_from: AdaptedFrom | None = Field(None, description="since 1.1: the corrected page this reading "
                                              "learned from (this job's, or the merchant's earlier job's)")
+    parsed_at: datetime | None = Field(None, description="since 1.1: when the parser finished the page: the "
+                                       "binder's page latency is measured from it")
 
     def advance(self, event: type[PageWorkT], **fields: object) -> PageWorkT:
         """The next stage's event for the same page, carrying the job facts along (``fields`` may

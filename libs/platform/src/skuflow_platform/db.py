@@ -15,13 +15,20 @@ ALEMBIC_ENV = Path(__file__).parent / "alembic"
 
 
 CONNECT_TIMEOUT_SECONDS = 5  # a black-holed database fails a probe in seconds instead of hanging it
+MAX_OVERFLOW = 10  # connections beyond the pool's size it may open under load (SQLAlchemy's default)
 
 
 class Database:
     def __init__(self, url: str, *, pool_size: int = 5) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, pool_size=pool_size, pool_pre_ping=True,
+        self.capacity = pool_size + MAX_OVERFLOW
+        self.engine: AsyncEngine = create_async_engine(url, pool_size=pool_size, max_overflow=MAX_OVERFLOW,
+                                                       pool_pre_ping=True,
                                                        connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS})
+
+    def pool_usage(self) -> float:
+        """Connections checked out / what the pool may open: near 1, handlers wait for a connection."""
+        return self.engine.pool.checkedout() / self.capacity
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:

@@ -24,12 +24,14 @@ from faststream.kafka import KafkaBroker
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from skuflow_contracts.topics import JOB_DELETED, Topic
-from skuflow_platform.consumer import EventConsumer, Handler
+from skuflow_platform.consumer import EventConsumer, Handler, consumer_group
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Health, outage_types, when_reachable
 from skuflow_platform.forget import forget_job
+from skuflow_platform.lag import Reading, lags
 from skuflow_platform.logs import configure_logging, request_log_context
+from skuflow_platform.metrics import CONSUMER_LAG, DB_POOL_USAGE, STORAGE_FREE
 from skuflow_platform.openapi import restore_examples
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
@@ -106,9 +108,13 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
         dead_letters=DeadLetters(ctx.broker, definition.name), retries=settings.handler_retries,
         backoff_seconds=settings.retry_backoff_seconds, health=ctx.health,
     )
-    for topic, handler in definition.subscriptions(ctx):
+    subscribed = [*definition.subscriptions(ctx), (JOB_DELETED, forget_job(definition.metadata, definition.tables))]
+    for topic, handler in subscribed:
         consumer.subscribe(ctx.broker, topic, handler)
-    consumer.subscribe(ctx.broker, JOB_DELETED, forget_job(definition.metadata, definition.tables))
+    STORAGE_FREE.set_function(lambda: 1 - ctx.storage.used_ratio())
+    DB_POOL_USAGE.set_function(ctx.db.pool_usage)
+    lag_clock = _lag_clock(ctx, [Reading(consumer_group(definition.name, topic), topic.name)
+                                 for topic, _ in subscribed])
     state = {"ready": False}
 
     @contextlib.asynccontextmanager
@@ -119,7 +125,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
         await when_reachable("broker", ctx.broker.start, patience)
         ctx.relay.start()
         clocks = [asyncio.create_task(_every(ctx, job), name=job.name)
-                  for job in (definition.periodic(ctx) if definition.periodic else [])]
+                  for job in [lag_clock, *(definition.periodic(ctx) if definition.periodic else [])]]
         state["ready"] = True
         log.info("service started", extra={"fields": {"port": settings.http_port}})
         try:
@@ -171,6 +177,15 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
 
 RETRY_AFTER_SECONDS = 5
+
+
+def _lag_clock(ctx: ServiceContext, readings: list[Reading]) -> Periodic:
+    """The service's own consumer groups' lag, as ``skuflow_consumer_lag``."""
+    async def measure() -> None:
+        for reading, lag in (await lags(ctx.settings.kafka_bootstrap, readings)).items():
+            CONSUMER_LAG.labels(reading.group, reading.topic).set(lag)
+
+    return Periodic("consumer lag", ctx.settings.metrics_interval_seconds, measure)
 
 
 async def _every(ctx: ServiceContext, job: Periodic) -> None:

@@ -30,6 +30,7 @@ class PlatformSettings(BaseSettings):
     handler_retries: int = 3
     retry_backoff_seconds: float = 0.2
     outbox_poll_seconds: float = 0.5
+    metrics_interval_seconds: float = 15.0  # how often consumer lag and other polled gauges are read
     # how long a starting service waits out a Postgres or Kafka outage before it gives up and exits
     startup_patience_seconds: float = 300.0
     config_version: str = "v1"

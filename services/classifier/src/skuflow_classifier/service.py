@@ -18,6 +18,7 @@ from skuflow_contracts.traces import Stopwatch
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
@@ -33,8 +34,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         profile = await book.get(uow.conn, parsed.config_version)
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=parsed.llm_calls)
-        classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
-                                                          profile.classification.page_type_min_confidence)
+        with PHASE_SECONDS.labels("classify").time():
+            classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
+                                                              profile.classification.page_type_min_confidence)
         row = pg_insert(page_classifications).values(
             job_id=envelope.job_id, page=parsed.page, page_type=classification.page_type,
             confidence=classification.page_type_confidence, layout=classification.layout,
@@ -48,6 +50,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         ctx.storage.put(trace.key, trace.to_bytes())
         await uow.emit(parsed.advance(PageClassified, classification=classification,
                                       **parsed.spent(spent.calls, spent.cost_usd)))
+        PAGES_PROCESSED.labels("classifier").inc()
 
     return [(PAGE_PARSED, on_page_parsed), book.subscription()]
 

@@ -19,6 +19,7 @@ from skuflow_collab.domain.lifecycle import SYSTEM
 from skuflow_collab.domain.readings import Step, closing_reason, step
 from skuflow_collab.domain.tasks import PRIORITY_HIGH, TaskSpec, task_for, task_id_of
 from skuflow_collab.feedback import suggest
+from skuflow_collab.metrics import measure_backlog
 from skuflow_collab.settings import CollabSettings
 from skuflow_collab.tables import documents, human_tasks, metadata, platform
 from skuflow_collab.timers import escalate, expire_locks
@@ -105,8 +106,13 @@ def periodic(ctx: ServiceContext) -> list[Periodic]:
         async with ctx.db.transaction() as conn:
             await suggest(conn, datetime.now(UTC))
 
+    async def backlog() -> None:
+        async with ctx.db.transaction() as conn:
+            await measure_backlog(conn)
+
     return [Periodic("task locks and SLA", CollabSettings().task_timer_seconds, tick),
-            Periodic("feedback suggestions", FEEDBACK_CHECK_SECONDS, daily)]
+            Periodic("feedback suggestions", FEEDBACK_CHECK_SECONDS, daily),
+            Periodic("review backlog", ctx.settings.metrics_interval_seconds, backlog)]
 
 
 definition = ServiceDefinition(

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_collab.domain.dispatch import Profile, profile_of
 from skuflow_collab.domain.lifecycle import COMPLETED, FINAL, SYSTEM, move
 from skuflow_collab.domain.queue import Clusters
+from skuflow_collab.metrics import count_finished
 from skuflow_collab.tables import human_tasks, people, platform, task_reverts
 from skuflow_contracts.envelope import Contract
 from skuflow_contracts.events import PageBound, PageReviewed, PageReviewReverted
@@ -38,6 +39,8 @@ async def change(conn: AsyncConnection, task: sa.Row, trigger: str, roles: tuple
     to = move(task.status, trigger, roles)
     await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task.task_id).values(status=to, **values))
     await _audit(conn, task.task_id, task.status, to, reason, trigger, operator)
+    if to in FINAL and task.status not in FINAL:
+        count_finished(task.task_type, trigger, task.created_at)
     return to
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_collab import store
 from skuflow_collab.domain.lifecycle import SYSTEM
 from skuflow_collab.domain.sla import sla_step
+from skuflow_collab.metrics import count_sla_step
 from skuflow_collab.tables import human_tasks
 from skuflow_contracts.events import PageBound
 
@@ -44,6 +45,7 @@ async def escalate(conn: AsyncConnection, now: datetime) -> int:
         priority = 1 if step.level != "NORMAL" else task.priority
         await store.change(conn, task, step.trigger, (SYSTEM,), "AUTO_SLA", f"sla {task.sla_level} → {step.level}",
                            sla_level=step.level, priority=priority)
+        count_sla_step(task.task_type, step.trigger)
         moved += 1
         if step.trigger in SLA_STATUS and task.context is not None:
             work = PageBound.model_validate(task.context)

@@ -20,6 +20,7 @@ from skuflow_contracts.events import EVAL_FAILED_REASON, JobCreated, JobFailed, 
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.topics import JOB_CREATED
 from skuflow_evaluator.llm import evaluate_with_model, noted, wants_model
+from skuflow_evaluator.metrics import FAILED, count_route
 from skuflow_evaluator.probe import evaluate_file, screenshots
 from skuflow_evaluator.tables import evaluations, metadata, platform, profiles
 from skuflow_llm import optional_llm_service
@@ -76,6 +77,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         except (PageTimeout, WorkerCrashed) as exc:
             outcome = str(exc)
         if isinstance(outcome, str):
+            FAILED.inc()
             await _fail(uow, "EVAL_FAILED", EVAL_FAILED_REASON, f"the document could not be evaluated: {outcome}")
             return None
         if wants_model(llm, outcome):
@@ -99,9 +101,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def on_job_created(envelope: EventEnvelope[JobCreated], uow: UnitOfWork) -> None:
         job = envelope.payload
-        report = await _cached(uow, job) or await evaluated(job, uow)
+        cached = await _cached(uow, job)
+        report = cached or await evaluated(job, uow)
         if report is None:
             return
+        count_route(report, cached is not None)
         await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", report.route_reason,
                              detail={"route": report.route, "c_doc": report.c_doc})
         await uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,

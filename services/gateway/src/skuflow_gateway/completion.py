@@ -21,6 +21,7 @@ from skuflow_gateway import timeline
 from skuflow_gateway.domain.job_states import completion_path
 from skuflow_gateway.domain.page_states import pages_caught_up
 from skuflow_gateway.lifecycle import move_job, stale
+from skuflow_gateway.metrics import count_completed
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.db import from_now
 from skuflow_platform.runtime import ServiceContext
@@ -77,5 +78,6 @@ async def _apply(conn: AsyncConnection, job_id: str, done: JobCompleted, event_i
     await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
         pending_completion=None, completion_pending_since=None))
     if status is not None:
+        await count_completed(conn, job_id)
         await timeline.record(conn, job_id, timeline.JOB_COMPLETED, status=status,
                               total_skus=done.sku_count, failed_pages=done.failed_pages)

@@ -17,6 +17,7 @@ from skuflow_gateway.api import routes
 from skuflow_gateway.domain.job_states import failed_trigger, route_trigger
 from skuflow_gateway.domain.jobs import route_inconsistency
 from skuflow_gateway.lifecycle import Triggers, move_job
+from skuflow_gateway.metrics import measure_dead_letters, measure_jobs
 from skuflow_gateway.tables import jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
@@ -82,7 +83,14 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
 def periodic(ctx: ServiceContext) -> list[Periodic]:
     settings = WatchdogSettings()
     limit = settings.stuck_job_minutes * 60
-    return [Periodic("stuck-job watchdog", settings.watchdog_interval_seconds,
+
+    async def measure() -> None:
+        async with ctx.db.transaction() as conn:
+            await measure_jobs(conn)
+        await measure_dead_letters(ctx.settings.kafka_bootstrap)
+
+    return [Periodic("job and dead-letter gauges", ctx.settings.metrics_interval_seconds, measure),
+            Periodic("stuck-job watchdog", settings.watchdog_interval_seconds,
                      lambda: watch_stuck_jobs(ctx, limit)),
             Periodic("held job completions", settings.completion_grace_seconds / 4,
                      lambda: completion.apply_overdue(ctx, settings.completion_grace_seconds)),

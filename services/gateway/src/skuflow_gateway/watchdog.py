@@ -18,6 +18,7 @@ from skuflow_gateway.domain.job_states import JOB, settled
 from skuflow_gateway.domain.page_states import IN_FLIGHT
 from skuflow_gateway.domain.watchdog import NO_PROGRESS, verdict
 from skuflow_gateway.lifecycle import move_job
+from skuflow_gateway.metrics import count_stuck
 from skuflow_gateway.tables import job_pages, jobs
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
@@ -51,6 +52,7 @@ async def watch_stuck_jobs(ctx: ServiceContext, limit_seconds: float) -> int:
                 continue
             acted += 1
             await _act(ctx, conn, job, found.fail_job, found.missing_pages, limit_seconds)
+        count_stuck(acted)
     if acted:
         ctx.relay.wake()
     return acted

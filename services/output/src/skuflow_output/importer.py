@@ -39,6 +39,7 @@ from skuflow_output.domain.imports import (
     backoff_seconds,
     page_key,
 )
+from skuflow_output.metrics import STALE_SKIPPED, count_import
 from skuflow_output.tables import imports, jobs, page_results, platform
 from skuflow_platform.db import from_now
 from skuflow_platform.outbox import add_to_outbox
@@ -135,7 +136,9 @@ class Importer:
                 imports.c.status == FAILED, imports.c.failing_since < from_now(-self.settings.stale_seconds)))).all()
         for row in stale:
             log.warning("import_failed_stale", extra={"fields": {"job_id": row.job_id, "page": row.page}})
-            moved += await self._settle(row, FAILED, "stale_import_timeout")
+            skipped = await self._settle(row, FAILED, "stale_import_timeout")
+            STALE_SKIPPED.inc(skipped)
+            moved += skipped
         if moved:
             self.ctx.relay.wake()
         return moved
@@ -209,6 +212,7 @@ class Importer:
             if answer is None:
                 await _move(conn, current, "supersede")
                 return
+            count_import(answer, row.sku_count)
             attempts = current.attempts + 1
             wait = backoff_seconds(attempts, self.settings.backoff_seconds, self.settings.backoff_cap_seconds)
             due = from_now(wait) if answer.retry else None

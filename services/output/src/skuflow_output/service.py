@@ -50,6 +50,7 @@ from skuflow_output.domain.imports import imports_settled
 from skuflow_output.domain.skus import SUPERSEDED, content_key
 from skuflow_output.export import write_result
 from skuflow_output.importer import Importer, ImportSettings, enqueue, job_import_statuses, linked_images, stop_job
+from skuflow_output.metrics import count_page
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
@@ -191,7 +192,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
         if not await _put_result(uow, work.page, work.result, revision, work.generation, replaces):
             return  # an older reading or review arriving late, or a re-read of a reviewed page
-        if is_final(work.result, revision, work.route):
+        delivered = is_final(work.result, revision, work.route)
+        count_page(delivered, reviewed)
+        if delivered:
             await _deliver(uow, work.file_hash, work.result, revision, importing,
                            file_links.links(ctx.settings.jwt_secret))
         elif work.reading > 0 and not reviewed:

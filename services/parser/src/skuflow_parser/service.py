@@ -9,6 +9,7 @@ job.cancelled → the job's pages not yet parsed are skipped.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -23,6 +24,7 @@ from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import cancelled_jobs, metadata, parsed_pages, platform
 from skuflow_parser.workers import PagePool
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 
 
@@ -62,7 +64,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if await cancelled(uow):
             await uow.transition("page", f"{envelope.job_id}/{request.page}", "PENDING", "SKIPPED", "job cancelled")
             return
-        parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
+        with PHASE_SECONDS.labels("parse").time():
+            parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
         stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
         page = stored.page
         await uow.conn.execute(pg_insert(parsed_pages).values(
@@ -75,7 +78,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                   route=request.route, config_version=request.config_version,
                                   ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
                                   document_warnings=request.document_warnings,
-                                  evaluation_review=request.evaluation_review, generation=request.generation))
+                                  evaluation_review=request.evaluation_review, generation=request.generation,
+                                  parsed_at=datetime.now(UTC)))
+        PAGES_PROCESSED.labels("parser").inc()
 
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
         await uow.conn.execute(pg_insert(cancelled_jobs).values(job_id=envelope.job_id).on_conflict_do_nothing())

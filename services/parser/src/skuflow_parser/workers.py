@@ -28,6 +28,7 @@ from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
+from skuflow_parser.metrics import WORKER_MEMORY, Counts, add_worker_counts, worker_counts
 from skuflow_parser.pages import PageParse, ParserConfig, failed_parse, parse_page
 from skuflow_parser.pipeline import open_checked
 
@@ -112,6 +113,18 @@ def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserCon
         return failed_parse(index + 1, f"unreadable_page: {_describe(exc)}")
 
 
+_sent: Counts = {}  # in a worker: what it counted up to its last task, already sent back
+
+
+def counted(task: Callable, *args: object) -> tuple[object, Counts]:
+    """``task(*args)`` in a worker, and what the worker's counters counted meanwhile (for the service's)."""
+    result = task(*args)
+    now = worker_counts()
+    counts = {key: value - _sent.get(key, 0.0) for key, value in now.items() if value != _sent.get(key, 0.0)}
+    _sent.update(now)
+    return result, counts
+
+
 class PagePool:
     def __init__(self, *, workers: int, max_tasks_per_child: int, page_budget_seconds: float,
                  config: ParserConfig, document_budget_seconds: float = 120.0) -> None:
@@ -119,6 +132,7 @@ class PagePool:
         self.page_budget_seconds, self.config = page_budget_seconds, config
         self.document_budget_seconds = document_budget_seconds
         self._pool = self._new_pool()
+        WORKER_MEMORY.pools.add(self)
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         return concurrent.futures.ProcessPoolExecutor(
@@ -150,12 +164,14 @@ class PagePool:
         """``task(*args)`` in a worker within ``budget`` seconds; PageTimeout or WorkerCrashed otherwise."""
         loop = asyncio.get_running_loop()
         try:
-            work = loop.run_in_executor(self._pool, task, *args)
+            work = loop.run_in_executor(self._pool, counted, task, *args)
         except BrokenProcessPool:  # broken by an earlier task (a worker killed meanwhile): not this one's fault
             self._replace_pool()
-            work = loop.run_in_executor(self._pool, task, *args)
+            work = loop.run_in_executor(self._pool, counted, task, *args)
         try:
-            return await asyncio.wait_for(work, timeout=budget)
+            result, counts = await asyncio.wait_for(work, timeout=budget)
+            add_worker_counts(counts)
+            return result
         except TimeoutError:
             self._replace_pool()
             raise PageTimeout(f"{what} took longer than {budget:g}s") from None
@@ -169,6 +185,9 @@ class PagePool:
             process.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = self._new_pool()
+
+    def worker_pids(self) -> list[int]:
+        return [process.pid for process in list(getattr(self._pool, "_processes", {}).values()) if process.pid]
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

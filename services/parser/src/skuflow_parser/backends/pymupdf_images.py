@@ -21,6 +21,7 @@ from skuflow_contracts.ir import BBox, ImageRegion, union
 from skuflow_parser.backends.image_hash import dhash
 from skuflow_parser.backends.pymupdf_backend import EmbeddedImage, ImageCache, displayed, inline_image, rotation_of
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE, is_decoration, tile_groups
+from skuflow_parser.metrics import RASTERIZE_TIMEOUTS
 
 RASTERIZE_TIMEOUT_S = 30
 RASTERIZE_DPI = 150
@@ -101,6 +102,7 @@ def _rasterize(page: pymupdf.Page, box: BBox) -> tuple[bytes | None, str | None]
         try:
             return future.result(timeout=RASTERIZE_TIMEOUT_S), None
         except concurrent.futures.TimeoutError:
+            RASTERIZE_TIMEOUTS.inc()
             return None, "rasterize_timeout"
         except Exception as exc:  # one picture lost, not the page
             log.warning("rasterizing a picture failed", extra={"fields": {"page": page.number + 1, "error": str(exc)}})
