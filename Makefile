@@ -9,11 +9,12 @@ WORKBENCH := services/collab/workbench
 WORKBENCH_BUILT := services/collab/src/skuflow_collab/static/workbench/index.html
 CHROMIUM := /usr/bin/chromium
 TESSDATA := /usr/share/tesseract-ocr/5/tessdata/rus.traineddata
+PROMTOOL := /usr/bin/promtool
 DEMO_PDF := .run/demo/catalog.pdf
 
 .PHONY: setup infra-up infra-down up down status demo test test-fast bench fuzz chaos lint schemas clean
 
-setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic scans
+setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) $(PROMTOOL) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic scans, promtool for the alert rules
 
 $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -34,6 +35,12 @@ $(CHROMIUM):
 $(TESSDATA):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-osd \
 		tesseract-ocr-rus tesseract-ocr-ukr fonts-dejavu-core
+
+# promtool checks and unit-tests the alert rules (tests/deploy/test_observability.py); Debian ships it
+# in the prometheus package, whose server scripts/observe runs against the local services (the
+# package's own system service is not used; --no-install-recommends leaves out the node exporter).
+$(PROMTOOL):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus
 
 infra-up: setup ## install (if missing) and start PostgreSQL and Kafka, create topics
 	bash scripts/infra start
