@@ -37,7 +37,7 @@ from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
 from skuflow_platform.storage import LocalStorage
 from skuflow_platform.tables import PlatformTables
-from skuflow_platform.tracing import configure_tracing
+from skuflow_platform.tracing import HTTP_TELEMETRY, configure_tracing
 
 log = logging.getLogger(__name__)
 Subscriptions = list[tuple[Topic, Handler]]
@@ -144,7 +144,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
 
     # the documentation pages load Swagger UI and ReDoc from this service, not a CDN: they work offline
     app = FastAPIOffline(title=f"skuflow {definition.name}", lifespan=lifespan,
-                         dependencies=[Depends(request_log_context)])
+                         dependencies=[Depends(request_log_context)], telemetry=HTTP_TELEMETRY)
     app.state.ctx = ctx
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if origins:

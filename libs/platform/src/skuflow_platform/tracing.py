@@ -26,6 +26,7 @@ from skuflow_contracts.envelope import EventEnvelope
 
 _propagator = TraceContextTextMapPropagator()
 OTLP_ENDPOINTS = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+UNTRACED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class TraceSettings(BaseSettings):
@@ -34,6 +35,17 @@ class TraceSettings(BaseSettings):
     console: bool = False  # SKUFLOW_TRACE_CONSOLE=1: spans printed on stdout as they end
     # SKUFLOW_TRACE_UI_URL: where an operator sees a trace, "{trace_id}" in it replaced (Jaeger, Tempo)
     ui_url: str = ""
+
+
+def _untraced(scope: dict) -> bool:
+    return scope.get("path") in UNTRACED_PATHS
+
+
+# FastAPI's own telemetry (``FastAPI(telemetry=...)``): a span per request, continuing a caller's traceparent
+# and exported with ours; not its per-operation spans nor probes and scrapes (they would bury the jobs'
+# traces), no exporter of its own beside ours, no metrics or logs (Prometheus and the JSON logs have them)
+HTTP_TELEMETRY = {"tracing": True, "operation_spans": False, "metrics": False, "logs": False,
+                  "auto_configure": False, "exclude": _untraced}
 
 
 def otlp_exporter() -> OTLPSpanExporter | None:

@@ -35,6 +35,7 @@ jobs = sa.Table(
     sa.Column("generation", sa.Integer, nullable=False, server_default="0"),  # full reprocesses so far
     sa.Column("completed_at", sa.DateTime(timezone=True)),  # its latest completion (job_states.settled)
     sa.Column("failure_detail", sa.Text),  # the failing stage's own words (job.failed), e.g. the page count
+    sa.Column("traceparent", sa.Text),  # of the upload span, where the job's trace starts (tracing.py)
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
 )

@@ -8,6 +8,7 @@ answer's fields with these.
 
 JOB_ID = "3f2c9d4e-0c1b-4b7e-9a51-2f6f1c0d9e11"
 OTHER_JOB_ID = "8a41d7c2-5e9f-4f0a-b3c6-71d2e0f4a958"
+TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 FILE_HASH = "d7e3bd5827e90dd1cfcf34cab7423f341bae28143f2562a52aa45c99d7fa3f0b"
 MERCHANT_ID = "m-acme"
 USER_ID = "0b6f4c1e-2d3a-4e5f-8a9b-1c2d3e4f5a6b"
@@ -49,6 +50,7 @@ JOB = {
     "action_hint": "downloadable", "degrade_reason": None, "error_message": None, "warnings": [],
     "llm_cost_usd": 0.0, "result_available": True, "delivery_stopped": False, "config_version": CONFIG_VERSION,
     "generation": 0, **JOB_TIMES,
+    "trace_id": TRACE_ID, "trace_url": f"https://tempo.example.com/trace/{TRACE_ID}",  # SKUFLOW_TRACE_UI_URL
 }
 WEIGHTS = {"image_quality": 0.2, "layout_quality": 0.3, "text_readability": 0.35, "structure_consistency": 0.15}
 EVALUATED = {

@@ -42,7 +42,14 @@ from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.signed_urls import FileLinkSettings
 from skuflow_platform.storage import SCHEME
-from skuflow_platform.tracing import current_traceparent, tracer
+from skuflow_platform.tracing import (
+    TraceSettings,
+    attributes,
+    current_traceparent,
+    recorded_trace_id,
+    trace_url,
+    tracer,
+)
 
 RATE_WINDOW_SECONDS = 60
 UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
@@ -80,6 +87,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     Caller = caller_dependency(ctx)
     disk_limits = RetentionSettings().limits
     file_links = FileLinkSettings()
+    trace_ui = TraceSettings().ui_url
 
     async def check_rate(caller: Principal) -> None:
         """Counted in Postgres so that every replica enforces one limit per merchant."""
@@ -127,12 +135,13 @@ def routes(ctx: ServiceContext) -> APIRouter:
             raise HTTPException(exc.status_code, exc.message) from exc
         file_uri = SCHEME + key
         filename = received.filename or "upload.pdf"
-        with tracer().start_as_current_span("upload catalog"):
+        with tracer().start_as_current_span("upload catalog", attributes=attributes(
+                job_id=job_id, merchant_id=caller.merchant_id, size_bytes=received.size)):
             async with ctx.db.transaction() as conn:
                 status = await lifecycle.create_job(
                     conn, job_id, merchant_id=caller.merchant_id, uploaded_by=caller.user_id,
                     filename=filename, file_hash=received.sha256, file_uri=file_uri, size_bytes=received.size,
-                    config_version=frozen)
+                    config_version=frozen, traceparent=current_traceparent())
                 await add_to_outbox(conn, ctx.tables.outbox, JobCreated(
                     filename=filename, file_uri=file_uri, file_hash=received.sha256, size_bytes=received.size,
                     config_version=frozen,
@@ -163,6 +172,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         shown = user_status(job.status)
         total = job.total_pages or 0
         failed = [(p.page, p.error) for p in pages if p.error is not None]
+        trace_id = recorded_trace_id(job.traceparent)
         return {
             "job_id": job.job_id, "filename": job.filename, "status": job.status, "user_status": shown,
             "route": job.route, "total_pages": job.total_pages, "completed_pages": done,
@@ -180,6 +190,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "config_version": job.config_version,  # the threshold profile version it is judged by
             "generation": job.generation,  # full reprocesses so far (POST /jobs/{id}/reprocess)
             **times(job),
+            "trace_id": trace_id, "trace_url": trace_url(trace_ui, trace_id),  # None: its trace was not sampled
         }
 
     @router.get("/jobs/{job_id}/evaluation", responses=answer(several={
