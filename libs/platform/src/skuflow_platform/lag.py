@@ -29,9 +29,9 @@ async def lags(bootstrap: str, readings: list[Reading]) -> dict[Reading, int]:
     await admin.start()
     await ends.start()
     try:
-        existing = await ends.topics()
-        partitions = {topic: [TopicPartition(topic, p) for p in ends.partitions_for_topic(topic) or ()]
-                      for topic in {r.topic for r in readings} & existing}
+        described = await admin.describe_topics(sorted({r.topic for r in readings}))
+        partitions = {t["topic"]: [TopicPartition(t["topic"], p["partition"]) for p in t["partitions"]]
+                      for t in described if t["error_code"] == 0}
         every = [tp for tps in partitions.values() for tp in tps]
         end, start = await ends.end_offsets(every), await ends.beginning_offsets(every)
         result = {}

@@ -187,7 +187,9 @@ class PagePool:
         self._pool = self._new_pool()
 
     def worker_pids(self) -> list[int]:
-        return [process.pid for process in list(getattr(self._pool, "_processes", {}).values()) if process.pid]
+        """The live workers' process ids (none once the pool is shut down)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [process.pid for process in list(processes.values()) if process.pid]
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
