@@ -31,6 +31,7 @@ from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.tracing import attributes, stage
 
 
 async def _seen(uow: UnitOfWork) -> SeenImages:
@@ -79,14 +80,19 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         seen = await _seen(uow)
         before = SeenImages(set(seen.hashes), set(seen.perceptual))
         known = before.hashes
-        result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method,
-                           await book.get(uow.conn, extracted.config_version), seen, extracted.fallback_reason,
-                           [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
-        result = result.model_copy(update={"reader_version": extracted.reader_version,
-                                           "reading_confidence": extracted.reading_confidence})
-        call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
-                           calls_used=extracted.llm_calls)
-        result, spent = await settle_with_model(llm, result, call)
+        profile = await book.get(uow.conn, extracted.config_version)
+        with stage("bind") as span:
+            result = bind_page(page, extracted.classification, extracted.skus, extracted.extraction_method, profile,
+                               seen, extracted.fallback_reason,
+                               [*extracted.review_reasons, *filter(None, [extracted.evaluation_review])])
+            result = result.model_copy(update={"reader_version": extracted.reader_version,
+                                               "reading_confidence": extracted.reading_confidence})
+            call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id,
+                               read=ctx.storage.get, calls_used=extracted.llm_calls)
+            result, spent = await settle_with_model(llm, result, call)
+            span.set_attributes(attributes(
+                bindings=len(result.bindings), ambiguous=sum(b.is_ambiguous for b in result.bindings),
+                images=len(result.images), page_status=result.status, needs_review=result.needs_review))
         count_duplicates(result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}

@@ -21,6 +21,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.tracing import attributes, stage
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
@@ -34,9 +35,12 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         profile = await book.get(uow.conn, parsed.config_version)
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=parsed.llm_calls)
-        with PHASE_SECONDS.labels("classify").time():
+        with PHASE_SECONDS.labels("classify").time(), stage("classify") as span:
             classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
                                                               profile.classification.page_type_min_confidence)
+            span.set_attributes(attributes(  # seed-000 §12.9's classification_confidence
+                page_type=classification.page_type, classification_confidence=classification.page_type_confidence,
+                layout=classification.layout, needs_review=classification.needs_review))
         row = pg_insert(page_classifications).values(
             job_id=envelope.job_id, page=parsed.page, page_type=classification.page_type,
             confidence=classification.page_type_confidence, layout=classification.layout,

@@ -35,6 +35,7 @@ from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.tracing import attributes, stage
 
 
 async def _release_next(uow: UnitOfWork, ctx: ServiceContext, page: int, llm: LLMService | None) -> None:
@@ -60,17 +61,22 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
         CROSS_PAGE_DEFERRED.inc()
         return
-    geo = geometry(page)
+    with stage("geometry", page=page.page):
+        geo = geometry(page)
     layout = canonical(layout_of(geo), await known_layouts(uow.conn, job_id, classified.generation))
     teacher = await lessons.teacher_for(uow.conn, uow.envelope.merchant_id, job_id, layout)
     call = PageCall.of(page, job_id=job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
                        calls_used=classified.llm_calls)
     started = time.perf_counter()
     header = header_of(previous)
-    rules, stages = read_page_staged(page, classified.classification, classified.file_hash, profile, header,
-                                     teacher.reader, geo, teacher.columns)
-    extraction, spent = await read_with_model(llm, rules, page, classified.classification,
-                                              classified.evaluation_review, call, classified.file_hash, profile)
+    with stage("read page", page=page.page, layout=layout, adapted=teacher.source is not None) as span:
+        rules, stages = read_page_staged(page, classified.classification, classified.file_hash, profile, header,
+                                         teacher.reader, geo, teacher.columns)
+        extraction, spent = await read_with_model(llm, rules, page, classified.classification,
+                                                  classified.evaluation_review, call, classified.file_hash, profile)
+        span.set_attributes(attributes(  # seed-000 §12.9's trace fields
+            extraction_method=extraction.method, fallback_reason=extraction.fallback_reason,
+            skus=len(extraction.skus), reading_confidence=extraction.confidence))
     reading = pg_insert(page_tables).values(
         job_id=job_id, page=page.page, merged_from=extraction.merged_from,
         header=extraction.table.to_json() if extraction.table else None, placeholder=False,

@@ -56,6 +56,7 @@ from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
 from skuflow_platform.storage import SCHEME
+from skuflow_platform.tracing import stage
 
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
@@ -195,8 +196,9 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         delivered = is_final(work.result, revision, work.route)
         count_page(delivered, reviewed)
         if delivered:
-            await _deliver(uow, work.file_hash, work.result, revision, importing,
-                           file_links.links(ctx.settings.jwt_secret))
+            with stage("deliver", revision=revision, skus=len(work.result.skus)):
+                await _deliver(uow, work.file_hash, work.result, revision, importing,
+                               file_links.links(ctx.settings.jwt_secret))
         elif work.reading > 0 and not reviewed:
             # a re-read sent back to a person (its correction reverted, or doubted): what the page delivered
             # is no longer its reading, so downstream is told; the person's review delivers the page again

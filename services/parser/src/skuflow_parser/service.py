@@ -26,6 +26,7 @@ from skuflow_parser.workers import PagePool
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
+from skuflow_platform.tracing import attributes, stage
 
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
@@ -64,10 +65,14 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if await cancelled(uow):
             await uow.transition("page", f"{envelope.job_id}/{request.page}", "PENDING", "SKIPPED", "job cancelled")
             return
-        with PHASE_SECONDS.labels("parse").time():
-            parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1, request.file_hash)
-        stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
-        page = stored.page
+        with stage("parse page") as span:  # in a worker process, its IR stored from here
+            with PHASE_SECONDS.labels("parse").time():
+                parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1,
+                                          request.file_hash)
+            stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
+            page = stored.page
+            span.set_attributes(attributes(parser_backend=page.parser_backend, page_status=page.status,
+                                           failure_reason=page.failure_reason, images=len(page.images)))
         await uow.conn.execute(pg_insert(parsed_pages).values(
             job_id=envelope.job_id, page=page.page, ir_uri=stored.ir_uri, ir_hash=stored.ir_hash,
             parser_backend=page.parser_backend, text_coverage=page.text_coverage, image_count=len(page.images),

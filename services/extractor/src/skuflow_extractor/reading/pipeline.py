@@ -26,6 +26,7 @@ from skuflow_extractor.reading.candidates import Candidate, TaughtColumn, candid
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.features import features
 from skuflow_extractor.reading.geometry import Geometry, geometry
+from skuflow_platform.tracing import attributes, stage
 
 STAGES = ("geometry", "candidates", "decisions", "assembly")
 PRODUCT_PAGES = ("A", "B", "C")
@@ -77,13 +78,20 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
                      geo: Geometry | None = None, taught: tuple[TaughtColumn, ...] = ()
                      ) -> tuple[Extraction, ReaderStages | None]:
     """``read_page`` and what its stages weighed, for the page's trace (None: the rules' reading stood)."""
-    rules = extract_page(page, classification, file_hash, profile, previous_table)
+    with stage("rules") as span:
+        rules = extract_page(page, classification, file_hash, profile, previous_table)
+        span.set_attributes(attributes(method=rules.method, skus=len(rules.skus)))
     reader = reader or committed_reader()
     if reader is None or page.status == "failed":
         return rules, None
-    inputs = decision_inputs(page, classification, rules, geo, taught)
-    probability = reader.probabilities(inputs.matrix)
-    reading = assemble(inputs.geo, inputs.found, probability, reader.take, file_hash)
+    with stage("candidates") as span:
+        inputs = decision_inputs(page, classification, rules, geo, taught)
+        span.set_attribute("skuflow.candidates", len(inputs.found))
+    with stage("decisions", reader_version=reader.version):
+        probability = reader.probabilities(inputs.matrix)
+    with stage("assembly") as span:
+        reading = assemble(inputs.geo, inputs.found, probability, reader.take, file_hash)
+        span.set_attributes(attributes(skus=len(reading.skus), confidence=reading.confidence))
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     scanned = page.parser_backend == "ocr"
     bar = reader.review_below.for_page(scanned)
