@@ -158,9 +158,10 @@ async def service_handlers(database_url: str, definition, subscriptions, storage
 
 @pytest.fixture(scope="session")
 def service_of(database_url, tmp_path_factory):
-    """``service_handlers`` for a service's definition and subscriptions."""
-    return lambda definition, subscriptions: service_handlers(database_url, definition, subscriptions,
-                                                              tmp_path_factory.mktemp("storage"))
+    """``service_handlers`` for a service's definition and subscriptions (``storage_root``: a store shared
+    with other services' handlers; by default one of its own)."""
+    return lambda definition, subscriptions, storage_root=None: service_handlers(
+        database_url, definition, subscriptions, storage_root or tmp_path_factory.mktemp("storage"))
 
 
 @pytest.fixture

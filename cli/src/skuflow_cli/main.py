@@ -1,5 +1,5 @@
 """``skuflow``: extract a catalog in-process, make a sample catalog, mint a dev token, submit a job,
-add a user, evaluate, train the page reader, export annotators' corrections."""
+add a user, evaluate, train the page reader, export annotators' corrections, replay a page's trace."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import httpx
 from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_cli.golden.twins import add_twins_arguments
 from skuflow_cli.llm import add_llm_commands
+from skuflow_cli.replay import add_replay_command
 from skuflow_cli.training.commands import adaptation, add_training_commands, cross_validate
 from skuflow_cli.training.corrections import add_corrections_commands
 from skuflow_cli.users import add_user_commands
@@ -212,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_llm_commands(sub.add_parser("llm", help="LLM providers: configuration and reachability"))
     add_user_commands(sub.add_parser("user", help="user accounts for the workbench and the API"))
     add_corrections_commands(sub.add_parser("corrections", help="annotators' corrections as labelled pages"))
+    add_replay_command(sub)
     return parser
 
 

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from skuflow_gateway.api import accounts, control, files, jobs, ops, pages, profiles, progress, users
+from skuflow_gateway.api import accounts, control, files, jobs, ops, pages, profiles, progress, traces, users
 from skuflow_platform.runtime import ServiceContext
 
 
@@ -13,6 +13,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     router.include_router(jobs.routes(ctx))
     router.include_router(progress.routes(ctx))
     router.include_router(pages.routes(ctx))
+    router.include_router(traces.routes(ctx))
     router.include_router(control.routes(ctx))
     router.include_router(files.routes(ctx))
     router.include_router(profiles.routes(ctx))
