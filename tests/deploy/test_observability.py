@@ -9,6 +9,7 @@ the wrong port, an alert without a runbook entry, a compose mount of a file that
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -284,3 +285,26 @@ def test_promtool_checks_config_and_rules():
 def test_promtool_alert_unit_tests():
     """Each alert fires on the series it is meant for and not just short of its threshold."""
     _promtool("test", "rules", str(ALERT_TESTS))
+
+
+# --- scripts/observe: the local configuration -----------------------------------------------------
+
+def test_local_config_points_every_job_at_its_local_service(tmp_path):
+    spec = importlib.util.spec_from_file_location("skuflow_observe", OBSERVABILITY / "observe.py")
+    observe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(observe)
+    local_config, local_targets = observe.local_config, observe.local_targets
+
+    status = "\n".join(f"{name:<11} ready    http://127.0.0.1:{port + 100}  log .run/services/{name}.log"
+                       for name, port in SERVICES.items())
+    compose = yaml.safe_load(PROMETHEUS_CONFIG.read_text(encoding="utf-8"))
+    config = local_config(compose, local_targets(status), ALERT_RULES)
+    jobs = {job["job_name"]: job["static_configs"] for job in config["scrape_configs"]}
+    assert jobs == {name: [{"targets": [f"127.0.0.1:{port + 100}"]}] for name, port in SERVICES.items()}
+    assert config["rule_files"] == [str(ALERT_RULES)]
+    if PROMTOOL:  # the written file is a valid configuration whose rules are found
+        (tmp_path / "prometheus.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        _promtool("check", "config", str(tmp_path / "prometheus.yml"))
+
+    with pytest.raises(SystemExit, match="does not list binder"):
+        local_config(compose, local_targets(status.replace("binder ", "nobody ")), ALERT_RULES)
