@@ -29,5 +29,6 @@ def disk_state(used_ratio: float, limits: DiskLimits) -> str:
 
 
 def job_prefixes(job_id: str) -> tuple[str, ...]:
-    """Where a job's files live in storage: what the parser, collab and output wrote for it."""
+    """Where a job's files live in storage: what the parser, collab and output wrote for it, and the
+    stages' page traces (``jobs/{job_id}/traces``)."""
     return (f"jobs/{job_id}", f"results/{job_id}")
