@@ -1,5 +1,5 @@
 """A page read again within its generation (issue 42), through the binder service on the real Postgres:
-handlers driven with a UnitOfWork, the outbox rows are the output."""
+handlers driven through `run_handler`, the outbox rows are the output."""
 
 import uuid
 
@@ -12,7 +12,7 @@ from skuflow_binder.tables import bindings
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import AdaptedFrom, PageExtracted
 from skuflow_contracts.topics import PAGE_EXTRACTED
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 
 OUTBOX = definition.tables.outbox
 LEFT, RIGHT = (50, 100, 250, 300), (320, 100, 520, 300)  # two product photos, a caption under each
@@ -39,8 +39,7 @@ async def test_a_later_reading_is_bound_in_place_of_the_page_and_an_older_one_ar
     async def deliver(extracted):
         _, envelope = envelope_for(extracted, job_id=job_id, merchant_id="m", producer="test")
         async with service.db.transaction() as conn:
-            await service.handlers[PAGE_EXTRACTED.name](envelope, UnitOfWork(conn, envelope, definition.tables,
-                                                                              "binder"))
+            await run_handler(service.handlers[PAGE_EXTRACTED.name], envelope, conn, definition.tables, "binder")
         async with service.db.transaction() as conn:
             rows = (await conn.execute(sa.select(OUTBOX.c.topic, OUTBOX.c.body).where(
                 OUTBOX.c.message_key == job_id).order_by(OUTBOX.c.id))).all()

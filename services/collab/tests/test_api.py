@@ -19,7 +19,7 @@ from skuflow_contracts.ir import ParsedPage, TextBlock, TextLine, TextSpan
 from skuflow_contracts.results import BindingCandidate, BindingRecord, ImageRecord, PageResult, SkuRecord
 from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_platform.auth import mint_token
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
@@ -85,7 +85,7 @@ async def deliver(ctx, work: PageBound, job: str = "job-1", merchant: str = "m1"
     _, envelope = envelope_for(work, job_id=job, merchant_id=merchant, producer="test")
     [(_, handler)] = subscriptions(ctx)
     async with ctx.db.transaction() as conn:
-        await handler(envelope, UnitOfWork(conn, envelope, ctx.tables, "collab"))
+        await run_handler(handler, envelope, conn, ctx.tables, "collab")
 
 
 async def new_task(ctx, job="job-1", page=1, merchant="m1", **reading) -> str:

@@ -1,5 +1,5 @@
 """Correct one page, the rest follow (issue 42), in the extractor service on the real Postgres: handlers
-driven with a UnitOfWork, the outbox rows are the output (as in test_service_cross_page.py).
+driven through `run_handler`, the outbox rows are the output (as in test_service_cross_page.py).
 
 The pages are a born-digital price list whose products are known by their barcode (条码) alone: the
 committed reader takes the repeated name (玻璃杯) for the products and doubts it; corrected once, the
@@ -18,7 +18,7 @@ from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_REVIEW_REVERTED, PAGE_REVIEWED
 from skuflow_extractor.service import definition
 from skuflow_extractor.tables import lessons, page_readings, skus
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 
 OUTBOX = definition.tables.outbox
 ROWS = 8
@@ -50,8 +50,7 @@ class Job:
     async def deliver(self, topic, payload):
         _, envelope = envelope_for(payload, job_id=self.id, merchant_id=self.merchant_id, producer="test")
         async with self.service.db.transaction() as conn:
-            await self.service.handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables,
-                                                                         "extractor"))
+            await run_handler(self.service.handlers[topic.name], envelope, conn, definition.tables, "extractor")
 
     async def classified(self, *numbers):
         for number in numbers:

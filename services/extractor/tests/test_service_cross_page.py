@@ -1,4 +1,4 @@
-"""The extractor service's cross-page deferral on the real Postgres: handlers driven with a UnitOfWork.
+"""The extractor service's cross-page deferral on the real Postgres: handlers driven through `run_handler`.
 
 Page 3 continues page 2's table but arrives first: it waits in ``deferred_pages``; page 2's arrival
 (or its ``page.failed``) releases it in the same transaction. No Kafka: the outbox rows are the output.
@@ -14,7 +14,7 @@ from skuflow_contracts.events import PageClassified, PageFailed
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_FAILED
 from skuflow_extractor.service import definition
 from skuflow_extractor.tables import deferred_pages, page_tables
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 
 OUTBOX = definition.tables.outbox
 PAGES = {2: page(*table(0, 100, [HEADER, *body_rows(1, 2)]), number=2),
@@ -28,8 +28,7 @@ class Job:
     async def deliver(self, topic, payload):
         _, envelope = envelope_for(payload, job_id=self.id, merchant_id="m1", producer="test")
         async with self.service.db.transaction() as conn:
-            await self.service.handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables,
-                                                                         "extractor"))
+            await run_handler(self.service.handlers[topic.name], envelope, conn, definition.tables, "extractor")
 
     async def classified(self, number):
         uri = self.service.storage.put(f"{self.id}/p{number}.json", PAGES[number].model_dump_json().encode())

@@ -34,7 +34,7 @@ from skuflow_gateway import completion, lifecycle
 from skuflow_gateway.service import definition, subscriptions
 from skuflow_gateway.tables import job_events, job_pages, jobs
 from skuflow_platform.auth import mint_token
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
@@ -57,7 +57,7 @@ async def deliver(db: Database, job_id: str, payload) -> None:
     handlers = {topic.name: handler for topic, handler in subscriptions(None)}
     spec, envelope = envelope_for(payload, job_id=job_id, merchant_id="m", producer="test")
     async with db.transaction() as conn:
-        await handlers[spec.topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "gateway"))
+        await run_handler(handlers[spec.topic.name], envelope, conn, definition.tables, "gateway")
 
 
 async def new_job(database_url: str) -> tuple[Database, str]:

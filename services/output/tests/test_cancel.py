@@ -13,7 +13,7 @@ from skuflow_contracts.events import JobCancelled, PageBound
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
 from skuflow_contracts.topics import JOB_CANCEL_CONFIRMED, JOB_CANCELLED, PAGE_BOUND
 from skuflow_output.service import definition, subscriptions
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.storage import LocalStorage
 
@@ -43,7 +43,7 @@ async def test_a_cancel_is_confirmed_with_the_result_of_what_was_delivered(datab
     async def handle(topic, payload) -> None:
         _, envelope = envelope_for(payload, job_id=job_id, merchant_id="merchant-c", producer="test")
         async with db.transaction() as conn:
-            await handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "output"))
+            await run_handler(handlers[topic.name], envelope, conn, definition.tables, "output")
 
     await handle(PAGE_BOUND, page_bound(1, needs_review=False))  # delivered: its two valid SKUs
     await handle(PAGE_BOUND, page_bound(2, needs_review=True))  # waits for a person: nothing delivered

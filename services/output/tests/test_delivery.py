@@ -15,7 +15,7 @@ from skuflow_contracts.events import PageBound
 from skuflow_contracts.results import PageResult, SkuAttributes, SkuRecord
 from skuflow_contracts.topics import SKU_DELIVERED
 from skuflow_output.service import definition, subscriptions
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.faults import Health
 from skuflow_platform.outbox import OutboxRelay
@@ -56,7 +56,7 @@ async def bound(output, job_id: str, merchant: str, skus: int) -> None:
 
     _, envelope = envelope_for(page_bound(skus), job_id=job_id, merchant_id=merchant, producer="test")
     async with output.db.transaction() as conn:
-        await output.handlers[PAGE_BOUND.name](envelope, UnitOfWork(conn, envelope, definition.tables, "output"))
+        await run_handler(output.handlers[PAGE_BOUND.name], envelope, conn, definition.tables, "output")
 
 
 def importer(records) -> dict[str, dict]:

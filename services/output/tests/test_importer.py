@@ -31,7 +31,7 @@ from skuflow_contracts.topics import (
 from skuflow_output.importer import Importer, ImportSettings
 from skuflow_output.service import definition, subscriptions
 from skuflow_output.tables import deliveries, imports
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.signed_urls import FILES_PATH, check_signature
 from skuflow_platform.storage import LocalStorage
@@ -74,7 +74,7 @@ async def output(database_url, tmp_path, monkeypatch, request):
     async def handle(topic, payload, job_id: str) -> None:
         _, envelope = envelope_for(payload, job_id=job_id, merchant_id="merchant-a", producer="test")
         async with db.transaction() as conn:
-            await handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "output"))
+            await run_handler(handlers[topic.name], envelope, conn, definition.tables, "output")
 
     settings = ImportSettings(backoff_seconds=0, stale_seconds=3600)
     yield SimpleNamespace(db=db, handle=handle, receiver=receiver, importer=Importer(ctx, settings))

@@ -17,7 +17,7 @@ from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_contracts.topics import JOB_COMPLETED, PAGE_BOUND, PAGE_REVIEWED, SKU_DELIVERED, SKU_SUPERSEDED
 from skuflow_output.service import definition, subscriptions
 from skuflow_output.tables import page_results
-from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.consumer import run_handler
 from skuflow_platform.db import Database, migrate
 from skuflow_platform.storage import LocalStorage
 
@@ -61,7 +61,7 @@ async def output(database_url, tmp_path):
     async def handle(topic, payload) -> None:
         _, envelope = envelope_for(payload, job_id=job_id, merchant_id="m", producer="test")
         async with db.transaction() as conn:
-            await handlers[topic.name](envelope, UnitOfWork(conn, envelope, definition.tables, "output"))
+            await run_handler(handlers[topic.name], envelope, conn, definition.tables, "output")
 
     async def sent(topic) -> list:
         async with db.transaction() as conn:

@@ -18,10 +18,8 @@ from skuflow_extractor.domain.extraction import Extraction, needs_previous_page
 from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.tables import page_readings, page_tables, profiles, skus
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.storage import LocalStorage
-from skuflow_platform.tracing import current_traceparent
 
 UNKNOWN = object()  # the page before is not read yet
 BOOK = ProfileBook(profiles)  # the threshold profiles; a version never changes, so one cache per process
@@ -88,5 +86,4 @@ async def publish(uow: UnitOfWork, job_id: str, event: PageExtracted, lesson_ids
                                                        "reading_confidence", "reviewed", "lesson_ids")},
               "first_read_at": sa.case((page_readings.c.generation < row.excluded.generation, sa.func.now()),
                                        else_=page_readings.c.first_read_at)}))
-    await add_to_outbox(uow.conn, uow.tables.outbox, event, job_id=job_id, merchant_id=uow.envelope.merchant_id,
-                        producer=uow.producer, traceparent=current_traceparent())
+    await uow.emit(event, job_id=job_id)

@@ -153,10 +153,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         finished job's page (a review, a re-read) rewrites result.json with it, whether the status
         changes or not; a failed page of a finished job read again (a retry) is announced in any case,
         since the gateway moved the job back to PROCESSING for it."""
-        rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision).where(
-            page_results.c.job_id == job.job_id, page_results.c.generation == job.generation))).all()
-        if not is_complete(job.total_pages, len(rows)):
+        of_job = (page_results.c.job_id == job.job_id, page_results.c.generation == job.generation)
+        # counted first: loading every page's result on every page's arrival made a job quadratic
+        if not is_complete(job.total_pages, await uow.conn.scalar(
+                sa.select(sa.func.count()).select_from(page_results).where(*of_job))):
             return
+        rows = (await uow.conn.execute(sa.select(page_results.c.result, page_results.c.revision)
+                                       .where(*of_job))).all()
         readings = [(PageResult.model_validate(row.result), row.revision) for row in rows]
         pages = [page for page, _ in readings]
         status = job_status(readings, job.route)
