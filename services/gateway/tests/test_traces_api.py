@@ -24,6 +24,7 @@ from skuflow_platform.db import migrate
 from skuflow_platform.runtime import build_app
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.storage import SCHEME
+from tests.api_examples import example_checks
 
 SECRET = "gateway-page-trace-test-secret-long-enough"
 PDF = b"%PDF-1.7\n" + b"1 0 obj << >> endobj\n" * 50
@@ -53,7 +54,8 @@ async def test_the_owner_downloads_a_page_trace_redacted_and_nobody_else_does(da
     app = build_app(definition, PlatformSettings(database_url=database_url, storage_root=tmp_path, jwt_secret=SECRET))
     owner = {"Authorization": f"Bearer {mint_token(user_id='u', merchant_id='m-trace-a', secret=SECRET)}"}
     stranger = {"Authorization": f"Bearer {mint_token(user_id='v', merchant_id='m-trace-b', secret=SECRET)}"}
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw",
+                                 event_hooks=example_checks(app.openapi())) as client:
         job_id = (await client.post("/api/v1/jobs", files={"file": ("c.pdf", PDF, "application/pdf")},
                                     headers=owner)).json()["job_id"]
         storage = app.state.ctx.storage

@@ -219,3 +219,50 @@ IN_FLIGHT = {
 STUCK = {"minutes": 30.0, "pages": [{"job_id": OTHER_JOB_ID, "page": 7, "idle_seconds": 2712}]}
 BATCH_RETRY = {"jobs": {JOB_ID: {"retried_pages": [3]},
                         OTHER_JOB_ID: {"refused": 409, "reason": f"job {OTHER_JOB_ID} has no failed page"}}}
+
+
+def _trace() -> dict:
+    """Page 2's trace bundle as downloaded, built from the contracts (and redacted) so it stays one."""
+    from skuflow_contracts.profile import profile_for
+    from skuflow_contracts.results import PageClassification, PageResult
+    from skuflow_contracts.traces import (
+        BindingTrace,
+        ClassificationTrace,
+        ExtractionOutcome,
+        ExtractionTrace,
+        PageInputs,
+        PageTraceBundle,
+        ReaderCandidate,
+        ReaderStages,
+        StageTiming,
+    )
+    from skuflow_gateway.domain.traces import exported
+
+    def timing(ms: float) -> StageTiming:
+        return StageTiming(started_at=AT, elapsed_ms=ms, waited_ms=4.2)
+
+    reading, base = PageResult.model_validate(READING), {"job_id": JOB_ID, "page": 2}
+    classification = PageClassification(page_type="C", page_type_confidence=0.86, layout="L2", reason="image_grid",
+                                        image_roles={LOGO["image_id"]: "LOGO", PHOTO["image_id"]: "PRODUCT_MAIN"},
+                                        detail={"image_area_ratio": 0.41, "text_density": 0.12, "scores": {"C": 0.86}})
+    candidate = ReaderCandidate(kind="code", key="SF-0001", cell=3, sources=["cell", "engine"], price="159.50",
+                                probability=0.85, taken=True)
+    return exported(PageTraceBundle(
+        **base, redacted=False,
+        classification=ClassificationTrace(
+            **base, file_hash=FILE_HASH, config_version="v1", profile=profile_for("v1"), classification=classification,
+            inputs=PageInputs(ir_uri=f"local://jobs/{JOB_ID}/pages/0002/page.json", ir_sha256=FILE_HASH,
+                              parser_backend="pymupdf", status="ok",
+                              image_uris=[image["source_uri"] for image in READING["images"]],
+                              image_hashes={LOGO["image_id"]: "9c1e…", PHOTO["image_id"]: "b4d2…"}),
+            timing=timing(6.1)),
+        extraction=ExtractionTrace(
+            **base, layout="t:02.14", extraction=ExtractionOutcome(
+                method="two_stage", reader_version=READER_VERSION, confidence=0.93, skus=reading.skus),
+            reader=ReaderStages(reader_version=READER_VERSION, cells=38, rows=12, rules_method="two_stage",
+                                rules_skus=1, take=0.42, review_below=0.8, candidates=[candidate]),
+            timing=timing(48.7)),
+        binding=BindingTrace(**base, seen_images=[], result=reading, timing=timing(3.9))))
+
+
+TRACE = _trace()

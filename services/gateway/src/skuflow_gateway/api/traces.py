@@ -7,10 +7,12 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
 from skuflow_contracts.traces import STAGES, trace_key
+from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency, own_job
 from skuflow_gateway.api.jobs import JobId, files_kept
 from skuflow_gateway.api.pages import PageNo
 from skuflow_gateway.domain.traces import NoTrace, assemble, exported
+from skuflow_platform.openapi import answer
 from skuflow_platform.runtime import ServiceContext
 from skuflow_platform.storage import SCHEME, LocalStorage
 
@@ -25,7 +27,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
     Caller = caller_dependency(ctx)
 
     @router.get("/jobs/{job_id}/pages/{page}/trace", responses={
-        200: {"description": "the page's trace bundle (redacted), as a JSON attachment"},
+        **answer(examples.TRACE, description="the page's trace bundle (redacted), as a JSON attachment"),
         404: {"description": "no such job of the caller's merchant, no such page, or no stage recorded it"},
         410: {"description": "the job's files, traces among them, were removed after their retention period"}})
     async def get_trace(job_id: JobId, page: PageNo, caller: Caller) -> JSONResponse:
