@@ -6,7 +6,7 @@ import json
 
 from pydantic import BaseModel, ValidationError
 
-from skuflow_contracts.envelope import EventEnvelope, new_envelope
+from skuflow_contracts.envelope import EventEnvelope, envelope_of, new_envelope
 from skuflow_contracts.registry import EventSpec, spec_for_payload, spec_for_topic
 
 
@@ -55,7 +55,7 @@ def decode(topic: str, raw: bytes) -> EventEnvelope:
             f"{topic}: schema_version {version!r} is not readable by a v{supported_major} consumer"
         )
     try:
-        return EventEnvelope[spec.payload].model_validate(document)  # type: ignore[name-defined]
+        return envelope_of(spec.payload).model_validate(document)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
