@@ -4,17 +4,20 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
 - in-process: bare PyMuPDF (baseline), the parser stage, the whole pipeline (50-page catalog), and the
   learned reader's share of a page's reading (its stages beside the rule readers alone);
 - the evaluator's time per document (50 and 500 pages, AUTO and HYBRID) next to parsing the same;
-- OCR: a generated A4 scan at 150 dpi, and the committed real scans (per page, per A4 of page area,
+- OCR: a generated A4 scan at 150 dpi, and the committed real scans (first pages: per page, per A4 of area,
   and the peak memory of the worker process that read them);
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
-  ``occurred_at``), and the peak RSS of every service process.
+  ``occurred_at``), the peak RSS of every service process, and the 16 documents again with a second
+  replica of parser and extractor in their consumer groups.
+Where the services spend their CPU is ``python -m skuflow_cli.profile`` (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import multiprocessing
 import statistics
@@ -117,7 +120,7 @@ def scanned_copy(pdf: Path, out: Path, pages: int, dpi: int = 150) -> Path:
     return out
 
 
-def ocr_figures(pdf: Path, scratch: Path, pages: int = 3) -> list[Figure]:
+def ocr_figures(pdf: Path, scratch: Path, pages: int = 2) -> list[Figure]:
     scan = scanned_copy(pdf, scratch / "scan.pdf", pages)
     ocr_backend.warm_up()
     doc = open_document(scan.read_bytes())
@@ -133,15 +136,15 @@ REAL_SCANS = Path(__file__).resolve().parents[3] / "tests" / "real" / "committed
 
 
 def _read_scans(paths: list[str], queue: multiprocessing.Queue) -> None:
-    """Child process (a parser worker's life): load the OCR models, then read every page of the scans;
-    reports seconds, pages, their area in A4 pages and the child's peak resident memory."""
+    """Child process (a parser worker's life): load the OCR models, then read the first page of each scan
+    (a page costs 10-20 s: one each keeps `make bench` within its five minutes); reports seconds, pages,
+    their area in A4 pages and the child's peak resident memory."""
     ocr_backend.warm_up()
     cache, seconds, pages, area = ImageCache(), 0.0, 0, 0.0
     for path in paths:
         doc = open_document(Path(path).read_bytes())
-        for index in range(doc.page_count):
-            seconds += _timed(lambda doc=doc, index=index: parse_page(doc, index, "0" * 64, cache))
-            pages, area = pages + 1, area + doc[index].rect.width * doc[index].rect.height / A4_AREA
+        seconds += _timed(lambda doc=doc: parse_page(doc, 0, "0" * 64, cache))
+        pages, area = pages + 1, area + doc[0].rect.width * doc[0].rect.height / A4_AREA
     queue.put((seconds, pages, area, _memory_mib("VmHWM")))
 
 
@@ -153,7 +156,7 @@ def real_scan_figures(directory: Path = REAL_SCANS) -> list[Figure]:
              if s["committed"] and s["kind"] != "born-digital" and (directory / f"{s['name']}.pdf").is_file()]
     seconds, pages, area, peak = _in_child(_read_scans, paths)
     return [Figure("ocr_seconds_per_real_scan_page", seconds / max(pages, 1), "s",
-                   f"{pages} pages of {len(paths)} committed real scans"),
+                   f"the first page of each of {len(paths)} committed real scans"),
             Figure("ocr_seconds_per_a4_of_real_scans", seconds / max(area, 1e-9), "s",
                    f"the same pages are {area:.1f} A4 pages of area"),
             Figure("ocr_worker_peak_rss", peak, "MiB", "VmHWM of the process that read them")]
@@ -174,16 +177,21 @@ def repeated(pdf: Path, out: Path, times: int, scanned: Path | None = None) -> P
 
 def evaluator_figures(pdf: Path, scratch: Path) -> list[Figure]:
     """The evaluator's time per document (prescan, sampling, scoring; HYBRID also scores every page)
-    next to the parser's time for the same document."""
+    next to the parser's time for the same document. The 500-page documents are the 50-page catalog
+    ten times over, so parsing them is timed as ten parses of the 50 pages (plus the scanned page)."""
     scan = scanned_copy(pdf, scratch / "scan1.pdf", 1)
+    evaluate_file(str(pdf), profile_for("v1"))  # untimed: the evaluator's first use
+    parse = {name: _timed(lambda document=document, name=name: parse_and_store(
+        document.read_bytes(), job_id=f"bench-{name}", file_hash=sha256_hex(document.read_bytes()),
+        storage=LocalStorage(scratch / name))) for name, document in (("50p", pdf), ("scan", scan))}
     figures = []
-    for name, document in (("50p", pdf), ("500p", repeated(pdf, scratch / "500.pdf", 10)),
-                           ("500p_hybrid", repeated(pdf, scratch / "500h.pdf", 10, scan))):
+    for name, document, parsing in (("50p", pdf, parse["50p"]),
+                                    ("500p", repeated(pdf, scratch / "500.pdf", 10), 10 * parse["50p"]),
+                                    ("500p_hybrid", repeated(pdf, scratch / "500h.pdf", 10, scan),
+                                     10 * parse["50p"] + parse["scan"])):
+        started = time.perf_counter()
         report = evaluate_file(str(document), profile_for("v1"))
-        seconds = _timed(lambda document=document: evaluate_file(str(document), profile_for("v1")))
-        data = document.read_bytes()
-        parsing = _timed(lambda data=data, name=name: parse_and_store(
-            data, job_id=f"bench-{name}", file_hash=sha256_hex(data), storage=LocalStorage(scratch / name)))
+        seconds = time.perf_counter() - started
         figures += [Figure(f"evaluator_{name}_seconds", seconds, "s",
                            f"{report.route}, {len(report.sampling.pages)} pages sampled, "
                            f"{len(report.page_scores)} scored; {seconds / parsing:.3f}x of parsing it"),
@@ -260,6 +268,26 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+def concurrent_figures(scratch: Path, gateway: str, concurrent: int, name: str, note: str) -> list[Figure]:
+    """``concurrent`` 10-page documents in flight: pages/s and p50/p95 page latency."""
+    settings = PlatformSettings()
+    documents = _documents(scratch, concurrent, pages=10)
+    parsed_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_PARSED.name))
+    bound_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_BOUND.name))
+    started = time.perf_counter()
+    outcomes = asyncio.run(run_via_services(documents, gateway=gateway, secret=settings.jwt_secret,
+                                            concurrency=concurrent))
+    wall = time.perf_counter() - started
+    failed = [o.error for o in outcomes if o.error]
+    if failed:
+        raise RuntimeError(f"{len(failed)} bench document(s) failed: {failed[0]}")
+    job_ids = {o.result["job"]["job_id"] for o in outcomes}
+    latencies = _latencies(settings.kafka_bootstrap, parsed_since, bound_since, job_ids, 10 * concurrent)
+    return [Figure(f"{name}_pages_per_s", 10 * concurrent / wall, "pages/s", note),
+            Figure(f"{name}_page_latency_p50", statistics.median(latencies), "s", "page.parsed -> page.bound"),
+            Figure(f"{name}_page_latency_p95", _percentile(latencies, 0.95), "s", "page.parsed -> page.bound")]
+
+
 def service_figures(pdf: Path, pages: int, scratch: Path, gateway: str, local_rate: float) -> list[Figure]:
     settings = PlatformSettings()
     single = GoldenDocument(pdf.stem, pdf, {"pages": []})
@@ -268,27 +296,31 @@ def service_figures(pdf: Path, pages: int, scratch: Path, gateway: str, local_ra
     figures = [Figure("kafka_pipeline_pages_per_s", rate, "pages/s",
                       f"{rate / local_rate:.2f}x of in-process (upload to job completed)")]
     for concurrent in (1, 4, 16):
-        documents = _documents(scratch, concurrent, pages=10)
-        parsed_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_PARSED.name))
-        bound_since = asyncio.run(end_offsets(settings.kafka_bootstrap, PAGE_BOUND.name))
-        started = time.perf_counter()
-        outcomes = asyncio.run(run_via_services(documents, gateway=gateway, secret=settings.jwt_secret,
-                                                concurrency=concurrent))
-        wall = time.perf_counter() - started
-        failed = [o.error for o in outcomes if o.error]
-        if failed:
-            raise RuntimeError(f"{len(failed)} bench document(s) failed: {failed[0]}")
-        job_ids = {o.result["job"]["job_id"] for o in outcomes}
-        latencies = _latencies(settings.kafka_bootstrap, parsed_since, bound_since, job_ids, 10 * concurrent)
-        figures += [
-            Figure(f"kafka_{concurrent}doc_pages_per_s", 10 * concurrent / wall, "pages/s",
-                   f"{concurrent} x 10-page documents in flight"),
-            Figure(f"kafka_{concurrent}doc_page_latency_p50", statistics.median(latencies), "s",
-                   "page.parsed -> page.bound"),
-            Figure(f"kafka_{concurrent}doc_page_latency_p95", _percentile(latencies, 0.95), "s",
-                   "page.parsed -> page.bound"),
-        ]
+        figures += concurrent_figures(scratch, gateway, concurrent, f"kafka_{concurrent}doc",
+                                      f"{concurrent} x 10-page documents in flight")
     return figures + rss_figures()
+
+
+SCALED = ("parser", "extractor")
+REPLICA_PORT_OFFSET = 100
+
+
+def replica_figures(scratch: Path, gateway: str, one_replica: float) -> list[Figure]:
+    """16 documents in flight again with a second replica of parser and extractor in their consumer
+    groups (started here, on offset ports, stopped after), beside the figure of one replica."""
+    second = Supervisor(Path(".run") / "replicas", env={}, port_offset=REPLICA_PORT_OFFSET)
+    for name in SCALED:
+        second.start(name)
+    try:
+        second.wait_ready(list(SCALED))
+        time.sleep(5)  # both groups rebalance onto two members
+        figures = concurrent_figures(scratch, gateway, 16, "kafka_16doc_2replicas",
+                                     f"second parser and extractor; one replica: {one_replica:.2f} pages/s")
+    finally:
+        for name in SCALED:
+            second.stop(name)
+    figures[0] = dataclasses.replace(figures[0], note=f"{figures[0].note} ({figures[0].value / one_replica:.2f}x)")
+    return figures
 
 
 def rss_figures() -> list[Figure]:
@@ -334,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.gateway:
             _progress(f"the Kafka pipeline through {args.gateway}")
             figures += service_figures(pdf, args.pages, scratch, args.gateway, local_rate)
+            _progress("16 documents again with two replicas of parser and extractor")
+            one_replica = next(f.value for f in figures if f.name == "kafka_16doc_pages_per_s")
+            figures += replica_figures(scratch, args.gateway, one_replica)
     print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
     for figure in figures:
         print(f"{figure.name:<36} {figure.value:>10.2f}  {figure.unit:<8} {figure.note}")
