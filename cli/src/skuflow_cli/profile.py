@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from skuflow_cli.catalog import generate_catalog
@@ -27,16 +30,17 @@ from skuflow_platform.settings import PlatformSettings
 
 RATE = 100  # samples per second
 IDLE = ("Condition.wait", "_worker (concurrent", "select (selectors", "EpollSelector.select")
-# what a sample was doing, by the first frame of its stack that matches (checked in this order)
+# what a sample was doing, by the first frame of its stack that matches (checked in this order); a
+# handler is named by its function (the handlers are closures in each service's ``subscriptions``)
+HANDLER = re.compile(r"^subscriptions\.<locals>\.(\w+) \(")
 ACTIVITIES = (
-    ("handler", re.compile(r"^run_handler \(")),
-    ("consumer (decode, inbox, transaction)", re.compile(r"^EventConsumer\.process \(")),
+    ("consumer (decode, inbox, transaction, logs, span)", re.compile(r"^EventConsumer\.process \(")),
     ("outbox relay", re.compile(r"^OutboxRelay\._run \(")),
     ("kafka client", re.compile(r"aiokafka/")),
-    ("http", re.compile(r"uvicorn/|starlette/")),
-    ("clocks (lag, watchdogs)", re.compile(r"^_every \(")),
+    ("clocks (lag, watchdogs, metrics)", re.compile(r"^_every \(")),
+    ("http requests", re.compile(r"^RequestResponseCycle\.run_asgi \(")),
     ("page workers", re.compile(r"skuflow_parser/workers\.py|multiprocessing/")),
-    ("database driver", re.compile(r"sqlalchemy/|psycopg/")),
+    ("database driver (greenlet)", re.compile(r"sqlalchemy/|psycopg/")),
 )
 
 
@@ -44,8 +48,8 @@ def _frames(stack: str) -> list[str]:
     return [re.sub(r":\d+\)", ")", frame) for frame in stack.split(";")]
 
 
-def summarise(raw: Path) -> tuple[float, Counter, Counter]:
-    """CPU seconds sampled, seconds per activity (a handler by its name) and per own-time function."""
+def summarise(raw: Path) -> tuple[int, Counter, Counter]:
+    """Samples not idle, and how many were in each activity (a handler by its name) and function."""
     activities, own, total = Counter(), Counter(), 0
     for line in raw.read_text().splitlines():
         if not line.strip():
@@ -57,22 +61,39 @@ def summarise(raw: Path) -> tuple[float, Counter, Counter]:
         total += n
         own[frames[-1]] += n
         activities[_activity(frames)] += n
-    return total / RATE, Counter({k: v / RATE for k, v in activities.items()}), \
-        Counter({k: v / RATE for k, v in own.items()})
+    return total, activities, own
 
 
 def _activity(frames: list[str]) -> str:
+    for frame in frames:
+        if handler := HANDLER.match(frame):
+            return f"handler {handler.group(1)}"
     for name, pattern in ACTIVITIES:
-        for index, frame in enumerate(frames):
-            if pattern.search(frame):
-                if name == "handler" and index + 1 < len(frames):
-                    return "handler " + frames[index + 1].split(" (")[0].removeprefix("subscriptions.<locals>.")
-                return name
-    return "other"
+        if any(pattern.search(frame) for frame in frames):
+            return name
+    return "event loop and the rest"
 
 
-def record(pages: int, gateway: str, out: Path) -> dict[str, Path]:
-    """Sample every running service while a ``pages``-page catalog goes through; raw stacks per service."""
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU of a process and its children (the parser's page workers), from /proc."""
+    def own(p: int) -> float:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+    kids = {int(k) for task in Path(f"/proc/{pid}/task").iterdir() for k in (task / "children").read_text().split()}
+    return own(pid) + sum(own(k) for k in kids if Path(f"/proc/{k}").exists())
+
+
+@dataclass(frozen=True)
+class Profile:
+    pages: int
+    seconds: float  # wall time, upload to job completed
+    cpu: dict[str, float]  # CPU seconds each service (with its child processes) used meanwhile
+    raws: dict[str, Path]  # py-spy's stacks per service
+
+
+def record(pages: int, gateway: str, out: Path) -> Profile:
+    """Sample every running service while a ``pages``-page catalog goes through."""
     supervisor = Supervisor(Path(".run") / "services", env={})
     pids = {name: supervisor.pid(name) for name in SERVICES}
     missing = [name for name, pid in pids.items() if pid is None]
@@ -91,33 +112,41 @@ def record(pages: int, gateway: str, out: Path) -> dict[str, Path]:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     for name, pid in pids.items()]
         time.sleep(1)
+        before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         started = time.perf_counter()
         asyncio.run(run_via_services([document], gateway=gateway, secret=secret))
         seconds = time.perf_counter() - started
+        cpu = {name: cpu_seconds(pid) - before[name] for name, pid in pids.items()}
         for sampler in samplers:
-            sampler.send_signal(2)  # SIGINT: py-spy writes what it has and exits
+            sampler.send_signal(signal.SIGINT)  # py-spy writes what it has and exits
         for sampler in samplers:
             sampler.wait(timeout=60)
     print(f"profile: {pages} pages in {seconds:.1f}s ({pages / seconds:.2f} pages/s)", file=sys.stderr)
-    return raws
+    return Profile(pages, seconds, cpu, raws)
 
 
-def report(raws: dict[str, Path], pages: int, title: str) -> str:
-    lines = [f"# {title}", "", f"CPU seconds sampled per service (py-spy, GIL holders, {RATE} Hz) while a "
-             f"{pages}-page generated catalog went through; ms per page in brackets.", ""]
-    totals = {}
-    for name, raw in raws.items():
+def report(profile: Profile, title: str) -> str:
+    """Each service's CPU (from /proc, which py-spy's sample counts overstate) split by the samples'
+    shares of what it was doing."""
+    pages, total = profile.pages, sum(profile.cpu.values())
+    lines = [f"# {title}", "",
+             f"A {pages}-page generated catalog, upload to job completed: {profile.seconds:.1f} s "
+             f"({pages / profile.seconds:.2f} pages/s). CPU the eight services used meanwhile (/proc, user + "
+             f"system, the parser's page workers included): {total:.1f} s, {1000 * total / pages:.0f} ms per page. "
+             f"Each service's CPU is split by what py-spy's samples ({RATE} Hz, GIL holders) found it doing.", "",
+             "| service | CPU s | ms/page |", "|---|---:|---:|"]
+    lines += [f"| {name} | {cpu:.2f} | {1000 * cpu / pages:.0f} |" for name, cpu in profile.cpu.items()]
+    for name, raw in profile.raws.items():
         if not raw.exists():
             continue
-        busy, activities, own = summarise(raw)
-        totals[name] = busy
-        lines += [f"## {name}: {busy:.1f} s ({1000 * busy / pages:.0f} ms/page)", "", "| doing | s | share |",
-                  "|---|---:|---:|"]
-        lines += [f"| {what} | {s:.2f} | {s / busy:.0%} |" for what, s in activities.most_common(10)]
+        samples, activities, own = summarise(raw)
+        cpu = profile.cpu[name]
+        lines += ["", f"## {name}: {cpu:.2f} s CPU ({1000 * cpu / pages:.0f} ms/page)", "",
+                  "| doing | ms/page | share |", "|---|---:|---:|"]
+        lines += [f"| {what} | {1000 * cpu * n / samples / pages:.1f} | {n / samples:.0%} |"
+                  for what, n in activities.most_common(12)]
         lines += ["", "Own time, top functions: " + "; ".join(
-            f"`{fn}` {s / busy:.0%}" for fn, s in own.most_common(6)), ""]
-    lines.insert(4, f"All services: {sum(totals.values()):.1f} s ({1000 * sum(totals.values()) / pages:.0f} "
-                    "ms/page).\n")
+            f"`{fn}` {n / samples:.0%}" for fn, n in own.most_common(6))]
     return "\n".join(lines)
 
 
@@ -129,9 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="Markdown summary to write")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="skuflow-profile-raw-") as tmp:
-        raws = record(args.pages, args.gateway, Path(tmp))
+        profile = record(args.pages, args.gateway, Path(tmp))
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(report(raws, args.pages, args.title) + "\n", encoding="utf-8")
+        args.out.write_text(report(profile, args.title) + "\n", encoding="utf-8")
     print(f"profile: written {args.out}", file=sys.stderr)
     return 0
 
