@@ -290,6 +290,9 @@ def concurrent_figures(scratch: Path, gateway: str, concurrent: int, name: str, 
 
 def service_figures(pdf: Path, pages: int, scratch: Path, gateway: str, local_rate: float) -> list[Figure]:
     settings = PlatformSettings()
+    (scratch / "warm").mkdir(exist_ok=True)
+    warm = _documents(scratch / "warm", 1, pages=2)  # untimed: services just started load models on first use
+    asyncio.run(run_via_services(warm, gateway=gateway, secret=settings.jwt_secret))
     single = GoldenDocument(pdf.stem, pdf, {"pages": []})
     seconds = _timed(lambda: asyncio.run(run_via_services([single], gateway=gateway, secret=settings.jwt_secret)))
     rate = pages / seconds
