@@ -76,7 +76,7 @@ async def consume(db: Database, service: str, topic: str, body: bytes, work: str
 
     async def handler(envelope, uow) -> None:
         with stage(work, job_id=envelope.job_id):
-            emitted.append(await uow.emit(PageParsed(
+            emitted.append(uow.emit(PageParsed(
                 page=2, total_pages=3, file_hash="cd" * 32, route="AUTO", config_version="v1",
                 ir_uri="local://ir.json", parser_backend="pymupdf")))
 

@@ -74,7 +74,7 @@ async def test_an_event_is_handled_once_and_its_output_is_in_the_same_transactio
     async def handler(envelope, uow):
         calls.append(envelope.event_id)
         classification = PageClassification(page_type="C", page_type_confidence=0.9, layout="L2")
-        await uow.emit(envelope.payload.advance(PageClassified, classification=classification))
+        uow.emit(envelope.payload.advance(PageClassified, classification=classification))
         await uow.transition("page", f"{job}/1", "AI_QUEUED", "AI_PROCESSING")
 
     body = page_parsed(job)
@@ -90,7 +90,7 @@ async def test_a_failed_handler_leaves_no_state_behind(runtime, request):
 
     async def handler(envelope, uow):
         classification = PageClassification(page_type="C", page_type_confidence=0.9, layout="L2")
-        await uow.emit(envelope.payload.advance(PageClassified, classification=classification))
+        uow.emit(envelope.payload.advance(PageClassified, classification=classification))
         raise PermanentError("the page cannot be classified")
 
     assert await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), handler) == "dead_lettered"
@@ -145,7 +145,7 @@ async def test_the_relay_publishes_each_outbox_row_once_with_its_trace(runtime, 
 
     async def handler(envelope, uow):
         classification = PageClassification(page_type="A", page_type_confidence=0.9, layout="L1")
-        await uow.emit(envelope.payload.advance(PageClassified, classification=classification))
+        uow.emit(envelope.payload.advance(PageClassified, classification=classification))
 
     await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), handler)
     while await runtime.relay.relay_once():

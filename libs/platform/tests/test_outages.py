@@ -58,7 +58,7 @@ async def test_a_database_outage_is_waited_out_and_nothing_is_dead_lettered(cons
     async def handler(envelope, uow):
         handled.append(envelope.event_id)
         classification = PageClassification(page_type="A", page_type_confidence=0.9, layout="L1")
-        await uow.emit(envelope.payload.advance(PageClassified, classification=classification))
+        uow.emit(envelope.payload.advance(PageClassified, classification=classification))
 
     await proxy.cut()
     work = asyncio.create_task(consumer.process(PAGE_PARSED.name, page_parsed(job), job.encode(), handler))

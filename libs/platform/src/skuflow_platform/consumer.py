@@ -67,7 +67,7 @@ class UnitOfWork:
     producer: str
     pending: list[dict] = field(default_factory=list)
 
-    async def emit(self, payload: BaseModel, *, key: str | None = None, job_id: str | None = None) -> EventEnvelope:
+    def emit(self, payload: BaseModel, *, key: str | None = None, job_id: str | None = None) -> EventEnvelope:
         """``job_id`` only for an event about another job (merchant memory re-reads a later job's pages)."""
         row, envelope = outbox_row(payload, job_id=job_id or self.envelope.job_id,
                                    merchant_id=self.envelope.merchant_id, producer=self.producer,

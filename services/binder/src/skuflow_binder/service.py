@@ -111,7 +111,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                  "candidates": [c.model_dump() for c in binding.candidates]} for binding in result.bindings])
         trace = binding_trace(envelope.job_id, extracted, before, result, spent, clock.timing(envelope.occurred_at))
         ctx.storage.put(trace.key, trace.to_bytes())
-        sent = await uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls,
+        sent = uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls,
                                                                                           spent.cost_usd)))
         count_bound(sent, time.perf_counter() - started)
 

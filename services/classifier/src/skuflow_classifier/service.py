@@ -52,7 +52,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         trace = classification_trace(envelope.job_id, parsed, ir, page, profile, classification, spent,
                                      clock.timing(envelope.occurred_at))
         ctx.storage.put(trace.key, trace.to_bytes())
-        await uow.emit(parsed.advance(PageClassified, classification=classification,
+        uow.emit(parsed.advance(PageClassified, classification=classification,
                                       **parsed.spent(spent.calls, spent.cost_usd)))
         PAGES_PROCESSED.labels("classifier").inc()
 

@@ -64,7 +64,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if created.first() is None:
             return
         await uow.transition("task", task_id, None, "CREATED", spec.reason, detail={"assigned_to": assignee})
-        await uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
+        uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
                                    priority=spec.priority, reason=spec.reason))
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:

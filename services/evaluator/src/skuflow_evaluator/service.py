@@ -50,7 +50,7 @@ async def _cached(uow: UnitOfWork, job: JobCreated) -> EvaluationReport | None:
 
 
 async def _fail(uow: UnitOfWork, to_status: str, reason: str, message: str) -> None:
-    await uow.emit(JobFailed(stage="evaluator", reason=reason, message=message))
+    uow.emit(JobFailed(stage="evaluator", reason=reason, message=message))
     await uow.transition("job", uow.envelope.job_id, "EVALUATING", to_status, reason)
 
 
@@ -108,7 +108,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         count_route(report, cached is not None)
         await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", report.route_reason,
                              detail={"route": report.route, "c_doc": report.c_doc})
-        await uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,
+        uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,
                                  degrade_reason=report.degrade_reason, evaluation=report, file_uri=job.file_uri,
                                  file_hash=job.file_hash, config_version=job.config_version))
 

@@ -86,4 +86,4 @@ async def publish(uow: UnitOfWork, job_id: str, event: PageExtracted, lesson_ids
                                                        "reading_confidence", "reviewed", "lesson_ids")},
               "first_read_at": sa.case((page_readings.c.generation < row.excluded.generation, sa.func.now()),
                                        else_=page_readings.c.first_read_at)}))
-    await uow.emit(event, job_id=job_id)
+    uow.emit(event, job_id=job_id)

@@ -104,7 +104,7 @@ async def _supersede(uow: UnitOfWork, page: int, revision: int, kept: list[str])
     replaced = await move_skus(uow.conn, "supersede", deliveries.c.job_id == job_id, deliveries.c.page == page,
                                deliveries.c.revision != revision, deliveries.c.sku_id.not_in(kept))
     for old in replaced:
-        await uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
+        uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
                                      sku_id=old.sku_id, page=page, revision=old.revision, superseded_by=revision))
 
 
@@ -126,7 +126,7 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     for sku in valid:
         if sku.sku_id in delivered:
             images = linked.get(sku.sku_id, [])
-            await uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
+            uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
                                         revision=revision, page=result.page, file_hash=file_hash, sku=sku,
                                         images=images, image_links=[links.image(image.image_id, image.source_uri)
                                                                     for image in images if image.source_uri]))
@@ -177,7 +177,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             await uow.transition("job", job.job_id, job.status, status, detail={"failed_pages": failed})
         elif not retried:
             return
-        await uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
+        uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
                                     total_pages=job.total_pages, failed_pages=failed, generation=job.generation))
 
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
@@ -250,7 +250,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         _, result_uri = await write_job_result(job, CANCELLED, pages)
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == job.job_id).values(
             status=CANCELLED, result_uri=result_uri, sku_count=len(delivered)))
-        await uow.emit(JobCancelConfirmed(delivered_skus=len(delivered), result_uri=result_uri))
+        uow.emit(JobCancelConfirmed(delivered_skus=len(delivered), result_uri=result_uri))
 
     return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
             (PAGE_IMPORTED, on_page_imported), (JOB_CANCELLED, on_job_cancelled)]

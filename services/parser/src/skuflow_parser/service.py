@@ -47,13 +47,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         checked = await pool.check(str(ctx.storage.path(routed.file_uri)), limits)
         if checked.reason is not None:
-            await uow.emit(JobFailed(stage="parser", reason=checked.reason, message=checked.message))
+            uow.emit(JobFailed(stage="parser", reason=checked.reason, message=checked.message))
             await uow.transition("job", envelope.job_id, "EVALUATED", "REJECTED", checked.reason)
             return
         total = checked.page_count
         reviews = routed.evaluation.review_pages if routed.evaluation else {}
         for page in range(1, total + 1):
-            await uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
+            uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
                                               file_hash=routed.file_hash, route=routed.route,
                                               config_version=routed.config_version,
                                               document_warnings=list(checked.warnings),
@@ -79,7 +79,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         ).on_conflict_do_nothing())
         await uow.transition("page", f"{envelope.job_id}/{page.page}", "PENDING",
                              "AI_QUEUED" if page.status == "ok" else "AI_FAILED", page.failure_reason)
-        await uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
+        uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
                                   route=request.route, config_version=request.config_version,
                                   ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
                                   document_warnings=request.document_warnings,
