@@ -16,7 +16,9 @@ class ParserSettings(PlatformSettings):
     model_config = SettingsConfigDict(env_prefix="SKUFLOW_", extra="ignore")
 
     parser_workers: int = 1
-    parser_max_tasks_per_child: int = 200
+    # a new worker costs ~3 s of CPU (imports, OCR models, warm-up); a worker's RSS levels off at
+    # ~0.75 GB within ~400 pages and stayed there over 830 (docs/performance.md)
+    parser_max_tasks_per_child: int = 1000
     parser_page_budget_seconds: float = 60.0
     parser_document_budget_seconds: float = 120.0  # opening and pre-checking a whole document
     ocr_enabled: bool = True
