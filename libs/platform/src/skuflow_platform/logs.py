@@ -1,7 +1,9 @@
-"""Structured JSON logs carrying job_id / page / event_id from the message or request being handled.
+"""Structured JSON logs carrying job_id / page / event_id from the message or request being handled,
+and the trace_id / span_id of the span current when a line is written (a consumer's, a request's, a
+stage's), so a line of an event's handling is joined to its trace.
 
-The runtime sets them around every handler (the consumer for an event, ``request_log_context`` for
-a request whose path names a job), so no call site has to pass them.
+The runtime sets the job's fields around every handler (the consumer for an event, ``request_log_context``
+for a request whose path names a job) and starts their spans, so no call site has to pass them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 
 from fastapi import Request
+
+from skuflow_platform.tracing import log_fields
 
 _context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("log_context")
 
@@ -50,6 +54,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
             **_context.get({}),
+            **log_fields(),
         }
         extra = getattr(record, "fields", None)
         if isinstance(extra, dict):

@@ -93,6 +93,15 @@ def stage(name: str, **fields: AttributeValue | None) -> AbstractContextManager[
     return tracer().start_as_current_span(name, attributes=attributes(**fields))
 
 
+def log_fields() -> dict[str, str]:
+    """The current span's ids for a log line, so a line is found from its trace and the trace from the
+    line; nothing outside a span. An unsampled span has ids too: its lines still join across services."""
+    span = trace.get_current_span().get_span_context()
+    if not span.is_valid:
+        return {}
+    return {"trace_id": trace.format_trace_id(span.trace_id), "span_id": trace.format_span_id(span.span_id)}
+
+
 def current_traceparent() -> str | None:
     carrier: dict[str, str] = {}
     _propagator.inject(carrier)
