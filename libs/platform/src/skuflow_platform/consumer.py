@@ -43,6 +43,7 @@ from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.faults import Backoff, Health
 from skuflow_platform.logs import log_context
 from skuflow_platform.metrics import EVENTS_CONSUMED, HANDLER_SECONDS
+from skuflow_platform.offsets import OffsetCommits
 from skuflow_platform.outbox import OutboxRelay, outbox_row
 from skuflow_platform.tables import PlatformTables
 from skuflow_platform.tracing import context_from, current_traceparent, event_attributes, tracer
@@ -126,6 +127,9 @@ PAGE_STREAM_FETCH_WAIT_MS = 100
 QUIET_FETCH_WAIT_MS = 2000
 
 
+INBOXED = frozenset({"handled", "duplicate"})  # outcomes the inbox remembers: their offsets may be committed late
+
+
 def consumer_group(service: str, topic: Topic) -> str:
     """One group per (service, topic): a restart of one consumer never rebalances the others."""
     return f"skuflow-{service}.{topic.name.removeprefix('skuflow.')}"
@@ -137,16 +141,25 @@ class EventConsumer:
         self.service, self.db, self.tables, self.relay = service, db, tables, relay
         self.dead_letters, self.health = dead_letters, health
         self.retries, self.backoff = retries, Backoff(first=backoff_seconds)
+        self.offsets = OffsetCommits()
 
     def subscribe(self, broker: KafkaBroker, topic: Topic, handler: Handler) -> None:
         subscriber = broker.subscriber(
-            topic.name, group_id=consumer_group(self.service, topic), ack_policy=AckPolicy.NACK_ON_ERROR,
+            topic.name, group_id=consumer_group(self.service, topic), ack_policy=AckPolicy.MANUAL,
             auto_offset_reset="earliest",
             fetch_max_wait_ms=PAGE_STREAM_FETCH_WAIT_MS if topic in PAGE_STREAM else QUIET_FETCH_WAIT_MS,
         )
 
         async def on_message(message: KafkaMessage) -> None:
-            await self.process(topic.name, message.body, message.raw_message.key, handler)
+            try:
+                outcome = await self.process(topic.name, message.body, message.raw_message.key, handler)
+            except BaseException:
+                await message.nack()  # back to this record: nothing after it is committed before it is handled
+                raise
+            if outcome in INBOXED:
+                self.offsets.handled(message.consumer, message.raw_message)
+            else:
+                await self.offsets.handled_now(message.consumer, message.raw_message)
 
         subscriber(on_message)
 

@@ -136,6 +136,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
                 clock.cancel()
             await asyncio.gather(*clocks, return_exceptions=True)
             await ctx.relay.stop()
+            await consumer.offsets.close()
             await ctx.broker.stop()
             await ctx.db.close()
             for cleanup in ctx.on_shutdown:
