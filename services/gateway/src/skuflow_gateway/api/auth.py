@@ -3,6 +3,7 @@ caller's own jobs."""
 
 import sqlalchemy as sa
 from fastapi import HTTPException
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_gateway.tables import jobs
 from skuflow_platform.access import UPLOADERS, caller
@@ -17,8 +18,13 @@ async def own_job(ctx: ServiceContext, job_id: str, merchant_id: str) -> sa.Row:
     """The caller's job. Another merchant's job is indistinguishable from a missing one (no
     existence leak)."""
     async with ctx.db.transaction() as conn:
-        row = (await conn.execute(sa.select(jobs).where(
-            (jobs.c.job_id == job_id) & (jobs.c.merchant_id == merchant_id)))).first()
+        return await own_job_in(conn, job_id, merchant_id)
+
+
+async def own_job_in(conn: AsyncConnection, job_id: str, merchant_id: str) -> sa.Row:
+    """``own_job`` in a transaction the request reads more from (one round of BEGIN and COMMIT, not two)."""
+    row = (await conn.execute(sa.select(jobs).where(
+        (jobs.c.job_id == job_id) & (jobs.c.merchant_id == merchant_id)))).first()
     if row is None:
         raise HTTPException(404, f"job {job_id} not found")
     return row
