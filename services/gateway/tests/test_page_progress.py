@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client import REGISTRY
 
 from skuflow_contracts.codec import envelope_for
 from skuflow_contracts.evaluation import EvaluationReport
@@ -337,7 +338,9 @@ async def test_a_persons_review_outranks_every_re_read_and_the_import_notices_of
                                                 revision=review_revision(0, 0)))
     await deliver(db, job_id, PageImported(page=1, revision=machine_revision(0, reading=1), status="IMPORT_FAILED",
                                            sku_count=1, attempts=1, error="HTTP 500"))  # the re-read's, late
+    refused = REGISTRY.get_sample_value("invariant_violation_total", {"invariant_id": "INV-07"}) or 0.0
     await deliver(db, job_id, reading_of(1, 2, "29.90", needs_review=False))  # a re-read after the review
+    assert REGISTRY.get_sample_value("invariant_violation_total", {"invariant_id": "INV-07"}) == refused + 1
     row = await page_row(db, job_id, 1)
     async with db.transaction() as conn:
         import_status = (await conn.execute(sa.select(job_pages.c.import_status).where(

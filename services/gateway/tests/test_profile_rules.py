@@ -39,17 +39,19 @@ def test_settings_left_out_take_the_seeds_defaults_and_the_name_is_the_version()
     assert profile.classification.a_threshold == 0.8
 
 
-@pytest.mark.parametrize("settings, broken", [
-    ({"classification": {"b_threshold": 0.7, "pv_threshold": 0.6, "a_threshold": 0.8}}, "INV-01"),
-    ({"confidence_weights": {"text": 0.5, "structure": 0.3, "image": 0.3}}, "INV-02"),
-    ({"extraction": {"sku_min_confidence": "high"}}, "extraction.sku_min_confidence"),
+@pytest.mark.parametrize("settings, broken, invariants", [
+    ({"classification": {"b_threshold": 0.7, "pv_threshold": 0.6, "a_threshold": 0.8}}, "INV-01", ("INV-01",)),
+    ({"confidence_weights": {"text": 0.5, "structure": 0.3, "image": 0.3}}, "INV-02", ("INV-02",)),
+    ({"evaluation": {"dimension_weights": {"text_readability": 1.5}}}, "INV-02", ("INV-02",)),
+    ({"extraction": {"sku_min_confidence": "high"}}, "extraction.sku_min_confidence", ()),
     ({"evaluation": {"prescan": {"all_blank_rejct": False}}},
-     r"'evaluation.prescan.all_blank_rejct' \(did you mean 'evaluation.prescan.all_blank_reject'\?\)"),
-    ({"bindingz": {}, "zzz": 1}, r"'bindingz' \(did you mean 'binding'\?\); unknown setting 'zzz'$"),
+     r"'evaluation.prescan.all_blank_rejct' \(did you mean 'evaluation.prescan.all_blank_reject'\?\)", ()),
+    ({"bindingz": {}, "zzz": 1}, r"'bindingz' \(did you mean 'binding'\?\); unknown setting 'zzz'$", ()),
 ])
-def test_settings_that_break_an_invariant_or_a_type_are_refused_with_the_reason(settings, broken):
-    with pytest.raises(ProfileInvalid, match=broken):
+def test_settings_that_break_an_invariant_or_a_type_are_refused_with_the_reason(settings, broken, invariants):
+    with pytest.raises(ProfileInvalid, match=broken) as refused:
         built("m1:p:v1", "general", settings)
+    assert refused.value.invariants == invariants  # what the API counts in invariant_violation_total
 
 
 def test_two_merchants_profiles_of_one_name_have_different_config_versions():

@@ -1,5 +1,5 @@
 """Threshold profiles through the gateway API on the real Postgres: create, a stale update refused,
-an update that breaks INV-01 refused, a new version published, rollback restoring the previous
+an update that breaks INV-01 refused (and counted), a new version published, rollback restoring the previous
 version without deleting any, the audit log, and a job frozen at upload to the version active then."""
 
 import asyncio
@@ -8,6 +8,7 @@ import uuid
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client import REGISTRY
 
 from skuflow_contracts.codec import decode
 from skuflow_contracts.topics import PROFILE_PUBLISHED
@@ -67,9 +68,11 @@ async def test_update_rollback_and_the_version_a_job_is_frozen_to(gateway):
     stale = await client.put("/api/v1/config/profiles/furniture", headers=admin, json={
         "expected_version": "v1", "settings": {}})
     assert stale.status_code == 409 and stale.json()["detail"]["code"] == "CONFIG_CONFLICT"
+    refused = REGISTRY.get_sample_value("invariant_violation_total", {"invariant_id": "INV-01"}) or 0.0
     broken = await client.put("/api/v1/config/profiles/furniture", headers=admin, json={
         "expected_version": "v2", "settings": {"classification": {"b_threshold": 0.9}}})
     assert broken.status_code == 422 and "INV-01" in broken.json()["detail"]
+    assert REGISTRY.get_sample_value("invariant_violation_total", {"invariant_id": "INV-01"}) == refused + 1
 
     running = (await upload(client, merchant)).json()["job_id"]  # the default profile, at v2
     assert await frozen(ctx, running) == f"{merchant}:furniture:v2"

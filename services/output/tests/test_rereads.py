@@ -1,7 +1,7 @@
 """Re-reads after a correction (issue 42) on the real Postgres: a page read again within its generation
 is delivered as a new revision that supersedes the SKUs it changed; a person's review outranks every
 machine reading, arriving before a re-read or after it; a reading older than the one stored changes
-nothing."""
+nothing, and is counted as refused by INV-07."""
 
 import asyncio
 import uuid
@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 import sqlalchemy as sa
+from prometheus_client import REGISTRY
 
 from skuflow_contracts.codec import decode, envelope_for
 from skuflow_contracts.events import AdaptedFrom, PageBound, PageReviewed
@@ -81,6 +82,10 @@ async def output(database_url, tmp_path):
     await db.close()
 
 
+def inv_07() -> float:
+    return REGISTRY.get_sample_value("invariant_violation_total", {"invariant_id": "INV-07"}) or 0.0
+
+
 def page_two(payloads: list) -> list:
     return [p for p in payloads if p.page == 2]
 
@@ -99,7 +104,9 @@ async def test_a_re_read_supersedes_only_the_skus_it_changed_of_the_first_readin
 async def test_a_re_read_arriving_after_a_review_is_ignored_and_the_review_stands(output):
     await output.handle(PAGE_BOUND, reading(0, "9.90", needs_review=True))
     await output.handle(PAGE_REVIEWED, review("12.00"))
+    refused = inv_07()
     await output.handle(PAGE_BOUND, reading(1, "19.90", needs_review=False))
+    assert inv_07() == refused + 1
     assert [(d.revision, d.sku.attributes.price) for d in page_two(await output.sent(SKU_DELIVERED))] == [
         (2, "12.00"), (2, "5.00")]
     assert await output.sent(SKU_SUPERSEDED) == []
@@ -124,8 +131,10 @@ async def test_a_re_read_that_needs_no_review_completes_the_job_and_an_older_rea
     assert [c.status for c in await output.sent(JOB_COMPLETED)] == ["PARTIAL_IMPORTED"]
     await output.handle(PAGE_BOUND, reading(1, "19.90", needs_review=False))
     assert [c.status for c in await output.sent(JOB_COMPLETED)] == ["PARTIAL_IMPORTED", "FULL_IMPORTED"]
+    refused = inv_07()
     await output.handle(PAGE_BOUND, reading(0, "9.90", needs_review=True))  # the first reading, heard again late
     await output.handle(PAGE_BOUND, reading(1, "19.90", needs_review=False))  # and the re-read redelivered
+    assert inv_07() == refused + 1  # the older reading refused; the same one again is a repeat
     assert [c.status for c in await output.sent(JOB_COMPLETED)] == ["PARTIAL_IMPORTED", "FULL_IMPORTED"]
     assert [d.revision for d in page_two(await output.sent(SKU_DELIVERED))] == [REREAD, REREAD]
     assert await output.stored() == (REREAD, "19.90")

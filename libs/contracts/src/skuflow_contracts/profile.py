@@ -18,6 +18,14 @@ Severity = Literal["info", "warning", "error"]
 RuleType = Literal["required_field", "range_check", "regex_match", "max_count"]
 
 
+class InvariantViolation(ValueError):
+    """A profile that breaks an invariant, naming it (``invariant_id``) for whoever refuses the profile."""
+
+    def __init__(self, invariant_id: str, rule: str) -> None:
+        super().__init__(f"{invariant_id}: {rule}")
+        self.invariant_id = invariant_id
+
+
 class ClassificationThresholds(Contract):
     page_type_min_confidence: float = 0.7
     # Routing score thresholds, asserted B < PV < A (INV-01); used by the evaluator's router.
@@ -102,11 +110,11 @@ class ThresholdProfile(Contract):
     def _invariants(self) -> ThresholdProfile:
         c = self.classification
         if not c.b_threshold < c.pv_threshold < c.a_threshold:
-            raise ValueError("INV-01: thresholds must satisfy B < PV < A")
+            raise InvariantViolation("INV-01", "thresholds must satisfy B < PV < A")
         if abs(sum(self.confidence_weights.values()) - 1.0) >= 0.001:
-            raise ValueError("INV-02: confidence weights must sum to 1")
+            raise InvariantViolation("INV-02", "confidence weights must sum to 1")
         if abs(sum(self.evaluation.dimension_weights.values()) - 1.0) >= 0.001:
-            raise ValueError("INV-02: evaluation dimension weights must sum to 1")
+            raise InvariantViolation("INV-02", "evaluation dimension weights must sum to 1")
         return self
 
     def category_schema(self) -> CategorySchema | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from skuflow_contracts.revisions import outranks
+
 EVENTS_CONSUMED = Counter(
     "skuflow_events_consumed_total", "Events handled, by outcome", ["topic", "outcome"]
 )
@@ -17,3 +19,28 @@ DB_POOL_USAGE = Gauge("db_connection_pool_usage", "Database connections in use /
 PAGES_PROCESSED = Counter("skuflow_pages_processed_total", "Pages a stage finished", ["stage"])
 PHASE_SECONDS = Histogram("pipeline_phase_duration_seconds", "Seconds a page spent in one phase", ["phase"],
                           buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
+INVARIANT_VIOLATIONS = Counter("invariant_violation_total", "What an invariant's guard refused or found broken "
+                               "at run time (seed-001a INV-01..12)", ["invariant_id"])
+OTHER = "other"
+
+
+def count_outranked(new: int, kept: int) -> None:
+    """INV-07: revision ``new`` of a page was refused because the one kept outranks it (a late event);
+    the same revision again is a repeat, not counted."""
+    if outranks(kept, new):
+        INVARIANT_VIOLATIONS.labels("INV-07").inc()
+
+
+class CappedLabel:
+    """A label whose values come from data (a merchant's category name): the first ``limit`` values
+    this process sees are kept, later ones read ``other``, so a metric's series stay bounded."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.seen: set[str] = set()
+
+    def __call__(self, value: str) -> str:
+        if value not in self.seen and len(self.seen) >= self.limit:
+            return OTHER
+        self.seen.add(value)
+        return value

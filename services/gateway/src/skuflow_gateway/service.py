@@ -15,12 +15,13 @@ from skuflow_contracts.topics import JOB_CANCEL_CONFIRMED, JOB_COMPLETED, JOB_FA
 from skuflow_gateway import completion, page_progress, retention, timeline
 from skuflow_gateway.api import routes
 from skuflow_gateway.domain.job_states import failed_trigger, route_trigger
-from skuflow_gateway.domain.jobs import route_inconsistency
+from skuflow_gateway.domain.jobs import INV_11_VIOLATED, route_inconsistency
 from skuflow_gateway.lifecycle import Triggers, move_job
 from skuflow_gateway.metrics import measure_dead_letters, measure_jobs
 from skuflow_gateway.tables import jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import INVARIANT_VIOLATIONS
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
 
@@ -46,6 +47,8 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         violation = route_inconsistency(routed.route, routed.degrade_reason)
         if violation:
             ROUTE_STATUS_MISMATCH.inc()
+            if violation == INV_11_VIOLATED:
+                INVARIANT_VIOLATIONS.labels("INV-11").inc()
             log.error(violation, extra={"fields": {"job_id": envelope.job_id, "route": routed.route,
                                                    "degrade_reason": routed.degrade_reason}})
         # The routing facts are kept even when job.completed overtook this event and moved the job on.

@@ -26,6 +26,7 @@ from skuflow_contracts.events import (
     SkuSuperseded,
 )
 from skuflow_contracts.ids import delivery_key
+from skuflow_contracts.profile import UnknownProfile
 from skuflow_contracts.results import (
     FAILED_PAGE_STATUSES,
     JobSummary,
@@ -50,9 +51,11 @@ from skuflow_output.domain.imports import imports_settled
 from skuflow_output.domain.skus import SUPERSEDED, content_key
 from skuflow_output.export import write_result
 from skuflow_output.importer import Importer, ImportSettings, enqueue, job_import_statuses, linked_images, stop_job
-from skuflow_output.metrics import count_page
-from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform
+from skuflow_output.metrics import count_delivered, count_page
+from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform, profiles
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import count_outranked
+from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
 from skuflow_platform.storage import SCHEME
@@ -109,11 +112,12 @@ async def _supersede(uow: UnitOfWork, page: int, revision: int, kept: list[str])
 
 
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool,
-                   links: FileLinks) -> None:
+                   links: FileLinks, category: str) -> None:
     """One sku.delivered per valid SKU of a final page whose content downstream does not hold yet, keyed
     for the importer by merchant, job and revision, with signed ``links`` to its images, and the page's
     HTTP import when ``importing``. A newer revision supersedes (sku.superseded) the SKUs it changes or
-    drops; one it leaves as it was keeps its delivery and key."""
+    drops; one it leaves as it was keeps its delivery and key. The SKUs delivered count towards their
+    ``category``'s fill rates."""
     job_id, merchant = uow.envelope.job_id, uow.envelope.merchant_id
     linked = linked_images(result)
     valid = [sku for sku in result.skus if sku.validity == "valid"]
@@ -123,13 +127,14 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     await _supersede(uow, result.page, revision, kept)
     changed = {sku_id: key for sku_id, key in contents.items() if sku_id not in kept}
     delivered = set(await deliver_skus(uow.conn, job_id, result.page, revision, changed))
-    for sku in valid:
-        if sku.sku_id in delivered:
-            images = linked.get(sku.sku_id, [])
-            uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
-                                        revision=revision, page=result.page, file_hash=file_hash, sku=sku,
-                                        images=images, image_links=[links.image(image.image_id, image.source_uri)
-                                                                    for image in images if image.source_uri]))
+    fresh = [sku for sku in valid if sku.sku_id in delivered]
+    for sku in fresh:
+        images = linked.get(sku.sku_id, [])
+        uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
+                                    revision=revision, page=result.page, file_hash=file_hash, sku=sku,
+                                    images=images, image_links=[links.image(image.image_id, image.source_uri)
+                                                                for image in images if image.source_uri]))
+    count_delivered(category, fresh)
     if importing and valid:
         await enqueue(uow.conn, job_id, merchant, result.page, revision, len(valid))
 
@@ -137,6 +142,15 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     importing = ImportSettings().enabled
     file_links = FileLinkSettings()
+    book = ProfileBook(profiles)
+
+    async def category_of(uow: UnitOfWork, config_version: str) -> str:
+        """The category of the profile the job is frozen to; "unknown" for a version whose profile.published
+        has not arrived yet: a metric's label never holds up a delivery."""
+        try:
+            return (await book.get(uow.conn, config_version)).category
+        except UnknownProfile:
+            return "unknown"
 
     async def write_job_result(job: sa.Row, status: str, pages: list[PageResult]) -> tuple[ResultDocument, str]:
         """result.json of ``pages`` as the job's result with ``status``, its images exported beside it."""
@@ -191,8 +205,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         def replaces(stored: sa.Row) -> bool:
             """What outranks the stored result replaces it (a reprocess's reading, a re-read after a
             correction, a newer review; a re-read never a review), and any reading a failed page (a
-            retry, a DLQ replay)."""
-            return outranks(revision, stored.revision) or (not reviewed and stored.status in FAILED_PAGE_STATUSES)
+            retry, a DLQ replay); an outranked one is counted as refused (INV-07)."""
+            if outranks(revision, stored.revision) or (not reviewed and stored.status in FAILED_PAGE_STATUSES):
+                return True
+            count_outranked(revision, stored.revision)
+            return False
 
         if not await _put_result(uow, work.page, work.result, revision, work.generation, replaces):
             return  # an older reading or review arriving late, or a re-read of a reviewed page
@@ -201,7 +218,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if delivered:
             with stage("deliver", revision=revision, skus=len(work.result.skus)):
                 await _deliver(uow, work.file_hash, work.result, revision, importing,
-                               file_links.links(ctx.settings.jwt_secret))
+                               file_links.links(ctx.settings.jwt_secret), await category_of(uow, work.config_version))
         elif work.reading > 0 and not reviewed:
             # a re-read sent back to a person (its correction reverted, or doubted): what the page delivered
             # is no longer its reading, so downstream is told; the person's review delivers the page again
@@ -253,7 +270,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         uow.emit(JobCancelConfirmed(delivered_skus=len(delivered), result_uri=result_uri))
 
     return [(PAGE_BOUND, on_page_bound), (PAGE_REVIEWED, on_page_reviewed), (PAGE_FAILED, on_page_failed),
-            (PAGE_IMPORTED, on_page_imported), (JOB_CANCELLED, on_job_cancelled)]
+            (PAGE_IMPORTED, on_page_imported), (JOB_CANCELLED, on_job_cancelled), book.subscription()]
 
 
 def periodic(ctx: ServiceContext) -> list[Periodic]:

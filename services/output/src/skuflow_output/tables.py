@@ -1,12 +1,15 @@
-"""The output schema: job completion, page results, delivered SKUs and their HTTP imports, by revision."""
+"""The output schema: job completion, page results, delivered SKUs and their HTTP imports, by revision, and
+the threshold profiles (read model)."""
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from skuflow_platform.profiles import profiles_table
 from skuflow_platform.tables import platform_tables
 
 metadata = sa.MetaData(schema="output")
 platform = platform_tables(metadata)
+profiles = profiles_table(metadata)
 
 jobs = sa.Table(
     "jobs", metadata,

@@ -14,7 +14,7 @@ from skuflow_contracts.events import JobCreated
 from skuflow_contracts.profile import UnknownProfile, profile_for
 from skuflow_gateway import lifecycle, retention
 from skuflow_gateway.api import examples
-from skuflow_gateway.api.auth import caller_dependency, own_job
+from skuflow_gateway.api.auth import caller_dependency, own_job, own_job_in
 from skuflow_gateway.api.files import with_image_links
 from skuflow_gateway.api.profiles import frozen_version
 from skuflow_gateway.api.uploads import receive_file
@@ -25,6 +25,7 @@ from skuflow_gateway.domain.jobs import (
     action_hint,
     check_upload,
     error_message,
+    llm_cost_usd,
     no_result_yet,
     pages_done,
     user_status,
@@ -162,8 +163,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
 
     @router.get("/jobs/{job_id}", responses=answer(examples.JOB))
     async def get_job(job_id: JobId, caller: Caller) -> dict:
-        job = await own_job(ctx, job_id, caller.merchant_id)
         async with ctx.db.transaction() as conn:
+            job = await own_job_in(conn, job_id, caller.merchant_id)
             pages = (await conn.execute(sa.select(job_pages.c.page, job_pages.c.status, job_pages.c.error,
                                                   job_pages.c.llm_cost_usd)
                                         .where(job_pages.c.job_id == job_id).order_by(job_pages.c.page))).all()
@@ -183,8 +184,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
             "error_message": error_message(job.degrade_reason if shown == "failed" else None, failed,
                                            job.total_pages, job.failure_detail),
             "warnings": list(job.warnings or []),
-            "llm_cost_usd": round((job.evaluation or {}).get("llm_cost_usd", 0.0)
-                                  + sum(p.llm_cost_usd for p in pages), 6),
+            "llm_cost_usd": llm_cost_usd(job.evaluation, (p.llm_cost_usd for p in pages)),
             "result_available": job.result_uri is not None,
             "delivery_stopped": job.delivery_stopped_at is not None,  # a cancel the output service confirmed
             "config_version": job.config_version,  # the threshold profile version it is judged by

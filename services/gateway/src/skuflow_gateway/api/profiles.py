@@ -33,6 +33,7 @@ from skuflow_gateway.domain.profiles import (
 from skuflow_gateway.tables import platform, profile_versions, profiles
 from skuflow_platform.access import OPERATORS
 from skuflow_platform.auth import Principal
+from skuflow_platform.metrics import INVARIANT_VIOLATIONS
 from skuflow_platform.openapi import answer
 from skuflow_platform.outbox import add_to_outbox
 from skuflow_platform.runtime import ServiceContext
@@ -137,6 +138,8 @@ def routes(ctx: ServiceContext) -> APIRouter:
         try:
             return built(config_version(who.merchant_id, profile_id, version), category, settings)
         except ProfileInvalid as exc:
+            for invariant_id in exc.invariants:
+                INVARIANT_VIOLATIONS.labels(invariant_id).inc()
             raise HTTPException(422, str(exc)) from exc
 
     async def store(conn: AsyncConnection, who: Principal, profile_id: str, version: str, previous: str | None,

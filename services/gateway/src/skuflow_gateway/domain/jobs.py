@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -9,6 +10,8 @@ from skuflow_contracts.events import EVAL_FAILED_REASON
 
 PDF_MAGIC = b"%PDF-"
 MAGIC_WINDOW = 1024  # the PDF header may follow a little junk; readers accept it within 1 KiB
+
+INV_11_VIOLATED = "INV-11_violated"  # seed-001b §2.3's log event; the one route inconsistency INV-11 names
 
 USER_STATUS = {
     "UPLOADED": "processing", "EVALUATING": "processing", "EVALUATED": "processing",
@@ -94,10 +97,15 @@ def check_upload(head: bytes, size: int, limits: UploadLimits) -> None:
 def route_inconsistency(route: str | None, degrade_reason: str | None) -> str | None:
     """seed-001b §2.3: AUTO never carries a degrade_reason (INV-11), HUMAN_ALL always does."""
     if route == "AUTO" and degrade_reason is not None:
-        return "INV-11_violated"
+        return INV_11_VIOLATED
     if route == "HUMAN_ALL" and degrade_reason is None:
         return "route_human_no_reason"
     return None
+
+
+def llm_cost_usd(evaluation: dict | None, page_costs: Iterable[float]) -> float:
+    """What a job's model calls cost: the evaluator's (its report) and each page's latest reading's."""
+    return round((evaluation or {}).get("llm_cost_usd", 0.0) + sum(page_costs), 6)
 
 
 def user_status(status: str) -> str:

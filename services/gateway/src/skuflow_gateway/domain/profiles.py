@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, ValidationError
 
-from skuflow_contracts.profile import ThresholdProfile
+from skuflow_contracts.profile import InvariantViolation, ThresholdProfile
 
 FIRST_VERSION = "v1"
 PROFILE_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -31,8 +31,12 @@ class ProfileConflict(Exception):
 
 
 class ProfileInvalid(ValueError):
-    """The settings break the profile's invariants (INV-01 B < PV < A, INV-02 weights sum to 1), its
-    types, or name a setting it does not have."""
+    """The settings break the profile's invariants (INV-01 B < PV < A, INV-02 weights sum to 1, named in
+    ``invariants``), its types, or name a setting it does not have."""
+
+    def __init__(self, problems: str, invariants: tuple[str, ...] = ()) -> None:
+        super().__init__(problems)
+        self.invariants = invariants
 
 
 def config_version(merchant_id: str, profile_id: str, version: str) -> str:
@@ -94,8 +98,11 @@ def built(name: str, category: str, settings: dict) -> ThresholdProfile:
     try:
         return ThresholdProfile.model_validate({**settings, "version": name, "category": category})
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'profile'}: {e['msg']}" for e in exc.errors())
-        raise ProfileInvalid(problems) from None
+        errors = exc.errors()
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'profile'}: {e['msg']}" for e in errors)
+        broken = tuple(e["ctx"]["error"].invariant_id for e in errors
+                       if isinstance(e.get("ctx", {}).get("error"), InvariantViolation))
+        raise ProfileInvalid(problems, broken) from None
 
 
 def changes_nothing(active_settings: dict, proposed: ThresholdProfile) -> bool:
