@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from prometheus_client import REGISTRY
 
 from skuflow_llm.budget import TokenBudgetGuard, to_micro
 from skuflow_llm.clock import ManualClock
@@ -79,6 +80,14 @@ async def test_the_budget_is_exhausted_at_its_limit_globally_or_per_merchant():
     assert not (await budget.check("m-3")).ok
     clock.advance(86_400)
     assert (await budget.check("m-1")).ok  # a new UTC day
+
+
+async def test_the_budget_and_todays_spend_are_served_for_the_spend_alert_to_compare():
+    budget = TokenBudgetGuard(LocalState(), daily_usd=2.0, per_merchant_usd=1.0, clock=ManualClock())
+    assert REGISTRY.get_sample_value("llm_daily_budget_usd") == 2.0
+    await budget.commit(await budget.reserve("m-1", 0.5), 1.7)
+    await budget.check("m-1")
+    assert REGISTRY.get_sample_value("llm_cost_usd_daily") == 1.7
 
 
 async def test_a_commit_after_midnight_settles_the_day_it_reserved_on():

@@ -55,6 +55,7 @@ class TokenBudgetGuard:
     def __init__(self, store: StateStore, *, daily_usd: float, per_merchant_usd: float, clock: Clock) -> None:
         self._store = store
         self.daily_micro = to_micro(daily_usd)
+        metrics.DAILY_BUDGET_USD.set(daily_usd)
         self.per_merchant_micro = to_micro(per_merchant_usd)
         self._clock = clock
 

@@ -20,6 +20,8 @@ RATE_DOWNGRADE = Counter("llm_rate_downgrade_total", "Calls moved to the fallbac
                          ["from_model", "to_model"])
 BUDGET_DOWNGRADE = Counter("llm_budget_downgrade_total", "Routes moved to the cheaper model by the budget")
 COST_USD_DAILY = Gauge("llm_cost_usd_daily", "Spent today (UTC), all merchants, in US dollars")
+DAILY_BUDGET_USD = Gauge("llm_daily_budget_usd", "The daily budget of all merchants (SKUFLOW_LLM_DAILY_BUDGET_USD), "
+                         "in US dollars: what the spend alert holds llm_cost_usd_daily against")
 PARSE_METHOD = Counter("llm_parse_method_total", "Answers parsed, by repair level", ["model", "method"])
 PARSE_FAILURES = Counter("llm_parse_failure_total", "Answers no repair level could read", ["model"])
 RESPONSE_LENGTH = Histogram("llm_response_length_chars", "Length of the raw answer", ["model"],
