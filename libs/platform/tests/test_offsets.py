@@ -75,7 +75,7 @@ async def test_what_the_inbox_does_not_hold_is_committed_at_once(kafka_bootstrap
 
 
 async def test_a_failed_commit_is_left_to_redelivery(kafka_bootstrap):
-    consumer, partition, records = await _records(kafka_bootstrap, 1)
+    consumer, _, records = await _records(kafka_bootstrap, 1)
     await consumer.stop()
     commits = OffsetCommits(delay=30)
     await commits.handled_now(consumer, records[0])  # the consumer is gone: logged, not raised
