@@ -8,9 +8,11 @@ import asyncio
 import contextlib
 import os
 import socket
+import uuid
 
 import psycopg
 import pytest
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 ADMIN_DSN = os.environ.get("SKUFLOW_TEST_ADMIN_DSN", "postgresql://skuflow:skuflow@127.0.0.1:5432/skuflow")
 TEST_DATABASE = os.environ.get("SKUFLOW_TEST_DATABASE", "skuflow_test")
@@ -66,6 +68,23 @@ def kafka_bootstrap() -> str:
     except OSError as exc:
         pytest.fail(f"Kafka is not reachable at {KAFKA} ({exc}); run `make infra-up`")
     return KAFKA
+
+
+@pytest.fixture
+def new_topic(kafka_bootstrap):
+    """``await new_topic(prefix, partitions)``: a topic of its own on the real broker, for a test that
+    reads offsets or lag without the pipeline's traffic (the broker does not create topics on use)."""
+    async def create(prefix: str, partitions: int = 1) -> str:
+        topic = f"skuflow.test.{prefix}-{uuid.uuid4().hex[:8]}"
+        admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+        await admin.start()
+        try:
+            await admin.create_topics([NewTopic(topic, num_partitions=partitions, replication_factor=1)])
+        finally:
+            await admin.close()
+        return topic
+
+    return create
 
 
 class TcpProxy:

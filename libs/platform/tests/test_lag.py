@@ -1,21 +1,12 @@
 """Consumer lag from the real broker's offsets: end offset minus what the group committed."""
 
-import uuid
-
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
-from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from skuflow_platform.lag import Reading, lags
 
 
-async def test_lag_is_what_a_group_has_not_committed_yet(kafka_bootstrap):
-    topic = f"skuflow.test.lag-{uuid.uuid4().hex[:8]}"
-    admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
-    await admin.start()
-    try:
-        await admin.create_topics([NewTopic(topic, num_partitions=2, replication_factor=1)])
-    finally:
-        await admin.close()
+async def test_lag_is_what_a_group_has_not_committed_yet(kafka_bootstrap, new_topic):
+    topic = await new_topic("lag", partitions=2)
     producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap)
     await producer.start()
     try:

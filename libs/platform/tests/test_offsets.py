@@ -2,10 +2,8 @@
 handled, within the delay after it, and at once for what the inbox does not remember."""
 
 import asyncio
-import uuid
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
-from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from skuflow_platform.offsets import OffsetCommits
 
@@ -18,14 +16,8 @@ class CountedCommits(AIOKafkaConsumer):
         await super().commit(offsets)
 
 
-async def _records(kafka_bootstrap: str, count: int):
-    topic = f"skuflow.test.offsets-{uuid.uuid4().hex[:8]}"
-    admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
-    await admin.start()
-    try:
-        await admin.create_topics([NewTopic(topic, num_partitions=1, replication_factor=1)])
-    finally:
-        await admin.close()
+async def _records(kafka_bootstrap: str, new_topic, count: int):
+    topic = await new_topic("offsets")
     producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap)
     await producer.start()
     try:
@@ -45,8 +37,8 @@ async def _records(kafka_bootstrap: str, count: int):
     return consumer, partition, records
 
 
-async def test_handled_offsets_go_out_together_within_the_delay(kafka_bootstrap):
-    consumer, partition, records = await _records(kafka_bootstrap, 20)
+async def test_handled_offsets_go_out_together_within_the_delay(kafka_bootstrap, new_topic):
+    consumer, partition, records = await _records(kafka_bootstrap, new_topic, 20)
     commits = OffsetCommits(delay=0.3)
     try:
         for record in records[:12]:
@@ -59,8 +51,8 @@ async def test_handled_offsets_go_out_together_within_the_delay(kafka_bootstrap)
         await consumer.stop()
 
 
-async def test_what_the_inbox_does_not_hold_is_committed_at_once(kafka_bootstrap):
-    consumer, partition, records = await _records(kafka_bootstrap, 3)
+async def test_what_the_inbox_does_not_hold_is_committed_at_once(kafka_bootstrap, new_topic):
+    consumer, partition, records = await _records(kafka_bootstrap, new_topic, 3)
     commits = OffsetCommits(delay=30)
     try:
         commits.handled(consumer, records[0])
@@ -74,8 +66,8 @@ async def test_what_the_inbox_does_not_hold_is_committed_at_once(kafka_bootstrap
         await consumer.stop()
 
 
-async def test_a_failed_commit_is_left_to_redelivery(kafka_bootstrap):
-    consumer, _, records = await _records(kafka_bootstrap, 1)
+async def test_a_failed_commit_is_left_to_redelivery(kafka_bootstrap, new_topic):
+    consumer, _, records = await _records(kafka_bootstrap, new_topic, 1)
     await consumer.stop()
     commits = OffsetCommits(delay=30)
     await commits.handled_now(consumer, records[0])  # the consumer is gone: logged, not raised
