@@ -35,8 +35,9 @@ async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[st
     facts: dict[str, object] = {"total_pages": total_pages} if total_pages else {}
     if warnings:
         facts["warnings"] = warnings
-    if facts:
-        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
+    if facts:  # every page event repeats them: the row is written only when one changes
+        changed = sa.or_(*(jobs.c[name].is_distinct_from(value) for name, value in facts.items()))
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id, changed).values(**facts))
 
 
 @dataclass(frozen=True)
