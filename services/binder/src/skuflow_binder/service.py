@@ -112,7 +112,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         trace = binding_trace(envelope.job_id, extracted, before, result, spent, clock.timing(envelope.occurred_at))
         ctx.storage.put(trace.key, trace.to_bytes())
         sent = uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls,
-                                                                                          spent.cost_usd)))
+                                                                                    spent.cost_usd)))
         count_bound(sent, time.perf_counter() - started)
 
     return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]

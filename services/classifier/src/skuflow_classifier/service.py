@@ -53,7 +53,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                      clock.timing(envelope.occurred_at))
         ctx.storage.put(trace.key, trace.to_bytes())
         uow.emit(parsed.advance(PageClassified, classification=classification,
-                                      **parsed.spent(spent.calls, spent.cost_usd)))
+                                **parsed.spent(spent.calls, spent.cost_usd)))
         PAGES_PROCESSED.labels("classifier").inc()
 
     return [(PAGE_PARSED, on_page_parsed), book.subscription()]

@@ -65,7 +65,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         await uow.transition("task", task_id, None, "CREATED", spec.reason, detail={"assigned_to": assignee})
         uow.emit(TaskCreated(task_id=task_id, page=bound.page, task_type=spec.task_type,
-                                   priority=spec.priority, reason=spec.reason))
+                             priority=spec.priority, reason=spec.reason))
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
         bound = envelope.payload

@@ -109,8 +109,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", report.route_reason,
                              detail={"route": report.route, "c_doc": report.c_doc})
         uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,
-                                 degrade_reason=report.degrade_reason, evaluation=report, file_uri=job.file_uri,
-                                 file_hash=job.file_hash, config_version=job.config_version))
+                           degrade_reason=report.degrade_reason, evaluation=report, file_uri=job.file_uri,
+                           file_hash=job.file_hash, config_version=job.config_version))
 
     return [(JOB_CREATED, on_job_created), book.subscription()]
 

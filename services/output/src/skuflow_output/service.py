@@ -108,7 +108,7 @@ async def _supersede(uow: UnitOfWork, page: int, revision: int, kept: list[str])
                                deliveries.c.revision != revision, deliveries.c.sku_id.not_in(kept))
     for old in replaced:
         uow.emit(SkuSuperseded(delivery_key=delivery_key(merchant, job_id, old.revision, old.sku_id),
-                                     sku_id=old.sku_id, page=page, revision=old.revision, superseded_by=revision))
+                               sku_id=old.sku_id, page=page, revision=old.revision, superseded_by=revision))
 
 
 async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision: int, importing: bool,
@@ -131,9 +131,9 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
     for sku in fresh:
         images = linked.get(sku.sku_id, [])
         uow.emit(SkuDelivered(delivery_key=delivery_key(merchant, job_id, revision, sku.sku_id),
-                                    revision=revision, page=result.page, file_hash=file_hash, sku=sku,
-                                    images=images, image_links=[links.image(image.image_id, image.source_uri)
-                                                                for image in images if image.source_uri]))
+                              revision=revision, page=result.page, file_hash=file_hash, sku=sku,
+                              images=images, image_links=[links.image(image.image_id, image.source_uri)
+                                                          for image in images if image.source_uri]))
     count_delivered(category, fresh)
     if importing and valid:
         await enqueue(uow.conn, job_id, merchant, result.page, revision, len(valid))
@@ -192,7 +192,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         elif not retried:
             return
         uow.emit(JobCompleted(status=status, result_uri=result_uri, sku_count=sku_count,
-                                    total_pages=job.total_pages, failed_pages=failed, generation=job.generation))
+                              total_pages=job.total_pages, failed_pages=failed, generation=job.generation))
 
     async def record_result(uow: UnitOfWork, work: PageBound | PageReviewed) -> None:
         job = await _job_of(uow, work.generation, file_hash=work.file_hash, route=work.route,

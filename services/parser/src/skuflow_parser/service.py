@@ -54,11 +54,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         reviews = routed.evaluation.review_pages if routed.evaluation else {}
         for page in range(1, total + 1):
             uow.emit(PageParseRequested(page=page, total_pages=total, file_uri=routed.file_uri,
-                                              file_hash=routed.file_hash, route=routed.route,
-                                              config_version=routed.config_version,
-                                              document_warnings=list(checked.warnings),
-                                              evaluation_review=reviews.get(page)),
-                           key=f"{envelope.job_id}/{page}")
+                                        file_hash=routed.file_hash, route=routed.route,
+                                        config_version=routed.config_version,
+                                        document_warnings=list(checked.warnings),
+                                        evaluation_review=reviews.get(page)),
+                     key=f"{envelope.job_id}/{page}")
 
     async def on_parse_requested(envelope: EventEnvelope[PageParseRequested], uow: UnitOfWork) -> None:
         request = envelope.payload
@@ -80,11 +80,11 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         await uow.transition("page", f"{envelope.job_id}/{page.page}", "PENDING",
                              "AI_QUEUED" if page.status == "ok" else "AI_FAILED", page.failure_reason)
         uow.emit(PageParsed(page=page.page, total_pages=request.total_pages, file_hash=request.file_hash,
-                                  route=request.route, config_version=request.config_version,
-                                  ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
-                                  document_warnings=request.document_warnings,
-                                  evaluation_review=request.evaluation_review, generation=request.generation,
-                                  parsed_at=datetime.now(UTC)))
+                            route=request.route, config_version=request.config_version,
+                            ir_uri=stored.ir_uri, parser_backend=page.parser_backend,
+                            document_warnings=request.document_warnings,
+                            evaluation_review=request.evaluation_review, generation=request.generation,
+                            parsed_at=datetime.now(UTC)))
         PAGES_PROCESSED.labels("parser").inc()
 
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
