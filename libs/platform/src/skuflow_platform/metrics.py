@@ -21,7 +21,9 @@ PHASE_SECONDS = Histogram("pipeline_phase_duration_seconds", "Seconds a page spe
                           buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
 INVARIANT_VIOLATIONS = Counter("invariant_violation_total", "What an invariant's guard refused or found broken "
                                "at run time (seed-001a INV-01..12)", ["invariant_id"])
-OTHER = "other"
+OTHER_LABEL = "other"  # the label value of what a capped label no longer keeps apart
+UNKNOWN_LABEL = "unknown"  # a label value not known (yet), e.g. the category of a profile not heard of
+CATEGORY_LIMIT = 50  # merchants name categories freely: the category values one process keeps as labels
 
 
 def count_outranked(new: int, kept: int) -> None:
@@ -41,6 +43,6 @@ class CappedLabel:
 
     def __call__(self, value: str) -> str:
         if value not in self.seen and len(self.seen) >= self.limit:
-            return OTHER
+            return OTHER_LABEL
         self.seen.add(value)
         return value

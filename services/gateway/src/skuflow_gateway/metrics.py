@@ -17,7 +17,7 @@ from skuflow_gateway.domain.jobs import llm_cost_usd
 from skuflow_gateway.tables import job_pages, jobs, profile_versions
 from skuflow_platform.dlq import REPLAY_GROUP
 from skuflow_platform.lag import Reading, lags
-from skuflow_platform.metrics import CappedLabel
+from skuflow_platform.metrics import CATEGORY_LIMIT, UNKNOWN_LABEL, CappedLabel
 
 JOBS_IN_FLIGHT = Gauge("skuflow_jobs_in_flight", "Jobs not in a terminal state")
 JOBS_ACTIVE = Gauge("pdf_job_active_count", "Jobs not in a terminal state, by status", ["status"])
@@ -29,8 +29,7 @@ CONFIG_VERSIONS = Gauge("config_version_in_use", "Jobs not in a terminal state, 
                         "are frozen to", ["config_version"])
 DOCUMENT_COST = Histogram("cost_per_document", "USD a job's model calls cost, at its completion", ["category", "route"],
                           buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25))
-CATEGORIES = CappedLabel(50)
-UNKNOWN = "unknown"
+CATEGORIES = CappedLabel(CATEGORY_LIMIT)
 DLQ_DEPTH = Gauge("skuflow_dlq_depth", "Dead letters of a topic not replayed yet", ["topic"])
 DEAD_LETTERS = [Reading(REPLAY_GROUP, topic.dlq) for topic in EVENT_TOPICS]
 
@@ -83,8 +82,8 @@ async def count_completed(conn: AsyncConnection, job_id: str) -> None:
 async def category_of(conn: AsyncConnection, config_version: str | None) -> str:
     """The category of the profile a job is frozen to: a merchant's version, or a built-in profile."""
     if config_version is None:
-        return UNKNOWN
+        return UNKNOWN_LABEL
     stored = await conn.scalar(sa.select(profile_versions.c.settings["category"].astext).where(
         profile_versions.c.config_version == config_version))
     builtin = PROFILES.get(config_version)
-    return stored or (builtin.category if builtin else UNKNOWN)
+    return stored or (builtin.category if builtin else UNKNOWN_LABEL)

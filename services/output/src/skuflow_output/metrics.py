@@ -11,7 +11,7 @@ from prometheus_client import Counter, Gauge
 
 from skuflow_contracts.results import ATTRIBUTE_NAMES, SkuRecord
 from skuflow_output.domain.imports import Answer
-from skuflow_platform.metrics import PAGES_PROCESSED, CappedLabel
+from skuflow_platform.metrics import CATEGORY_LIMIT, PAGES_PROCESSED, CappedLabel
 
 PAGES_DELIVERED = Counter("skuflow_pages_delivered_total", "Page results delivered, by who finished them",
                           ["processed_by"])
@@ -21,7 +21,7 @@ IMPORTS_FAILED = Counter("import_failed_total", "Import calls refused for good")
 STALE_SKIPPED = Counter("import_stale_skipped_total", "Imports skipped after failing longer than the stale limit")
 FILL_RATE = Gauge("sku_field_fill_rate", "Share of the SKUs this process delivered that have the attribute",
                   ["field", "category"])
-CATEGORIES = CappedLabel(50)
+CATEGORIES = CappedLabel(CATEGORY_LIMIT)
 # Running counts since the process started, by category: SKUs delivered, and of them those with each attribute
 DELIVERED: Tally[str] = Tally()
 FILLED: Tally[tuple[str, str]] = Tally()

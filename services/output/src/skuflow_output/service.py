@@ -54,7 +54,7 @@ from skuflow_output.importer import Importer, ImportSettings, enqueue, job_impor
 from skuflow_output.metrics import count_delivered, count_page
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform, profiles
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import count_outranked
+from skuflow_platform.metrics import UNKNOWN_LABEL, count_outranked
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
@@ -150,7 +150,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         try:
             return (await book.get(uow.conn, config_version)).category
         except UnknownProfile:
-            return "unknown"
+            return UNKNOWN_LABEL
 
     async def write_job_result(job: sa.Row, status: str, pages: list[PageResult]) -> tuple[ResultDocument, str]:
         """result.json of ``pages`` as the job's result with ``status``, its images exported beside it."""
