@@ -8,6 +8,7 @@ one-page PDF). The truth files beside them number pages 1..n in that order.
 
     python tests/real/build.py --download                 # every external document
     python tests/real/build.py --originals ~/catalogs     # from files already downloaded
+    python tests/real/build.py --mirrors /work/.mirror    # from git mirrors (owner+name/repo)
     python tests/real/build.py --committed --originals …  # also (re)write the committed PDFs
 
 External documents are licensed in ways that do not let us commit them; they are checked outside
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -33,12 +35,22 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _find(source: dict, directories: list[Path]) -> bytes | None:
-    for directory in directories:
-        for path in directory.rglob("*"):
-            if path.is_file() and path.stat().st_size < 50_000_000 and _sha256(path.read_bytes()) == source["sha256"]:
-                return path.read_bytes()
-    return None
+def _originals(directories: list[Path]) -> dict[str, Path]:
+    """Every file below the directories, by SHA-256 (each hashed once, however many sources)."""
+    return {_sha256(path.read_bytes()): path for directory in directories for path in directory.rglob("*")
+            if path.is_file() and path.stat().st_size < 50_000_000}
+
+
+def _from_mirror(source: dict, mirrors: Path) -> bytes | None:
+    """The original from a git mirror of its repository (``<owner>+<name>/repo``, bare or not), as
+    the workplace's ``fetch`` leaves them: no network, and the commit is the one recorded."""
+    repo = mirrors / source["repo"].replace("/", "+") / "repo"
+    git_dir = repo / ".git" if (repo / ".git").is_dir() else repo
+    if not git_dir.is_dir():
+        return None
+    shown = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{source['commit']}:{source['path']}"],
+                           capture_output=True, check=False)
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def _download(source: dict) -> bytes:
@@ -61,24 +73,29 @@ def build_pdf(data: bytes, original: str, pages: list[int]) -> bytes:
         source = pymupdf.open(stream=data, filetype="pdf")
         for number in pages:
             out.insert_pdf(source, from_page=number - 1, to_page=number - 1)
-    return out.tobytes(garbage=3, deflate=True)
+    return out.tobytes(garbage=3, deflate=True, no_new_id=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--originals", type=Path, action="append", default=[], help="directory holding originals")
+    parser.add_argument("--mirrors", type=Path, help="directory of git mirrors, <owner>+<name>/repo")
     parser.add_argument("--download", action="store_true", help="fetch originals from GitHub")
     parser.add_argument("--committed", action="store_true", help="also write the committed PDFs")
     parser.add_argument("--only", action="append", default=[], help="build only these names")
     args = parser.parse_args(argv)
     sources = json.loads((HERE / "sources.json").read_text(encoding="utf-8"))
+    originals = _originals(args.originals)
     missing = []
     for n, source in enumerate(sources, start=1):
         if (source["committed"] and not args.committed) or (args.only and source["name"] not in args.only):
             continue
         target = HERE / ("committed" if source["committed"] else "external") / f"{source['name']}.pdf"
         print(f"[{n}/{len(sources)}] {source['name']}: ", end="", flush=True)
-        data = _find(source, args.originals)
+        found = originals.get(source["sha256"])
+        data = found.read_bytes() if found else None
+        if data is None and args.mirrors:
+            data = _from_mirror(source, args.mirrors)
         if data is None and args.download:
             try:
                 data = _download(source)

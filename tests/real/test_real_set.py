@@ -5,13 +5,16 @@ Raise the baseline with any change that improves it:
 """
 
 import json
+import subprocess
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from skuflow_cli.evaluation.gate import regressions
 from skuflow_cli.evaluation.report import summary_table
 from skuflow_cli.evaluation.runner import evaluate
+from tests.real import build
 
 REAL = Path(__file__).parent
 SOURCES = json.loads((REAL / "sources.json").read_text(encoding="utf-8"))
@@ -53,3 +56,28 @@ def test_the_committed_real_catalogs_score_at_least_their_baseline(read_in_proce
     print(summary_table(report))
     assert report["overall"]["silent_loss"]["rate"] == 0
     assert regressions(report, json.loads((REAL / "baseline.json").read_text())) == []
+
+
+def test_a_document_is_built_from_its_git_mirror_the_same_bytes_every_time(tmp_path):
+    original = pymupdf.open()
+    for n in range(3):
+        original.new_page().insert_text((72, 72), f"page {n + 1}: A-10{n} 12.50")
+    data = original.tobytes()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "list.pdf").write_bytes(data)
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    subprocess.run([*git, "add", "list.pdf"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a price list"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    mirrors = tmp_path / "mirrors"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirrors / "shop+site" / "repo")], check=True)
+    source = {"repo": "shop/site", "commit": commit, "path": "list.pdf"}
+
+    assert build._from_mirror(source, mirrors) == data
+    assert build._from_mirror({**source, "path": "gone.pdf"}, mirrors) is None
+    assert build._from_mirror({**source, "repo": "other/site"}, mirrors) is None
+    first, again = build.build_pdf(data, "list.pdf", [3, 1]), build.build_pdf(data, "list.pdf", [3, 1])
+    assert first == again
+    assert [p.get_text().split(":")[0] for p in pymupdf.open(stream=first)] == ["page 3", "page 1"]
