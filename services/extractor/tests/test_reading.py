@@ -42,6 +42,20 @@ def test_codes_their_leading_and_unbranded_forms_and_priced_names_are_candidates
     assert ("code", "Tube") not in found
 
 
+def test_codes_listed_in_one_cell_or_after_a_label_and_numbered_names_are_candidates_each():
+    geo = geometry(page(cells(0, 100, ["AC7815QBGE, AC7815OBGE，AC7815MBGE"], xs=(50,)),
+                        cells(1, 130, ["面向欧洲：UNE318-5928"], xs=(50,)),
+                        cells(2, 160, ["4.韓式泡菜鍋", "$180"], xs=(50, 400)),
+                        cells(3, 190, ["法式烤鮭魚便當 $170/盒 招牌+烤鮭魚"], xs=(50,))))
+    found = by_key(candidates(geo, []))
+    assert {key for (kind, key), c in found.items() if "listed" in c.sources} == {
+        "AC7815QBGE", "AC7815OBGE", "AC7815MBGE"}
+    assert found["code", "UNE318-5928"].sources == {"labelled"}
+    assert found["code", "4"].sources == {"numbered"} and found["name", "韓式泡菜鍋"].price == "180"
+    assert "before_price" in found["name", "法式烤鮭魚便當"].sources
+    assert ("code", "1.5M") not in found
+
+
 def test_a_rule_readers_sku_is_one_candidate_with_the_cell_it_reads():
     body = page(*table(0, 100, [HEADER, *body_rows(1, 2)]))
     rules = extract_page(body, classification("A"), HASH, PROFILE)
@@ -93,6 +107,8 @@ def test_a_product_page_read_to_nothing_and_an_unsure_reading_are_flagged():
     assert review_reasons(empty, 0.8, "A") == ["nothing_read"]
     assert review_reasons(empty, 0.8, "D") == []
     assert review_reasons(empty, 0.8, "D", scanned=True) == ["nothing_read"]  # a scan whose codes OCR lost
+    assert review_reasons(empty, 0.8, "D", photos=2) == []  # a cover, a product's page of specs
+    assert review_reasons(empty, 0.8, "D", photos=3) == ["nothing_read"]  # captioned photos, nothing read
     geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))
     found = candidates(geo, [])
     unsure = assemble(geo, found, np.full(len(found), 0.6), 0.5, HASH)

@@ -28,12 +28,17 @@ from skuflow_extractor.reading.geometry import Geometry
 from skuflow_extractor.reading.layouts import fortieth
 
 Kind = Literal["code", "name"]
-SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed")
+SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed",
+           "listed", "labelled", "numbered")
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
 TRAILING_AMOUNT = re.compile(r"\s*[$¥€£₩₽]?\s*\d[\d.,]*\s*(?:元|円|원|руб\.?|р\.?|€|\$|tl|TL)?(?:/\S{1,3})?$")
 TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,20}[)）]$")
+LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*")  # 'AC7815QBGE, AC7815OBGE, AC7815MBGE'
+LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.: 4711'
+NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
+PRICE_START = re.compile(r"\s{2,}|\s*[$¥€£₩₽＄]")  # where a name's row goes on to its price
 
 
 @dataclass(frozen=True)
@@ -139,20 +144,27 @@ def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
         found.append((rest, "unbranded"))
     if first and not found and ITEM_NUMBER.fullmatch(whole):
         found.append((whole.rstrip(".．、"), "number"))
+    if len(pieces := [p for p in LIST_SEPARATOR.split(whole) if p]) >= 2:
+        found += [(piece, "listed") for piece in pieces if code_score(piece) >= CODE_SHAPED]
+    if (label := LABEL_END.search(whole)) and code_score(after := whole[label.end():].strip()) >= 0.5:
+        found.append((after, "labelled"))
+    if numbered := NUMBERED.match(whole):
+        found.append((numbered.group(1), "numbered"))
     return found
 
 
 def _names_in(text: str) -> list[tuple[str, str]]:
-    """The names a worded cell may print: the cell without the marks before it, and without an amount
-    or a bracketed note after it ('★烤鮭魚頭600', '會議盒餐 $100/盒', '素食炒飯(附素漏)')."""
+    """The names a cell may print: the cell without the marks before it; without the item number
+    before it ('4.韓式泡菜鍋'); and up to the amount or bracketed note after it ('★烤鮭魚頭600',
+    '會議盒餐 $100/盒', '法式烤鮭魚便當   $170/盒 招牌+烤鮭魚', '素食炒飯(附素漏)')."""
     name = unmarked(text.strip())
-    if not _worded(name):
-        return []
-    found = [(name, "text")]
-    if (amount := TRAILING_AMOUNT.search(name)) and _worded(before := name[:amount.start()].strip()):
-        found.append((before, "before_price"))
-    if (note := TRAILING_NOTE.search(name)) and _worded(before := name[:note.start()].strip()):
-        found.append((before, "unbracketed"))
+    found = [(name, "text")] if _worded(name) else []
+    if (numbered := NUMBERED.match(name)) and _worded(rest := name[numbered.end():].strip()):
+        found.append((rest, "numbered"))
+    for cut, source in ((PRICE_START.search(name), "before_price"), (TRAILING_AMOUNT.search(name), "before_price"),
+                        (TRAILING_NOTE.search(name), "unbracketed")):
+        if cut and _worded(before := name[:cut.start()].strip()):
+            found.append((before, source))
     return found
 
 
