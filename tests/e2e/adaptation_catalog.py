@@ -1,6 +1,7 @@
 """A price list whose products are known by their barcode (条码) alone, every row the same glass (玻璃杯)
-in another size: the committed reader takes the repeated name for the products and doubts the page. One
-page corrected teaches the rest of its layout to read the barcodes."""
+in another size: the committed reader takes the repeated name for the products, and the binder flags the
+page for the name every row repeats. One page corrected teaches the rest of its layout to read the
+barcodes."""
 
 from pathlib import Path
 

@@ -20,7 +20,7 @@ from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
 from skuflow_extractor.reading.decisions import Calibration, ReviewBar
-from skuflow_extractor.reading.pipeline import review_reasons
+from skuflow_extractor.reading.pipeline import product_photos, review_reasons
 
 UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
 TAKE_GRID = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
@@ -88,7 +88,8 @@ NO_BAR = ReviewBar(0.0, 0.0)  # judged for the thresholds' choice: nothing flagg
 def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar) -> Judged:
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
-                                  SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr))
+                                  SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,
+                                  photos=product_photos(h.sample.classification) if h.sample.classification else 0))
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}
     return Judged(h.sample, predicted, reading.confidence, flagged)

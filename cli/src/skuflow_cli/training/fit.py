@@ -22,7 +22,7 @@ PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 15, "min_d
           "deterministic": True, "force_row_wise": True, "num_threads": 1, "seed": 20261129, "verbose": -1}
 ROUNDS = 300
 GOLDEN_WEIGHT = 0.3  # the generated golden pages are many and alike: they teach less than a real page
-BARE_WEIGHT = 0.3  # a page's twin read without the rules: it teaches the cells alone without drowning the rules
+BARE_WEIGHT = 0.1  # a page's twin read without the rules: it teaches the cells alone without drowning the rules
 CALIBRATION_POINTS = 64
 
 

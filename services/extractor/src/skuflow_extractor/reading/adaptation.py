@@ -33,10 +33,10 @@ from skuflow_extractor.reading.layouts import fortieth
 from skuflow_extractor.reading.pipeline import DecisionInputs
 
 ROUNDS = 40  # trees added per adaptation
-PARAMS = {"objective": "binary", "learning_rate": 0.1, "num_leaves": 7, "min_data_in_leaf": 3,
+PARAMS = {"objective": "binary", "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 3,
           "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
           "seed": 20261129, "verbose": -1}
-DOUBT_MARGIN = 0.05  # the adapted reading's mean page confidence may fall this much before it is doubted
+DOUBT_MARGIN = 0.1  # the adapted reading's mean page confidence may fall this much before it is doubted
 
 
 @dataclass(frozen=True)

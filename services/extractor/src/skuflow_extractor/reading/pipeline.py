@@ -30,6 +30,7 @@ from skuflow_platform.tracing import attributes, stage
 
 STAGES = ("geometry", "candidates", "decisions", "assembly")
 PRODUCT_PAGES = ("A", "B", "C")
+SEVERAL_PRODUCTS = 3  # product photos that make a page a grid of products (a cover or a page of specs shows one or two)
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,17 @@ def decision_inputs(page: ParsedPage, classification: PageClassification, rules:
     return DecisionInputs(geo, found, features(geo, found, classification, rules.method))
 
 
+def product_photos(classification: PageClassification) -> int:
+    return sum(1 for role in classification.image_roles.values() if role == "PRODUCT_MAIN")
+
+
 def review_reasons(reading: PageReading, review_below: float, page_type: str | None,
-                   sku_min_confidence: float = 0.0, *, scanned: bool = False) -> list[str]:
-    """Why a person should look: a reading the reader is not sure enough of, a product page or a
-    scan read to nothing (never left silently empty: OCR that misreads every code leaves a scan
-    looking like a page without products), or SKUs under the merchant profile's own bar."""
-    if not reading.skus and (page_type in PRODUCT_PAGES or scanned):
+                   sku_min_confidence: float = 0.0, *, scanned: bool = False, photos: int = 0) -> list[str]:
+    """Why a person should look: a reading the reader is not sure enough of; a page read to nothing
+    that is a product page, a scan, or shows several product photos (never left silently empty: OCR
+    that misreads every code leaves a scan looking like a page without products, and a grid of
+    captioned photos can pass for a page without any); or SKUs under the merchant profile's own bar."""
+    if not reading.skus and (page_type in PRODUCT_PAGES or scanned or photos >= SEVERAL_PRODUCTS):
         return ["nothing_read"]
     reasons = []
     if reading.confidence < review_below:
@@ -96,7 +102,7 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
     scanned = page.parser_backend == "ocr"
     bar = reader.review_below.for_page(scanned)
     reasons = review_reasons(reading, bar, classification.page_type, profile.extraction.sku_min_confidence,
-                             scanned=scanned)
+                             scanned=scanned, photos=product_photos(classification))
     taken = set(reading.chosen)
     stages = ReaderStages(
         reader_version=reader.version, cells=len(inputs.geo.cells), rows=len(inputs.geo.rows),
