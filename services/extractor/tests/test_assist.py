@@ -43,3 +43,16 @@ def test_a_poor_or_flagged_answer_leaves_the_rules_reading_with_why():
     flagged = adopt(NOTHING, answer({"model": "KX 60/8 S", "price": "1"}), "single_stage", "qwen", PAGE, HASH,
                     PROFILE, flagged=True)
     assert flagged.skus and "llm_answer_flagged:qwen" in flagged.review_reasons
+
+
+def test_the_model_may_read_fewer_skus_than_the_reader_only_by_those_the_reader_is_unsure_of():
+    model = answer({"model": "KX 60/8 S", "product_name": "Kettle", "price": "¥129"},
+                   {"model": "KX 70/9 S", "product_name": "Kettle XL", "price": "¥159"})
+    read_by_model = adopt(NOTHING, model, "two_stage", "qwen", PAGE, HASH, PROFILE, flagged=False)
+    unsure = PROFILE.extraction.sku_min_confidence / 2
+    third = read_by_model.skus[0].model_copy(update={"sku_id": "x", "confidence": unsure})
+    reader = Extraction("two_stage", [*read_by_model.skus, third], None, review_reasons=["low_confidence_skus:1"])
+    assert adopt(reader, model, "two_stage", "qwen", PAGE, HASH, PROFILE, False).fallback_reason == "llm:qwen"
+    sure = Extraction("two_stage", [*read_by_model.skus, third.model_copy(update={"confidence": 0.99})], None)
+    kept = adopt(sure, model, "two_stage", "qwen", PAGE, HASH, PROFILE, False)
+    assert kept.skus == sure.skus and kept.review_reasons[-1] == "llm qwen: fewer SKUs than the rules"

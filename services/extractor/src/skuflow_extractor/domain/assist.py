@@ -58,7 +58,10 @@ def adopt(rules: Extraction, answer: SKUAttrResult | None, method: ExtractionMet
     drafts = drafts_of(answer, page) if answer else []
     valid = [d for d in drafts if d.has_identity]
     invalid_ratio = 1 - len(valid) / len(drafts) if drafts else 1.0
-    rules_valid = sum(1 for sku in rules.skus if sku.validity == "valid")
+    # the reading the model must not shrink: the SKUs the reader is sure of (one it flags as unsure is
+    # no reason to keep its reading over the model's)
+    rules_valid = sum(1 for sku in rules.skus if sku.validity == "valid"
+                      and sku.confidence >= profile.extraction.sku_min_confidence)
     if not valid or invalid_ratio > profile.extraction.two_stage_invalid_threshold or len(valid) < rules_valid:
         why = "nothing read" if not valid else f"invalid_ratio={invalid_ratio:.2f}" \
             if invalid_ratio > profile.extraction.two_stage_invalid_threshold else "fewer SKUs than the rules"
