@@ -55,9 +55,30 @@ def test_the_columns_a_correction_shows_holding_the_keys_become_candidates_on_pa
     assert not any(c.kind == "code" and c.key in LETTERS for c in candidates(other, []))
     columns = taught_columns(corrected, [{"model": LETTERS[n], "product_name": f"Widget {n}"} for n in range(6)])
     assert [(c.kind, c.shapes) for c in columns] == [("code", frozenset({"A"}))]
-    found = {(c.kind, c.key) for c in candidates(other, [], columns)}
-    assert {("code", key) for key in LETTERS[6:]} <= found
+    found = {(c.kind, c.key): c.sources for c in candidates(other, [], columns)}
+    assert all(found.get(("code", key)) == {"taught"} for key in LETTERS[6:])  # a source of their own
     assert not any(kind == "code" and key.startswith("Widget") for kind, key in found)  # another column
+
+
+def numbered_page(first: int, rows: int):
+    """A parts list keyed by item numbers, one digit on the first page and two on the next."""
+    return page(*[cells(n, 100 + 20 * n, [str(first + n), f"Rodamiento {first + n}", "PZA", f"{n + 1}.50"],
+                        xs=(50, 120, 380, 450)) for n in range(rows)])
+
+
+def test_a_lesson_teaches_the_column_its_keys_stand_in_not_their_length():
+    reader = committed_reader()
+    kind = classification("C")
+    first = numbered_page(1, 7)
+    products = [{"model": str(n)} for n in range(1, 8)]
+    columns = taught_columns(geometry(first), products)
+    page_inputs = decision_inputs(first, kind, extract_page(first, kind, HASH, PROFILE), taught=columns)
+    nxt = numbered_page(10, 8)
+    after = decision_inputs(nxt, kind, extract_page(nxt, kind, HASH, PROFILE), taught=columns)
+    changed = adapted(reader, [lesson(page_inputs, products, columns)])
+    probability = changed.probabilities(after.matrix)
+    taken = {c.key for n, c in enumerate(after.found) if c.kind == "code" and probability[n] >= changed.take}
+    assert taken == {str(n) for n in range(10, 18)}  # item numbers two digits long, in the taught column
 
 
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
@@ -75,5 +96,6 @@ def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
 
 
-def test_a_correction_that_leaves_the_other_pages_less_sure_is_doubted():
-    assert doubtful([0.9, 0.8], [0.6, 0.7]) and not doubtful([0.9, 0.8], [0.88, 0.85]) and not doubtful([], [])
+def test_a_correction_that_leaves_a_page_read_to_nothing_is_doubted():
+    assert doubtful([12, 8], [12, 0]) and not doubtful([12, 8], [3, 1]) and not doubtful([0, 8], [0, 9])
+    assert not doubtful([], [])

@@ -34,8 +34,9 @@ OTHER_COLUMNS = (30, 250, 380, 500)  # a layout not alike the price list's
 OTHER_PAGE = 5  # set in it
 
 
-def price_list(number):
-    rows = [[barcode(number, n), "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
+def price_list(number, coded=True):
+    """``coded``: the barcodes printed (otherwise a dash stands in their column)."""
+    rows = [[barcode(number, n) if coded else "—", "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
     xs = OTHER_COLUMNS if number == OTHER_PAGE else COLUMNS
     return page(*table(0, 80, [HEADER, *rows], xs=xs), number=number)
 
@@ -53,9 +54,10 @@ class Job:
         async with self.service.db.transaction() as conn:
             await run_handler(self.service.handlers[topic.name], envelope, conn, definition.tables, "extractor")
 
-    async def classified(self, *numbers):
+    async def classified(self, *numbers, coded=True):
         for number in numbers:
-            uri = self.service.storage.put(f"{self.id}/p{number}.json", price_list(number).model_dump_json().encode())
+            uri = self.service.storage.put(f"{self.id}/p{number}.json",
+                                           price_list(number, coded).model_dump_json().encode())
             await self.deliver(PAGE_CLASSIFIED, PageClassified(
                 page=number, total_pages=5, file_hash=HASH, route="AUTO", config_version="v1", ir_uri=uri,
                 classification=classification("A")))
@@ -216,12 +218,14 @@ async def test_a_revert_leaves_the_pages_the_lessons_left(service):
     assert models(third) == barcodes(3)
 
 
-async def test_a_correction_that_leaves_the_rest_less_sure_is_flagged_not_propagated(service):
+async def test_a_correction_that_does_not_fit_the_other_pages_is_flagged_not_propagated(service):
     job = Job(service, merchant())
-    await job.classified(1, 2, 3)
+    await job.classified(1)
+    await job.classified(2, 3, coded=False)  # the same list, without barcodes: the reader reads the names
     before = await job.readings()
-    # half the barcodes and the name as a product of its own: the reader cannot learn both
-    await job.reviewed(1, [*corrected(1)[:4], (None, "玻璃杯")])
+    assert all(before[number].skus for number in (2, 3))
+    # the barcodes are the products: taught, the reader would read nothing on the pages that print none
+    await job.reviewed(1, corrected(1))
     assert await job.since(3) == [(2, 1), (3, 1)]
     after = await job.readings()
     for number in (2, 3):

@@ -86,7 +86,7 @@ def simulate_case(case: Case, reader: Reader) -> Outcome:
     before = judged(reader.booster, case.rest)
     after = judged(adapted(reader, [Lesson(corrected.matrix, corrected.labels, columns)]).booster,
                    [with_columns(s, columns) for s in case.rest])
-    doubted = doubtful([j.confidence for j in before], [j.confidence for j in after])
+    doubted = doubtful([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
     if doubted:  # not propagated: the pages keep their reading, and a person looks
         after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]
     return Outcome(case, before, after, doubted)

@@ -4,8 +4,8 @@ A review (``page.reviewed``) is kept as a lesson of the page's layout for its me
 (``reading.adaptation``), and the job's pages of that layout no person reviewed are read again with the
 reader adapted to the lessons, each as the next reading of its generation. Pages read later, in this
 job or in the merchant's later jobs with the same layout, are read with the lessons at once. A lesson
-that leaves those pages' readings less sure is not propagated: their readings are sent again, flagged
-for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
+that does not fit those pages (it would leave one read to nothing) is not propagated: their readings are
+sent again, flagged for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
 unlearns the lesson and reads again every page read with it.
 
 Re-reads ask no language model: a lesson is a better reading of exactly such a page, and the page's
@@ -138,7 +138,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             status=ACTIVE).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
 
     async def follow(uow: UnitOfWork, corrected: PageExtracted, lesson_id: int) -> None:
-        """Read the job's other pages of the corrected page's layout again, unless that makes them less sure."""
+        """Read the job's other pages of the corrected page's layout again, unless the correction does not fit them."""
         job_id, r = uow.envelope.job_id, page_readings.c
         rows = (await uow.conn.execute(sa.select(r.event, r.lesson_ids).where(
             r.job_id == job_id, r.generation == corrected.generation, r.layout == corrected.layout, ~r.reviewed,
@@ -148,9 +148,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         currents = [PageExtracted.model_validate(row.event) for row in rows]
         readings = [await read_again(uow.conn, job_id, current, teacher) for current in currents]
-        sure = [(c.reading_confidence, n.confidence) for c, (n, _) in zip(currents, readings, strict=True)
-                if c.reading_confidence is not None and n.confidence is not None]
-        if not doubtful([before for before, _ in sure], [after for _, after in sure]):
+        if not doubtful([len(c.skus) for c in currents], [len(n.skus) for n, _ in readings]):
             for current, reading in zip(currents, readings, strict=True):
                 await send_again(uow, job_id, current, reading, teacher)
             return

@@ -8,7 +8,9 @@ the person's verdict on each (by the same labels the reader is trained on). The 
 the lessons by boosting a few more trees on them from the committed model: the global model stays the
 prior, the corrected page weighs heavily, and the calibration and thresholds stay those chosen on
 held-out pages. A re-read with the adapted reader replaces a page's reading only where the job's
-pages share the corrected page's layout (``layouts``), and only while no person reviewed it.
+pages share the corrected page's layout (``layouts``), and only while no person reviewed it. The cells
+of the taught columns are candidates of their own source (``taught``): never seen in global training,
+it is the split the added trees find first, so a lesson teaches "this column" before "keys this long".
 
 Deterministic (one thread, fixed seed) and quick: a lesson is a few hundred candidates.
 """
@@ -36,7 +38,6 @@ ROUNDS = 40  # trees added per adaptation
 PARAMS = {"objective": "binary", "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 3,
           "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
           "seed": 20261129, "verbose": -1}
-DOUBT_MARGIN = 0.1  # the adapted reading's mean page confidence may fall this much before it is doubted
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,11 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster)
 
 
-def doubtful(before: Sequence[float], after: Sequence[float]) -> bool:
-    """A correction that makes the other pages' readings less sure, by the reader's own confidence, is
-    not propagated silently: a person looks."""
-    return bool(before) and sum(after) / len(after) < sum(before) / len(before) - DOUBT_MARGIN
+def doubtful(before: Sequence[int], after: Sequence[int]) -> bool:
+    """A correction that does not fit the other pages is not propagated silently, a person looks: it
+    would leave a page read to nothing that the reader read products on (``before``, ``after``: the
+    products read on each page). What it taught then stands nowhere on that page: another table of
+    the layout, or a page of one product's specs. (A fall in the pages' confidence is no such sign: a
+    code the correction taught, printed twice, leaves its second printing out, and that counts as a
+    product that may have been missed.)"""
+    return any(was and not now for was, now in zip(before, after, strict=True))

@@ -29,7 +29,7 @@ from skuflow_extractor.reading.layouts import fortieth
 
 Kind = Literal["code", "name"]
 SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed",
-           "listed", "labelled", "numbered")
+           "listed", "labelled", "numbered", "taught")
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
@@ -119,7 +119,7 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
             if first_named.get(int(geo.row_of[cell.index])) == cell.index:
                 add(_at_cell(geo, cell.index, "name", key), "name")
         for kind, key in _taught_in(geo, cell.index, taught):
-            add(_at_cell(geo, cell.index, kind, key), "cell")
+            add(_at_cell(geo, cell.index, kind, key), "taught")
     return list(found.values())
 
 
