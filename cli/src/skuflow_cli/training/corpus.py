@@ -7,8 +7,11 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,10 +83,34 @@ class PageCache:
         self.root = root
         self.fingerprint = _parser_fingerprint()
 
+    def _path(self, file_hash: str) -> Path:
+        return self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
+
+    def missing(self, pdfs: list[Path]) -> list[Path]:
+        """The PDFs whose pages this parser has not read yet, each once."""
+        unread = {pdf.resolve() for pdf in pdfs if not self._path(sha256_hex(pdf.read_bytes())).is_file()}
+        return sorted(unread)
+
+    def warm(self, pdfs: list[Path], jobs: int) -> None:
+        """Parse the PDFs not read yet in ``jobs`` processes (largest first, so no worker is left with the
+        longest at the end), one line of progress per document: after a parser change every corpus page
+        is read again, tens of minutes on one core."""
+        unread = sorted(self.missing(pdfs), key=lambda pdf: -pdf.stat().st_size)
+        if not unread:
+            return
+        started, progress = time.perf_counter(), sys.stderr
+        print(f"parsing {len(unread)} documents in {jobs} processes", file=progress, flush=True)
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for n, done in enumerate(as_completed([pool.submit(_cached_pages, self.root, pdf) for pdf in unread]), 1):
+                name, pages = done.result()
+                print(f"\r[{n}/{len(unread)}] {name[:50]:<50} {pages:3d} pages {time.perf_counter() - started:6.0f} s",
+                      end="", file=progress, flush=True)
+        print(file=progress)
+
     def pages(self, pdf: Path) -> list[ParsedPage]:
         data = pdf.read_bytes()
         file_hash = sha256_hex(data)
-        cached = self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
+        cached = self._path(file_hash)
         if cached.is_file():
             return [ParsedPage.model_validate(p) for p in json.loads(gzip.decompress(cached.read_bytes()))]
         pages = list(_parse(data, file_hash))
@@ -93,6 +120,11 @@ class PageCache:
         tmp.write_bytes(gzip.compress(body))
         tmp.replace(cached)
         return pages
+
+
+def _cached_pages(root: Path, pdf: Path) -> tuple[str, int]:
+    """In a worker process: read the PDF into the cache below ``root``."""
+    return pdf.stem, len(PageCache(root).pages(pdf))
 
 
 def _parse(data: bytes, file_hash: str) -> Iterator[ParsedPage]:

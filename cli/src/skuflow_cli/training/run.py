@@ -79,11 +79,16 @@ def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
             "missing_pdfs": corpus.missing}
 
 
-def samples_of(corpus: Corpus, cache: Path) -> list[PageSample]:
+def samples_of(corpus: Corpus, cache: Path, jobs: int = 1) -> list[PageSample]:
+    """Every corpus page as a sample; pages the parser has not read yet are read first, in ``jobs``
+    processes."""
     if corpus.missing:
         print(f"skuflow: {len(corpus.missing)} real documents have no PDF here (run tests/real/build.py); "
               f"left out: {', '.join(corpus.missing[:8])}{' …' if len(corpus.missing) > 8 else ''}", file=sys.stderr)
-    return corpus_samples(corpus.documents, PageCache(cache))
+    pages = PageCache(cache)
+    if jobs > 1:
+        pages.warm([d.pdf for d in corpus.documents], jobs)
+    return corpus_samples(corpus.documents, pages)
 
 
 def table(result: dict, untouched: dict[str, float]) -> str:
