@@ -95,8 +95,8 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
         b["pages"] for n, b in report["batches"].items() if n == "3")
     manifest = json.loads((tmp_path / "model" / "reader.json").read_text())["trained_on"]
     assert manifest["documents"] == 4 and set(manifest["batches"]) == {"1", "2", "3", "golden"}
-    assert skuflow(["train", *sets, "--cache", str(tmp_path / "serial"), "--jobs", "1", "--out", str(tmp_path / "again"),
-                    "--report", str(tmp_path / "cv2.json")]) == 0
+    assert skuflow(["train", *sets, "--cache", str(tmp_path / "serial"), "--jobs", "1",
+                    "--out", str(tmp_path / "again"), "--report", str(tmp_path / "cv2.json")]) == 0
     assert load_reader(tmp_path / "again").version == reader.version  # deterministic, parsed in processes or not
     assert skuflow(["eval", "--cross-validate", "batch", *common, "--out", str(tmp_path / "cv3.json")]) == 0
     assert json.loads((tmp_path / "cv3.json").read_text())["overall"] == report["overall"]
@@ -133,6 +133,13 @@ def test_corrections_are_exported_as_labelled_pages_the_trainer_reads(database_u
     engine.dispose()
     assert (audit.from_status, audit.to_status, audit.detail["operator"], audit.detail["pages"]) == (
         "merchant", "global_training", "ops-anna", [2])
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_train_refuses_a_number_of_processes_that_is_not_one_or_more(jobs, capsys):
+    with pytest.raises(SystemExit) as refused:
+        skuflow(["train", "--jobs", jobs])
+    assert refused.value.code == 2 and "--jobs wants a number of processes" in capsys.readouterr().err
 
 
 def test_eval_without_a_set_or_with_an_unknown_split_is_refused():

@@ -12,6 +12,13 @@ from pathlib import Path
 UNTOUCHED = Path("tests/real/untouched.json")  # each batch's figure when it was new to the rules
 
 
+def _processes(value: str) -> int:
+    count = int(value) if value.isdigit() else 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"--jobs wants a number of processes, 1 or more (got {value!r})")
+    return count
+
+
 def _corpus_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real", type=Path, default=Path("tests/real"), help="the real-catalog set")
     parser.add_argument("--golden", type=Path, default=Path("tests/golden"), help="the golden set")
@@ -19,7 +26,7 @@ def _corpus_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a directory of pages annotators corrected (NAME.pdf + NAME.truth.json), from "
                              "`skuflow corrections export`; repeatable")
     parser.add_argument("--cache", type=Path, default=Path(".cache/reader"), help="parsed pages, by PDF and parser")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", type=_processes, default=os.cpu_count() or 1,
                         help="processes that parse the pages not in the cache (default: one per core; a worker "
                              "that reads scans holds up to ~0.8 GB)")
 
