@@ -66,7 +66,8 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("adaptation_doubtful", r"adaptation_doubtful:page (?P<detail>(?P<page>\d+))",
             "A correction of page {page} does not fit this layout's other pages (it would leave one of them "
             "read to nothing), so it was not applied here",
-            "第 {page} 页的更正与同版式的其他页不符（会使其中一页什么也读不出），因此未应用到此页", "adaptation_doubtful:page 3"),
+            "第 {page} 页的更正与同版式的其他页不符（会使其中一页什么也读不出），因此未应用到此页",
+            "adaptation_doubtful:page 3"),
     # the extractor's fallbacks: why its last reading method was the one that stood
     Wording("all_extraction_failed", r"all_extraction_failed", "Every reading method failed on this page",
             "所有识别方法在此页都失败了", "all_extraction_failed"),
