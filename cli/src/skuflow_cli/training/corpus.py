@@ -86,16 +86,12 @@ class PageCache:
     def _path(self, file_hash: str) -> Path:
         return self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
 
-    def missing(self, pdfs: list[Path]) -> list[Path]:
-        """The PDFs whose pages this parser has not read yet, each once."""
-        unread = {pdf.resolve() for pdf in pdfs if not self._path(sha256_hex(pdf.read_bytes())).is_file()}
-        return sorted(unread)
-
     def warm(self, pdfs: list[Path], jobs: int) -> None:
-        """Parse the PDFs not read yet in ``jobs`` processes (largest first, so no worker is left with the
-        longest at the end), one line of progress per document: after a parser change every corpus page
-        is read again, tens of minutes on one core."""
-        unread = sorted(self.missing(pdfs), key=lambda pdf: -pdf.stat().st_size)
+        """Parse the PDFs not read yet, each once, in ``jobs`` processes (largest first, so no worker is
+        left with the longest at the end), one line of progress per document: after a parser change every
+        corpus page is read again, tens of minutes on one core."""
+        unread = sorted({pdf.resolve() for pdf in pdfs if not self._path(sha256_hex(pdf.read_bytes())).is_file()},
+                        key=lambda pdf: -pdf.stat().st_size)
         if not unread:
             return
         started, progress = time.perf_counter(), sys.stderr
