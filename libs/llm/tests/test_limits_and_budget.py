@@ -90,6 +90,16 @@ async def test_the_budget_and_todays_spend_are_served_for_the_spend_alert_to_com
     assert REGISTRY.get_sample_value("llm_cost_usd_daily") == 1.7
 
 
+async def test_the_daily_spend_gauge_starts_again_at_midnight_without_a_new_check():
+    clock = ManualClock(1_767_311_000.0)  # 23:43:20 UTC
+    budget = TokenBudgetGuard(LocalState(), daily_usd=2, per_merchant_usd=1, clock=clock)
+    await budget.commit(await budget.reserve("m-1", 0.5), 0.9)
+    await budget.check("m-1")
+    assert REGISTRY.get_sample_value("llm_cost_usd_daily") == 0.9
+    clock.advance(3600)  # past midnight, no call made since
+    assert REGISTRY.get_sample_value("llm_cost_usd_daily") == 0.0
+
+
 async def test_a_commit_after_midnight_settles_the_day_it_reserved_on():
     clock, state = ManualClock(1_767_311_999.0), LocalState()  # 23:59:59 UTC
     budget = TokenBudgetGuard(state, daily_usd=500, per_merchant_usd=50, clock=clock)

@@ -18,6 +18,7 @@ from skuflow_platform.db import Database, migrate
 from skuflow_platform.deadletter import DeadLetters
 from skuflow_platform.dlq import list_dead_letters, replay
 from skuflow_platform.faults import Health
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.tables import platform_tables
 from skuflow_platform.topic_reader import end_offsets, read_since
@@ -96,6 +97,28 @@ async def test_a_failed_handler_leaves_no_state_behind(runtime, request):
     assert await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), handler) == "dead_lettered"
     assert await count(runtime.db, TABLES.outbox, TABLES.outbox.c.message_key == job) == 0
     assert await count(runtime.db, TABLES.processed_events, sa.true()) >= 0
+
+
+async def test_what_a_handler_counts_is_counted_once_by_the_attempt_that_commits(runtime, request):
+    job = f"{request.node.name}-{uuid.uuid4().hex[:8]}"
+    counted, attempts = [], []
+
+    async def flaky_once(envelope, uow):
+        once_committed(counted.append, envelope.event_id)
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise RuntimeError("connection reset mid-page")
+
+    async def never(envelope, uow):
+        once_committed(counted.append, "never")
+        raise PermanentError("the page cannot be classified")
+
+    assert await runtime.process(PAGE_PARSED.name, page_parsed(job), job.encode(), flaky_once) == "handled"
+    assert len(attempts) == 2 and len(counted) == 1  # the rolled-back attempt counted nothing
+    assert await runtime.process(PAGE_PARSED.name, page_parsed(job, 2), job.encode(), never) == "dead_lettered"
+    assert "never" not in counted
+    once_committed(counted.append, "outside")  # no transaction: counted at once
+    assert counted[-1] == "outside"
 
 
 async def test_retries_then_dead_letter_with_the_error_and_a_page_failed_event(runtime, request,

@@ -58,6 +58,13 @@ class TokenBudgetGuard:
         metrics.DAILY_BUDGET_USD.set(daily_usd)
         self.per_merchant_micro = to_micro(per_merchant_usd)
         self._clock = clock
+        self._last_spent = (self.today(), 0.0)  # the day's spend as last read from the store
+        metrics.COST_USD_DAILY.set_function(self._spent_today)
+
+    def _spent_today(self) -> float:
+        """Read at each scrape: after midnight (UTC) yesterday's figure is not today's spend."""
+        day, usd = self._last_spent
+        return usd if day == self.today() else 0.0
 
     def today(self) -> date:
         return datetime.fromtimestamp(self._clock.now(), UTC).date()
@@ -70,7 +77,7 @@ class TokenBudgetGuard:
         spent = await self._store.spent(self.today(), self.scopes(merchant_id))
         daily = spent.get(DAILY_SCOPE, 0)
         merchant = spent.get(merchant_scope(merchant_id), 0) if merchant_id else None
-        metrics.COST_USD_DAILY.set(to_usd(daily))
+        self._last_spent = (self.today(), to_usd(daily))
         ok = daily < self.daily_micro and (merchant is None or merchant < self.per_merchant_micro)
         return BudgetCheckResult(ok=ok, remaining=to_usd(self.daily_micro - daily), daily_used=to_usd(daily),
                                  merchant_used=None if merchant is None else to_usd(merchant))

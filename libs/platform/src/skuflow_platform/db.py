@@ -11,6 +11,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from skuflow_platform.metrics import counts_held
+
 ALEMBIC_ENV = Path(__file__).parent / "alembic"
 
 
@@ -32,8 +34,12 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.begin() as conn:
-            yield conn
+        """One transaction; the counts made in it (``once_committed``) are counted when it commits."""
+        with counts_held() as counts:
+            async with self.engine.begin() as conn:
+                yield conn
+        for count in counts:
+            count()
 
     async def ping(self) -> bool:
         try:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from functools import partial
+
 from prometheus_client import Counter, Gauge, Histogram
 
 from skuflow_contracts.revisions import outranks
@@ -46,3 +51,27 @@ class CappedLabel:
             return OTHER_LABEL
         self.seen.add(value)
         return value
+
+
+_UNCOMMITTED: ContextVar[list[Callable[[], None]] | None] = ContextVar("skuflow_uncommitted_counts", default=None)
+
+
+def once_committed(count: Callable[..., None], *args: object) -> None:
+    """Count what a transaction did when it commits, not while it runs: an attempt that rolls back
+    (and is retried, or dead-lettered) counts nothing, so a page retried three times is one page
+    processed. Outside a transaction, at once."""
+    pending = _UNCOMMITTED.get()
+    if pending is None:
+        count(*args)
+    else:
+        pending.append(partial(count, *args))
+
+
+@contextlib.contextmanager
+def counts_held() -> Iterator[list[Callable[[], None]]]:
+    """Hold the ``once_committed`` counts made inside; the caller runs them once its work committed."""
+    token = _UNCOMMITTED.set([])
+    try:
+        yield _UNCOMMITTED.get()
+    finally:
+        _UNCOMMITTED.reset(token)

@@ -29,6 +29,7 @@ from skuflow_contracts.traces import Stopwatch
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.tracing import attributes, stage
@@ -93,7 +94,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             span.set_attributes(attributes(
                 bindings=len(result.bindings), ambiguous=sum(b.is_ambiguous for b in result.bindings),
                 images=len(result.images), page_status=result.status, needs_review=result.needs_review))
-        count_duplicates(result.images)
+        once_committed(count_duplicates, result.images)
         learned = {image.content_hash: image.perceptual_hash for image in page.images
                    if image.content_hash in seen.hashes - known}
         for content_hash, perceptual_hash in learned.items():
@@ -113,7 +114,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         ctx.storage.put(trace.key, trace.to_bytes())
         sent = uow.emit(extracted.advance(PageBound, result=result, **extracted.spent(spent.calls,
                                                                                     spent.cost_usd)))
-        count_bound(sent, time.perf_counter() - started)
+        once_committed(count_bound, sent, time.perf_counter() - started)
 
     return [(PAGE_EXTRACTED, on_page_extracted), book.subscription()]
 

@@ -18,7 +18,7 @@ from skuflow_contracts.traces import Stopwatch
 from skuflow_llm import optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
+from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS, once_committed
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.tracing import attributes, stage
@@ -54,7 +54,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         ctx.storage.put(trace.key, trace.to_bytes())
         uow.emit(parsed.advance(PageClassified, classification=classification,
                                 **parsed.spent(spent.calls, spent.cost_usd)))
-        PAGES_PROCESSED.labels("classifier").inc()
+        once_committed(PAGES_PROCESSED.labels("classifier").inc)
 
     return [(PAGE_PARSED, on_page_parsed), book.subscription()]
 

@@ -21,6 +21,7 @@ from skuflow_contracts.results import PageResult
 from skuflow_contracts.revisions import machine_revision, review_revision
 from skuflow_platform.auth import Principal
 from skuflow_platform.db import from_now
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.outbox import add_to_outbox
 
 PROFILE_DAYS = 30
@@ -40,7 +41,7 @@ async def change(conn: AsyncConnection, task: sa.Row, trigger: str, roles: tuple
     await conn.execute(human_tasks.update().where(human_tasks.c.task_id == task.task_id).values(status=to, **values))
     await _audit(conn, task.task_id, task.status, to, reason, trigger, operator)
     if to in FINAL and task.status not in FINAL:
-        count_finished(task.task_type, trigger, task.created_at)
+        once_committed(count_finished, task.task_type, trigger, task.created_at)
     return to
 
 

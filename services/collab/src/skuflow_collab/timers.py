@@ -15,6 +15,7 @@ from skuflow_collab.domain.sla import sla_step
 from skuflow_collab.metrics import count_sla_step
 from skuflow_collab.tables import human_tasks
 from skuflow_contracts.events import PageBound
+from skuflow_platform.metrics import once_committed
 
 BATCH = 200
 SLA_STATUS = {"sla_auto_complete": "AUTO_SLA", "sla_auto_resolve": "SLA_SKIPPED"}
@@ -45,7 +46,7 @@ async def escalate(conn: AsyncConnection, now: datetime) -> int:
         priority = 1 if step.level != "NORMAL" else task.priority
         await store.change(conn, task, step.trigger, (SYSTEM,), "AUTO_SLA", f"sla {task.sla_level} → {step.level}",
                            sla_level=step.level, priority=priority)
-        count_sla_step(task.task_type, step.trigger)
+        once_committed(count_sla_step, task.task_type, step.trigger)
         moved += 1
         if step.trigger in SLA_STATUS and task.context is not None:
             work = PageBound.model_validate(task.context)

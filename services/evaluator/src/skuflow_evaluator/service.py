@@ -28,6 +28,7 @@ from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
 from skuflow_parser.workers import PagePool, PageTimeout, WorkerCrashed
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
@@ -77,7 +78,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         except (PageTimeout, WorkerCrashed) as exc:
             outcome = str(exc)
         if isinstance(outcome, str):
-            FAILED.inc()
+            once_committed(FAILED.inc)
             await _fail(uow, "EVAL_FAILED", EVAL_FAILED_REASON, f"the document could not be evaluated: {outcome}")
             return None
         if wants_model(llm, outcome):
@@ -105,7 +106,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         report = cached or await evaluated(job, uow)
         if report is None:
             return
-        count_route(report, cached is not None)
+        once_committed(count_route, report, cached is not None)
         await uow.transition("job", envelope.job_id, "EVALUATING", "EVALUATED", report.route_reason,
                              detail={"route": report.route, "c_doc": report.c_doc})
         uow.emit(JobRouted(route=report.route, c_doc=report.c_doc, reason=report.route_reason,

@@ -34,6 +34,7 @@ from skuflow_extractor.trace import extraction_trace
 from skuflow_llm import LLMService, optional_llm_service
 from skuflow_llm.pages import PageCall
 from skuflow_platform.consumer import UnitOfWork
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.tracing import attributes, stage
 
@@ -59,7 +60,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
         await uow.conn.execute(deferred.on_conflict_do_update(  # a reprocess's page replaces an older one
             index_elements=[deferred_pages.c.job_id, deferred_pages.c.page],
             set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
-        CROSS_PAGE_DEFERRED.inc()
+        once_committed(CROSS_PAGE_DEFERRED.inc)
         return
     with stage("geometry", page=page.page):
         geo = geometry(page)
@@ -91,7 +92,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     ).returning(page_tables.c.page))
     if recorded.first() is None:
         return  # already extracted (a redelivery racing a release)
-    count_reading(extraction, time.perf_counter() - started)
+    once_committed(count_reading, extraction, time.perf_counter() - started)
     trace = extraction_trace(job_id, classified, extraction, stages, header, teacher, reading=classified.reading,
                              layout=layout, spent=spent, timing=clock.timing(uow.envelope.occurred_at))
     ctx.storage.put(trace.key, trace.to_bytes())

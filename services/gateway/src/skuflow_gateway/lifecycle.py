@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from skuflow_gateway import timeline
 from skuflow_gateway.domain.job_states import JOB, settled
 from skuflow_gateway.tables import jobs, platform
+from skuflow_platform.metrics import once_committed
 from skuflow_platform.states import Refused
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ async def move_job(conn: AsyncConnection, job_id: str, triggers: Triggers, *, re
     try:
         moves = JOB.path(current, triggers(current) if callable(triggers) else triggers)
     except Refused as refused:
-        REFUSED_MOVES.labels("job", refused.trigger).inc()
+        once_committed(REFUSED_MOVES.labels("job", refused.trigger).inc)
         log.info("refused job move", extra={"fields": {"job_id": job_id, "refused": str(refused)}})
         return None
     for before, trigger, after in moves:

@@ -17,7 +17,7 @@ from skuflow_gateway.domain.jobs import llm_cost_usd
 from skuflow_gateway.tables import job_pages, jobs, profile_versions
 from skuflow_platform.dlq import REPLAY_GROUP
 from skuflow_platform.lag import Reading, lags
-from skuflow_platform.metrics import CATEGORY_LIMIT, UNKNOWN_LABEL, CappedLabel
+from skuflow_platform.metrics import CATEGORY_LIMIT, UNKNOWN_LABEL, CappedLabel, once_committed
 
 JOBS_IN_FLIGHT = Gauge("skuflow_jobs_in_flight", "Jobs not in a terminal state")
 JOBS_ACTIVE = Gauge("pdf_job_active_count", "Jobs not in a terminal state, by status", ["status"])
@@ -74,9 +74,9 @@ async def count_completed(conn: AsyncConnection, job_id: str) -> None:
     page_costs = (await conn.execute(sa.select(job_pages.c.llm_cost_usd).where(job_pages.c.job_id == job_id))
                   ).scalars().all()
     route = job.route or "none"
-    JOB_SECONDS.labels(route).observe(float(job.seconds))
-    DOCUMENT_COST.labels(CATEGORIES(await category_of(conn, job.config_version)), route).observe(
-        llm_cost_usd(job.evaluation, page_costs))
+    once_committed(JOB_SECONDS.labels(route).observe, float(job.seconds))
+    once_committed(DOCUMENT_COST.labels(CATEGORIES(await category_of(conn, job.config_version)), route).observe,
+                   llm_cost_usd(job.evaluation, page_costs))
 
 
 async def category_of(conn: AsyncConnection, config_version: str | None) -> str:

@@ -27,7 +27,7 @@ from skuflow_gateway.domain.page_states import PAGE, PENDING, reading_trigger, r
 from skuflow_gateway.lifecycle import stale
 from skuflow_gateway.tables import job_pages, jobs, platform
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import count_outranked
+from skuflow_platform.metrics import count_outranked, once_committed
 from skuflow_platform.states import Refused
 
 
@@ -66,7 +66,7 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object)
         job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
     before = current.status if current else None
     if "revision" in values and current is not None and not outranks(values["revision"], current.revision):
-        count_outranked(values["revision"], current.revision)
+        once_committed(count_outranked, values["revision"], current.revision)
         return None  # an older review or re-read arriving late, or a re-read of a reviewed page
     try:
         status = PAGE.fire(before, trigger)

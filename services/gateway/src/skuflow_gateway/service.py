@@ -21,7 +21,7 @@ from skuflow_gateway.metrics import measure_dead_letters, measure_jobs
 from skuflow_gateway.tables import jobs, metadata, platform
 from skuflow_gateway.watchdog import watch_stuck_jobs
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import INVARIANT_VIOLATIONS
+from skuflow_platform.metrics import INVARIANT_VIOLATIONS, once_committed
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.settings import PlatformSettings
 
@@ -46,9 +46,9 @@ def subscriptions(_: ServiceContext) -> Subscriptions:
         routed = envelope.payload
         violation = route_inconsistency(routed.route, routed.degrade_reason)
         if violation:
-            ROUTE_STATUS_MISMATCH.inc()
+            once_committed(ROUTE_STATUS_MISMATCH.inc)
             if violation == INV_11_VIOLATED:
-                INVARIANT_VIOLATIONS.labels("INV-11").inc()
+                once_committed(INVARIANT_VIOLATIONS.labels("INV-11").inc)
             log.error(violation, extra={"fields": {"job_id": envelope.job_id, "route": routed.route,
                                                    "degrade_reason": routed.degrade_reason}})
         # The routing facts are kept even when job.completed overtook this event and moved the job on.

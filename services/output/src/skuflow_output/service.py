@@ -54,7 +54,7 @@ from skuflow_output.importer import Importer, ImportSettings, enqueue, job_impor
 from skuflow_output.metrics import count_delivered, count_page
 from skuflow_output.tables import deliveries, jobs, metadata, page_results, platform, profiles
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import UNKNOWN_LABEL, count_outranked
+from skuflow_platform.metrics import UNKNOWN_LABEL, count_outranked, once_committed
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.runtime import Periodic, ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.signed_urls import FileLinks, FileLinkSettings
@@ -134,7 +134,7 @@ async def _deliver(uow: UnitOfWork, file_hash: str, result: PageResult, revision
                               revision=revision, page=result.page, file_hash=file_hash, sku=sku,
                               images=images, image_links=[links.image(image.image_id, image.source_uri)
                                                           for image in images if image.source_uri]))
-    count_delivered(category, fresh)
+    once_committed(count_delivered, category, fresh)
     if importing and valid:
         await enqueue(uow.conn, job_id, merchant, result.page, revision, len(valid))
 
@@ -208,13 +208,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             retry, a DLQ replay); an outranked one is counted as refused (INV-07)."""
             if outranks(revision, stored.revision) or (not reviewed and stored.status in FAILED_PAGE_STATUSES):
                 return True
-            count_outranked(revision, stored.revision)
+            once_committed(count_outranked, revision, stored.revision)
             return False
 
         if not await _put_result(uow, work.page, work.result, revision, work.generation, replaces):
             return  # an older reading or review arriving late, or a re-read of a reviewed page
         delivered = is_final(work.result, revision, work.route)
-        count_page(delivered, reviewed)
+        once_committed(count_page, delivered, reviewed)
         if delivered:
             with stage("deliver", revision=revision, skus=len(work.result.skus)):
                 await _deliver(uow, work.file_hash, work.result, revision, importing,

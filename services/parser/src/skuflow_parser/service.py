@@ -24,7 +24,7 @@ from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import cancelled_jobs, metadata, parsed_pages, platform
 from skuflow_parser.workers import PagePool
 from skuflow_platform.consumer import UnitOfWork
-from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS
+from skuflow_platform.metrics import PAGES_PROCESSED, PHASE_SECONDS, once_committed
 from skuflow_platform.runtime import ServiceContext, ServiceDefinition, Subscriptions
 from skuflow_platform.tracing import attributes, stage
 
@@ -85,7 +85,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                             document_warnings=request.document_warnings,
                             evaluation_review=request.evaluation_review, generation=request.generation,
                             parsed_at=datetime.now(UTC)))
-        PAGES_PROCESSED.labels("parser").inc()
+        once_committed(PAGES_PROCESSED.labels("parser").inc)
 
     async def on_job_cancelled(envelope: EventEnvelope[JobCancelled], uow: UnitOfWork) -> None:
         await uow.conn.execute(pg_insert(cancelled_jobs).values(job_id=envelope.job_id).on_conflict_do_nothing())
