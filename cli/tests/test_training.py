@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from skuflow_cli.main import main as skuflow
-from skuflow_cli.training.corpus import PageCache, labelled_documents
+from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
 from skuflow_cli.training.fit import isotonic
 from skuflow_cli.training.samples import page_samples
@@ -34,6 +34,12 @@ def test_a_candidate_is_right_when_its_key_is_a_truth_key_of_its_kind():
     assert label(Candidate("code", "tb 40/120", None, (0, 0, 1, 1)), models, names) == 1
     assert label(Candidate("name", "Tube", None, (0, 0, 1, 1)), models, names) == 0  # keyed by its code
     assert label(Candidate("name", "CAFÉ LATTE", None, (0, 0, 1, 1)), models, names) == 1
+
+
+def test_the_parse_cache_is_read_again_for_the_parsing_code_not_for_the_parser_service():
+    names = {"/".join(path.parts[-2:]) for path in parsing_code()}
+    assert {"skuflow_parser/pages.py", "skuflow_parser/pipeline.py", "backends/ocr_backend.py"} <= names
+    assert not names & {"skuflow_parser/service.py", "skuflow_parser/workers.py", "skuflow_parser/__main__.py"}
 
 
 def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():

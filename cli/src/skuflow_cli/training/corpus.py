@@ -68,10 +68,20 @@ def labelled_documents(directory: Path, batch: str) -> list[Document]:
     return documents
 
 
+PARSER_SERVICE_ONLY = frozenset({"__main__.py", "service.py", "tables.py", "workers.py", "migrations"})
+
+
+def parsing_code() -> list[Path]:
+    """The parser's modules that decide how a page reads: all of it but its Kafka service (handlers,
+    tables, worker pool, migrations), whose edits do not change a parsed page."""
+    root = Path(skuflow_parser.__file__).parent
+    return [path for path in sorted(root.rglob("*.py")) if path.relative_to(root).parts[0] not in PARSER_SERVICE_ONLY]
+
+
 def _parser_fingerprint() -> str:
-    """The parser's code and the IR's shape: a change to either reads the pages again."""
+    """The parsing code and the IR's shape: a change to either reads the pages again."""
     digest = hashlib.sha256()
-    for path in [*sorted(Path(skuflow_parser.__file__).parent.rglob("*.py")), Path(skuflow_contracts.ir.__file__)]:
+    for path in [*parsing_code(), Path(skuflow_contracts.ir.__file__)]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
