@@ -76,15 +76,17 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
     rows: dict[tuple[str, int], int] = defaultdict(int)
     for cell in geo.cells:
         printed = {normalize(clean_code(cell.text)), normalize(cell.text)}
+        left = fortieth(geo, cell.index)
         for kind, keys in (("code", models), ("name", names)):
             if found := printed & keys:
-                printing[kind, fortieth(geo, cell.index)] |= found
-                rows[kind, fortieth(geo, cell.index)] += 1
+                printing[kind, left] |= found
+                rows[kind, left] += 1
     covered: set[tuple[str, str]] = set()
     columns = []
     for (kind, left), keys in sorted(printing.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        if KEY_PRINTINGS * len(keys) >= rows[kind, left] and {(kind, key) for key in keys} - covered:
-            covered |= {(kind, key) for key in keys}
+        new = {(kind, key) for key in keys} - covered
+        if KEY_PRINTINGS * len(keys) >= rows[kind, left] and new:
+            covered |= new
             columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys)))
     return tuple(sorted(columns, key=lambda column: (column.kind, column.left)))
 
