@@ -89,14 +89,6 @@ def test_a_column_printing_fewer_of_the_same_keys_teaches_nothing():
     assert [(c.kind, c.left) for c in columns] == [("code", 3)]  # the item numbers, at 50 of 595 pt (not 380)
 
 
-def test_a_column_printing_one_key_on_every_row_is_figures_not_keys():
-    # a quantity '1' on every row, and the person's products include one numbered 1 (printed elsewhere)
-    parsed = page(*[cells(n, 100 + 20 * n, [str(10 + n), f"Rodamiento {10 + n}", "1", f"{n + 1}.50"],
-                          xs=(50, 120, 380, 450)) for n in range(7)])
-    columns = taught_columns(geometry(parsed), [{"model": str(n)} for n in [1, *range(10, 17)]])
-    assert [(c.kind, c.left) for c in columns] == [("code", 3)]
-
-
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     reader = committed_reader()
     corrected, nxt = inputs_of(price_page(1)), inputs_of(price_page(20))

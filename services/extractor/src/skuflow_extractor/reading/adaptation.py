@@ -35,7 +35,6 @@ from skuflow_extractor.reading.layouts import fortieth
 from skuflow_extractor.reading.pipeline import DecisionInputs
 
 ROUNDS = 40  # trees added per adaptation
-KEY_PRINTINGS = 2  # a key column prints each key about once (twice: a table continued); more is figures
 PARAMS = {"objective": "binary", "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 3,
           "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
           "seed": 20261129, "verbose": -1}
@@ -67,25 +66,22 @@ class Lesson:
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
     """Where the person's products' keys stand on the page they corrected: each column (by its left edge)
-    whose cells print a key, whole, with the shapes of the keys it prints. Not a column of figures that
-    happen to equal keys: one printing the same keys on many rows (a quantity '1' on nine rows), or only
-    keys a column printing more of them prints too (a quantity column printing 1, 2 and 3 beside item
-    numbers 1–7)."""
+    whose cells print a key, whole, with the shapes of the keys it prints. A column printing only keys
+    that a column printing more of them prints too is figures, not keys (a quantity column printing 1, 2
+    and 3 beside item numbers 1–7), and teaches nothing."""
     models, names = truth_keys(products)
     printing: dict[tuple[str, int], set[str]] = defaultdict(set)
-    rows: dict[tuple[str, int], int] = defaultdict(int)
     for cell in geo.cells:
         printed = {normalize(clean_code(cell.text)), normalize(cell.text)}
         left = fortieth(geo, cell.index)
         for kind, keys in (("code", models), ("name", names)):
             if found := printed & keys:
                 printing[kind, left] |= found
-                rows[kind, left] += 1
     covered: set[tuple[str, str]] = set()
     columns = []
     for (kind, left), keys in sorted(printing.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         new = {(kind, key) for key in keys} - covered
-        if KEY_PRINTINGS * len(keys) >= rows[kind, left] and new:
+        if new:
             covered |= new
             columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys)))
     return tuple(sorted(columns, key=lambda column: (column.kind, column.left)))
