@@ -11,6 +11,7 @@ missing, pages are read as before and that is logged once.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import statistics
@@ -35,6 +36,9 @@ MIN_WORD_CONFIDENCE = 0.2  # a word read less surely is a picture's edge or a ru
 SURE_LINE = 0.6
 SCRIPT_SHARE = 0.45
 TIMEOUT = 120  # seconds for one page
+# Tesseract's OpenMP threads spin on a 2-core machine that onnxruntime also uses: one thread read the
+# committed Russian and Swedish scans 4-9x faster (7.8 -> 1.9 s, 18.3 -> 2.0 s), word for word the same.
+ONE_THREAD = {"OMP_THREAD_LIMIT": "1"}
 SCRIPT = re.compile(r"^Script: (\S+)$", re.M)
 
 
@@ -52,7 +56,7 @@ def _run(image: np.ndarray, *args: str) -> str:
     buffer = BytesIO()
     picture.save(buffer, format="PNG", compress_level=1)
     done = subprocess.run([program() or "tesseract", "stdin", "stdout", *args], input=buffer.getvalue(),
-                          capture_output=True, timeout=TIMEOUT, check=False)
+                          capture_output=True, timeout=TIMEOUT, check=False, env=os.environ | ONE_THREAD)
     return done.stdout.decode("utf-8", errors="replace")
 
 
