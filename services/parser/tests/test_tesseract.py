@@ -7,7 +7,8 @@ from pdf_samples import PAGE, scanned
 
 from skuflow_parser.backends import tesseract
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.backends.tesseract import lines_of
+from skuflow_parser.backends.ocr_engines import Line
+from skuflow_parser.backends.tesseract import lines_of, with_figures_of
 from skuflow_parser.pages import parse_page
 
 CYRILLIC_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # Debian's fonts-dejavu-core (make setup)
@@ -63,3 +64,23 @@ def test_tesseract_failing_leaves_the_first_reading(monkeypatch):
     page = parse_page(open_document(_russian_scan()), 0, "f" * 64, ImageCache()).page
     text = "".join(block.text for block in page.text_blocks)
     assert page.parser_backend == "ocr" and "125,50" in text  # PP-OCR's numbers, not nothing
+
+
+def _line(*words: tuple[str, float]) -> Line:
+    """A line of words, each 40 px wide starting at the given x, on one row."""
+    placed = tuple((word, [[x, 10], [x + 40, 10], [x + 40, 30], [x, 30]]) for word, x in words)
+    return Line(placed[0][1][:1] + placed[-1][1][1:3] + placed[0][1][3:], " ".join(w for w, _ in words), 0.9, placed)
+
+
+def test_tesseract_keeps_its_letters_and_takes_the_figures_pp_ocr_read():
+    tesseract_reading = [_line(("Крупа", 0), ("б7О", 50), ("12", 100))]
+    ppocr_reading = [_line(("Kpyna", 0), ("670", 50), ("12", 100), ("98,00", 300))]
+    merged = with_figures_of(tesseract_reading, ppocr_reading)
+    assert [line.text for line in merged] == ["Крупа 670 12", "98,00"]  # a figure Tesseract missed is added
+
+
+def test_a_tesseract_word_over_two_pp_ocr_figures_is_left_as_it_read():
+    wide = Line([[0, 10], [100, 10], [100, 30], [0, 30]], "125,50", 0.9,
+                (("125,50", [[0, 10], [100, 10], [100, 30], [0, 30]]),))
+    merged = with_figures_of([wide], [_line(("125", 0), ("50", 50))])
+    assert [line.text for line in merged] == ["125,50"]

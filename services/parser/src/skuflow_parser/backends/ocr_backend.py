@@ -27,7 +27,7 @@ from skuflow_parser.backends.ocr_engines import (
     turned_lines,
 )
 from skuflow_parser.backends.pymupdf_backend import render
-from skuflow_parser.backends.tesseract import read_other_script
+from skuflow_parser.backends.tesseract import read_other_script, with_figures_of
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.orientation import SIDEWAYS_SHARE, better_turn, lying_weight, standing_share
 from skuflow_parser.domain.scan_pictures import pictures
@@ -139,9 +139,10 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
-    found, skew = levelled(found, centre)
+    first, (found, skew) = found, levelled(found, centre)
     if not _chinese(found) and (other := read_other_script(image)) is not None:
-        found = turned_lines(other, skew, centre)  # a script PP-OCR's models misread as Latin look-alikes (Cyrillic)
+        # a script PP-OCR's models misread as Latin look-alikes (Cyrillic), its figures as PP-OCR read them
+        found = turned_lines(with_figures_of(other, first), skew, centre)
     blocks: list[TextBlock] = []
     confidences = []
     laid = [placed(_normal(line.text), [(_normal(word), _box(corners, 1.0)) for word, corners in line.words])

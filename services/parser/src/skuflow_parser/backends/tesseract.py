@@ -95,6 +95,51 @@ def lines_of(tsv: str) -> list[Line]:
     return lines
 
 
+# a word with a digit and no letter: a code, a size or a price, whatever the script around it
+FIGURES = re.compile(r"^[^\w]*\d[\d\W_]*$")
+SAME_WORD = 0.5  # of the smaller box that two readings' words share to be one printed word
+HALF_SEEN = 0.3  # a PP-OCR word overlapping a Tesseract word this much was seen by Tesseract
+
+
+def _rect(corners: Corners) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _shared(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The share of the smaller of two boxes that both cover."""
+    width, height = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return width * height / smaller if smaller > 0 else 0.0
+
+
+def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> list[Line]:
+    """Tesseract's reading with the figures PP-OCR read on the same image: Tesseract is asked only for
+    the Cyrillic letters, and PP-OCR reads digits better (on the real set's Cyrillic scans and their
+    scanned twins, truth codes and prices found 230 of 421 in Tesseract's text, 294 with PP-OCR's
+    figures). A Tesseract word covering one PP-OCR word that has digits and no letter takes its text;
+    a PP-OCR figure Tesseract did not see at all is added as a line of its own."""
+    figures = [(word, _rect(corners), corners, line.confidence) for line in ppocr_lines
+               for word, corners in (line.words or ((line.text, line.corners),)) if FIGURES.match(word)]
+    seen: set[int] = set()
+    merged = []
+    for line in tesseract_lines:
+        words = []
+        for word, corners in line.words:
+            box = _rect(corners)
+            covered = [n for n, (_, other, _, _) in enumerate(figures) if _shared(box, other) > SAME_WORD]
+            seen.update(covered)
+            words.append((figures[covered[0]][0] if len(covered) == 1 else word, corners))
+        merged.append(Line(line.corners, " ".join(word for word, _ in words), line.confidence, tuple(words)))
+    boxes = [_rect(corners) for line in tesseract_lines for _, corners in line.words]
+    for n, (word, box, corners, confidence) in enumerate(figures):
+        if n not in seen and not any(_shared(box, other) > HALF_SEEN for other in boxes):
+            merged.append(Line(corners, word, confidence, ((word, corners),)))
+    return merged
+
+
 def read_other_script(image: np.ndarray) -> list[Line] | None:
     """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not.
     Tesseract failing (killed, too slow, a broken language pack) leaves the first reading: logged, not
