@@ -20,7 +20,7 @@ from playwright.async_api import async_playwright
 
 from skuflow_contracts.revisions import machine_revision
 from skuflow_contracts.topics import SKU_DELIVERED, SKU_SUPERSEDED
-from tests.e2e.adaptation_catalog import ROWS, barcode, barcode_catalog, truth
+from tests.e2e.adaptation_catalog import ROWS, item_catalog, item_number, truth
 from tests.e2e.annotator_robot import Robot
 from tests.e2e.review_desk import CHROMIUM, bearer, logged_in, open_task, seasoned, shots, wait_rows
 from tests.e2e.stack import offsets, records_of
@@ -52,8 +52,8 @@ def models(pipeline, job_id: str, merchant: str) -> dict[int, list[str | None]]:
             for p in pipeline.result(job_id, merchant)["pages"]}
 
 
-def barcodes(page: int) -> list[str]:
-    return [barcode(page, n) for n in range(ROWS)]
+def item_numbers(page: int) -> list[str]:
+    return [item_number(page, n) for n in range(ROWS)]
 
 
 def payloads(records) -> list[dict]:
@@ -95,17 +95,17 @@ async def _correct_page_one(pipeline, job_id: str, user: str, colleague: str, ou
 def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undoes_it(pipeline, tmp_path):
     user, colleague = seasoned(pipeline, f"ann.adapt.{RUN}", MERCHANT), seasoned(pipeline, f"ann.other.{RUN}", MERCHANT)
     start = offsets(pipeline, SKU_DELIVERED.name, SKU_SUPERSEDED.name)
-    job_id = pipeline.upload(barcode_catalog(tmp_path / "glass.pdf", range(1, 4)), merchant=MERCHANT)
+    job_id = pipeline.upload(item_catalog(tmp_path / "glass.pdf", range(1, 4)), merchant=MERCHANT)
     assert sorted(tasks(pipeline, job_id, 3)) == [1, 2, 3]
     pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
-    assert models(pipeline, job_id, MERCHANT) == {n: [None] * ROWS for n in (1, 2, 3)}  # the name, not the barcode
+    assert models(pipeline, job_id, MERCHANT) == {n: [None] * ROWS for n in (1, 2, 3)}  # the name, not the item number
 
     detail = asyncio.run(_correct_page_one(pipeline, job_id, user, colleague, shots(tmp_path)))
     corrected, others = detail["page"], sorted({1, 2, 3} - {detail["page"]})
     wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {REREAD}",
               2, [job_id])
     pipeline.wait(job_id, lambda j: j["status"] == "FULL_IMPORTED", merchant=MERCHANT)
-    assert models(pipeline, job_id, MERCHANT) == {n: barcodes(n) for n in (1, 2, 3)}
+    assert models(pipeline, job_id, MERCHANT) == {n: item_numbers(n) for n in (1, 2, 3)}
     closed = tasks(pipeline, job_id, 3)
     assert closed[corrected].status == "COMPLETED"
     for n in others:
@@ -115,10 +115,10 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
         [(corrected, 2), *((n, REREAD) for n in others)])
 
     # The merchant's next catalog of that layout starts from the lesson; another merchant's does not.
-    again = barcode_catalog(tmp_path / "glass-2.pdf", range(4, 7))
+    again = item_catalog(tmp_path / "glass-2.pdf", range(4, 7))
     second = pipeline.upload(again, merchant=MERCHANT)
     pipeline.wait(second, lambda j: j["status"] == "FULL_IMPORTED", merchant=MERCHANT)
-    assert models(pipeline, second, MERCHANT) == {n - 3: barcodes(n) for n in (4, 5, 6)}
+    assert models(pipeline, second, MERCHANT) == {n - 3: item_numbers(n) for n in (4, 5, 6)}
     assert tasks(pipeline, second, 0, timeout=0) == {}
     stranger = pipeline.upload(again, merchant=STRANGER)
     pipeline.wait(stranger, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=STRANGER)
@@ -128,7 +128,7 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
     # A team lead reverts the correction: the two pages are read again without it, and what they had
     # delivered is superseded downstream.
     with pipeline.tasks(f"lead.{RUN}", merchant=MERCHANT, roles=("team_lead",)) as lead:
-        answer = lead.post(f"/api/v1/tasks/{detail['task_id']}/revert", json={"reason": "the barcodes were wrong"})
+        answer = lead.post(f"/api/v1/tasks/{detail['task_id']}/revert", json={"reason": "the item numbers were wrong"})
         assert answer.status_code == 200, answer.text
     wait_rows(pipeline, f"SELECT count(*) FROM output.page_results WHERE job_id = ANY(:jobs) AND revision = {UNDONE}",
               2, [job_id])

@@ -1,10 +1,11 @@
 """Correct one page, the rest follow (issue 42), in the extractor service on the real Postgres: handlers
 driven through `run_handler`, the outbox rows are the output (as in test_service_cross_page.py).
 
-The pages are a born-digital price list whose products are known by their barcode (条码) alone: the
-committed reader takes the repeated name (玻璃杯) for the products (the pipeline flags such a page later,
-for the name every row repeats); corrected once, the reader takes the barcodes of the other pages, and
-is surer of them than it was of the names.
+The pages are a born-digital price list whose products are known by their item number alone, in a column
+headed 序号 (serial number, which the committed reader takes for a row count): the committed reader takes
+the repeated name (玻璃杯) for the products (the pipeline flags such a page later, for the name every row
+repeats); corrected once, the reader takes the item numbers of the other pages, and is surer of them than
+it was of the names.
 """
 
 import uuid
@@ -23,11 +24,11 @@ from skuflow_platform.consumer import run_handler
 
 OUTBOX = definition.tables.outbox
 ROWS = 8
-HEADER = ["条码", "品名", "规格", "价格"]
+HEADER = ["序号", "品名", "规格", "价格"]
 
 
-def barcode(page_number, row):
-    return f"69012345{page_number * 100 + row:05d}"
+def item_number(page_number, row):
+    return f"{page_number * 100 + row}"
 
 
 OTHER_COLUMNS = (30, 250, 380, 500)  # a layout not alike the price list's
@@ -35,8 +36,8 @@ OTHER_PAGE = 5  # set in it
 
 
 def price_list(number, coded=True):
-    """``coded``: the barcodes printed (otherwise a dash stands in their column)."""
-    rows = [[barcode(number, n) if coded else "—", "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
+    """``coded``: the item numbers printed (otherwise a dash stands in their column)."""
+    rows = [[item_number(number, n) if coded else "—", "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
     xs = OTHER_COLUMNS if number == OTHER_PAGE else COLUMNS
     return page(*table(0, 80, [HEADER, *rows], xs=xs), number=number)
 
@@ -107,12 +108,12 @@ def models(event):
     return [sku.attributes.model for sku in event.skus]
 
 
-def barcodes(number):
-    return [barcode(number, n) for n in range(ROWS)]
+def item_numbers(number):
+    return [item_number(number, n) for n in range(ROWS)]
 
 
 def corrected(number):
-    return [(code, "玻璃杯") for code in barcodes(number)]
+    return [(code, "玻璃杯") for code in item_numbers(number)]
 
 
 async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_it_taught(service):
@@ -121,7 +122,7 @@ async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_
     first = await job.readings()
     layouts = {event.layout for event in first.values()}
     assert len(layouts) == 1 and None not in layouts  # the three pages share one layout
-    for event in first.values():  # the committed reader misses the barcodes
+    for event in first.values():  # the committed reader misses the item numbers
         assert (event.reading, event.adapted_from) == (0, None)
         assert models(event) == [None] * ROWS
 
@@ -132,7 +133,7 @@ async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_
         event = after[number]
         assert event.adapted_from == AdaptedFrom(job_id=job.id, page=1, task_id=task_id)
         assert event.layout == first[number].layout
-        assert models(event) == barcodes(number)
+        assert models(event) == item_numbers(number)
         assert event.review_reasons == [] and event.reading_confidence > first[number].reading_confidence
         assert event.reader_version != first[number].reader_version
     async with service.db.transaction() as conn:
@@ -141,7 +142,7 @@ async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_
         rows = (await conn.execute(sa.select(page_readings.c.page, page_readings.c.reading,
                                              page_readings.c.reviewed).where(
             page_readings.c.job_id == job.id).order_by(page_readings.c.page))).all()
-    assert stored == barcodes(2)  # the page's SKUs are the new reading's, the old ones gone
+    assert stored == item_numbers(2)  # the page's SKUs are the new reading's, the old ones gone
     assert rows == [(1, 0, True), (2, 1, False), (3, 1, False)]
     assert await job.lesson_statuses() == [(1, "active")]
 
@@ -169,7 +170,7 @@ async def test_a_page_read_after_the_correction_starts_from_it(service):
     await job.classified(3)
     third = (await job.readings())[3]
     assert third.reading == 0 and third.adapted_from == AdaptedFrom(job_id=job.id, page=1, task_id=task_id)
-    assert models(third) == barcodes(3)
+    assert models(third) == item_numbers(3)
 
 
 async def test_the_merchants_next_job_starts_from_what_was_learnt_and_no_other_merchant_does(service):
@@ -183,7 +184,7 @@ async def test_the_merchants_next_job_starts_from_what_was_learnt_and_no_other_m
     await stranger.classified(1)
     learnt, unlearnt = (await later.readings())[1], (await stranger.readings())[1]
     assert learnt.adapted_from == AdaptedFrom(job_id=earlier.id, page=1, task_id=task_id)
-    assert models(learnt) == barcodes(1) and not learnt.review_reasons
+    assert models(learnt) == item_numbers(1) and not learnt.review_reasons
     assert unlearnt.adapted_from is None and models(unlearnt) == [None] * ROWS
 
 
@@ -215,16 +216,16 @@ async def test_a_revert_leaves_the_pages_the_lessons_left(service):
     await job.reverted(first, 1)
     third = (await job.readings())[3]
     assert third.reading == 3 and third.adapted_from == AdaptedFrom(job_id=job.id, page=2, task_id=second)
-    assert models(third) == barcodes(3)
+    assert models(third) == item_numbers(3)
 
 
 async def test_a_correction_that_does_not_fit_the_other_pages_is_flagged_not_propagated(service):
     job = Job(service, merchant())
     await job.classified(1)
-    await job.classified(2, 3, coded=False)  # the same list, without barcodes: the reader reads the names
+    await job.classified(2, 3, coded=False)  # the same list, without item numbers: the reader reads the names
     before = await job.readings()
     assert all(before[number].skus for number in (2, 3))
-    # the barcodes are the products: taught, the reader would read nothing on the pages that print none
+    # the item numbers are the products: taught, the reader would read nothing on the pages that print none
     await job.reviewed(1, corrected(1))
     assert await job.since(3) == [(2, 1), (3, 1)]
     after = await job.readings()
