@@ -6,8 +6,8 @@ import pymupdf
 from pdf_samples import PAGE, scanned
 
 from skuflow_parser.backends import tesseract
-from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.backends.ocr_engines import Line
+from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.backends.tesseract import lines_of, with_figures_of
 from skuflow_parser.pages import parse_page
 
@@ -69,7 +69,8 @@ def test_tesseract_failing_leaves_the_first_reading(monkeypatch):
 def _line(*words: tuple[str, float]) -> Line:
     """A line of words, each 40 px wide starting at the given x, on one row."""
     placed = tuple((word, [[x, 10], [x + 40, 10], [x + 40, 30], [x, 30]]) for word, x in words)
-    return Line(placed[0][1][:1] + placed[-1][1][1:3] + placed[0][1][3:], " ".join(w for w, _ in words), 0.9, placed)
+    left, right = words[0][1], words[-1][1] + 40
+    return Line([[left, 10], [right, 10], [right, 30], [left, 30]], " ".join(w for w, _ in words), 0.9, placed)
 
 
 def test_tesseract_keeps_its_letters_and_takes_the_figures_pp_ocr_read():

@@ -139,7 +139,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
-    first, (found, skew) = found, levelled(found, centre)
+    first = found  # PP-OCR's lines where the image has them, as Tesseract places its words
+    found, skew = levelled(found, centre)
     if not _chinese(found) and (other := read_other_script(image)) is not None:
         # a script PP-OCR's models misread as Latin look-alikes (Cyrillic), its figures as PP-OCR read them
         found = turned_lines(with_figures_of(other, first), skew, centre)

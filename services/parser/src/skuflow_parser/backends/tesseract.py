@@ -96,7 +96,7 @@ def lines_of(tsv: str) -> list[Line]:
 
 
 # a word with a digit and no letter: a code, a size or a price, whatever the script around it
-FIGURES = re.compile(r"^[^\w]*\d[\d\W_]*$")
+FIGURES = re.compile(r"^\W*\d[\d\W_]*$")
 SAME_WORD = 0.5  # of the smaller box that two readings' words share to be one printed word
 HALF_SEEN = 0.3  # a PP-OCR word overlapping a Tesseract word this much was seen by Tesseract
 
@@ -124,16 +124,17 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> lis
     figures = [(word, _rect(corners), corners, line.confidence) for line in ppocr_lines
                for word, corners in (line.words or ((line.text, line.corners),)) if FIGURES.match(word)]
     seen: set[int] = set()
+    boxes = []  # every Tesseract word's
     merged = []
     for line in tesseract_lines:
         words = []
         for word, corners in line.words:
             box = _rect(corners)
+            boxes.append(box)
             covered = [n for n, (_, other, _, _) in enumerate(figures) if _shared(box, other) > SAME_WORD]
             seen.update(covered)
             words.append((figures[covered[0]][0] if len(covered) == 1 else word, corners))
         merged.append(Line(line.corners, " ".join(word for word, _ in words), line.confidence, tuple(words)))
-    boxes = [_rect(corners) for line in tesseract_lines for _, corners in line.words]
     for n, (word, box, corners, confidence) in enumerate(figures):
         if n not in seen and not any(_shared(box, other) > HALF_SEEN for other in boxes):
             merged.append(Line(corners, word, confidence, ((word, corners),)))
