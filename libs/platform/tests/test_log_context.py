@@ -65,6 +65,7 @@ async def service(database_url, tmp_path):
     written = io.StringIO()
     handler.setStream(written)
     yield app, written
+    await app.state.ctx.offsets.close()  # the handled events' commits, not left to write into the next test's lines
     root.handlers[:] = kept[0]
     root.setLevel(kept[1])
     await app.state.ctx.db.close()

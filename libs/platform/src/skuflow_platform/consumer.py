@@ -137,11 +137,12 @@ def consumer_group(service: str, topic: Topic) -> str:
 
 class EventConsumer:
     def __init__(self, *, service: str, db: Database, tables: PlatformTables, relay: OutboxRelay,
-                 dead_letters: DeadLetters, retries: int, backoff_seconds: float, health: Health) -> None:
+                 dead_letters: DeadLetters, retries: int, backoff_seconds: float, health: Health,
+                 offsets: OffsetCommits | None = None) -> None:
         self.service, self.db, self.tables, self.relay = service, db, tables, relay
         self.dead_letters, self.health = dead_letters, health
         self.retries, self.backoff = retries, Backoff(first=backoff_seconds)
-        self.offsets = OffsetCommits()
+        self.offsets = offsets or OffsetCommits()
 
     def subscribe(self, broker: KafkaBroker, topic: Topic, handler: Handler) -> None:
         subscriber = broker.subscriber(

@@ -32,6 +32,7 @@ from skuflow_platform.forget import forget_job
 from skuflow_platform.lag import Reading, lags
 from skuflow_platform.logs import configure_logging, request_log_context
 from skuflow_platform.metrics import CONSUMER_LAG, DB_POOL_USAGE, STORAGE_FREE
+from skuflow_platform.offsets import OffsetCommits
 from skuflow_platform.openapi import restore_examples
 from skuflow_platform.outbox import OutboxRelay
 from skuflow_platform.settings import PlatformSettings, refuse_unsafe_secrets
@@ -64,6 +65,7 @@ class ServiceContext:
     tables: PlatformTables
     relay: OutboxRelay
     health: Health
+    offsets: OffsetCommits = field(default_factory=OffsetCommits)  # handled records' offsets awaiting their commit
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
 
 
@@ -106,7 +108,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
     consumer = EventConsumer(
         service=definition.name, db=ctx.db, tables=ctx.tables, relay=ctx.relay,
         dead_letters=DeadLetters(ctx.broker, definition.name), retries=settings.handler_retries,
-        backoff_seconds=settings.retry_backoff_seconds, health=ctx.health,
+        backoff_seconds=settings.retry_backoff_seconds, health=ctx.health, offsets=ctx.offsets,
     )
     subscribed = [*definition.subscriptions(ctx), (JOB_DELETED, forget_job(definition.metadata, definition.tables))]
     for topic, handler in subscribed:
@@ -136,7 +138,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
                 clock.cancel()
             await asyncio.gather(*clocks, return_exceptions=True)
             await ctx.relay.stop()
-            await consumer.offsets.close()
+            await ctx.offsets.close()
             await ctx.broker.stop()
             await ctx.db.close()
             for cleanup in ctx.on_shutdown:
