@@ -105,7 +105,8 @@ class ParsedPage(Contract):
     images: list[ImageRegion] = Field(default_factory=list)
     decorations: list[BBox] = Field(default_factory=list,
                                     description="boxes of images below the size floor: neither stored nor hashed")
-    tables: list[TableBlock] = Field(default_factory=list)
+    tables: list[TableBlock] = Field(default_factory=list, description="table structure from a table backend "
+                                     "(seed-000 ParsedPageIR); none fills it: the extractor reads tables from words")
     rules: list[BBox] = Field(default_factory=list, description="horizontal rules drawn across the page (table row "
                               "borders, cell edges), of text-layer pages that are upright")
     column_rules: list[BBox] = Field(default_factory=list, description="vertical rules drawn on the page (cell "

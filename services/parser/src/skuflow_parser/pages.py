@@ -11,20 +11,19 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from skuflow_contracts.ir import ParsedPage, TableBlock, TextBlock
+from skuflow_contracts.ir import ParsedPage, TextBlock
 from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.ocr_engines import OcrTuning
-from skuflow_parser.backends.pdfplumber_backend import page_tables
-from skuflow_parser.backends.pymupdf_backend import ImageCache, displayed, text_blocks
+from skuflow_parser.backends.pymupdf_backend import ImageCache, text_blocks
 from skuflow_parser.backends.pymupdf_images import PlacedImage, cut_from_scan, page_images
 from skuflow_parser.backends.screenshot import DEFAULT_DPI as SCREENSHOT_DPI
 from skuflow_parser.backends.screenshot import screenshot
 from skuflow_parser.domain.document import text_coverage
+from skuflow_parser.domain.drawn_rules import column_rules, horizontal_rules
 from skuflow_parser.domain.features import page_features
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE, picture_share
 from skuflow_parser.domain.layout import reading_order, with_block_types
 from skuflow_parser.domain.screenshots import ScreenshotPolicy, wants_screenshot
-from skuflow_parser.domain.tables import column_rules, horizontal_rules, looks_tabular, reading_rotation
 from skuflow_parser.domain.text_layer import Drawn, TextLayerRule, ocr_reason
 from skuflow_parser.metrics import OCR_FALLBACKS, PARSER_FAILURES, PARSER_USED
 
@@ -76,24 +75,6 @@ def _screenshot(page: pymupdf.Page, config: ParserConfig) -> bytes | None:
         return None
 
 
-def _tables(page: pymupdf.Page, blocks: list[TextBlock]) -> list[TableBlock]:
-    """Table structure, only for pages whose lines look tabular in the frame their text reads upright
-    in: the displayed page, or the unrotated one of a page turned sideways."""
-    lines = [line for b in blocks for line in b.lines]
-    turn = reading_rotation(lines)
-    sideways = bool(page.rotation) and turn == page.rotation
-    if turn != 0 and not sideways:
-        return []
-    if not looks_tabular([displayed(line.bbox, page.derotation_matrix) if sideways else line.bbox for line in lines]):
-        return []
-    try:
-        return page_tables(page, blocks, sideways)
-    except Exception:  # counted and logged; the text lines still carry the table's content
-        PARSER_FAILURES.labels("pdfplumber").inc()
-        log.exception("pdfplumber backend failed", extra={"fields": {"page": page.number + 1}})
-        return []
-
-
 def _drawings(page: pymupdf.Page) -> list[dict]:
     """The page's vector paths, read once: their number tells outlined text, their rules table rows."""
     try:
@@ -141,17 +122,16 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
             coverage = text_coverage([b.bbox for b in blocks], width, height)
     PARSER_USED.labels(backend).inc()
     blocks = with_block_types(blocks, picture_boxes)
-    found_tables = _tables(page, blocks) if backend == "pymupdf" else []
     ruled = backend == "pymupdf" and not page.rotation
     rules = horizontal_rules(drawings) if ruled else []
     features = page_features(blocks, picture_boxes, images, width, height, backend)
     parsed = ParsedPage(
         page=index + 1, width=width, height=height, rotation=page.rotation, parser_backend=backend,
         text_blocks=blocks, images=[placed.region for placed in images], decorations=found.decorations,
-        tables=found_tables, rules=rules, column_rules=column_rules(drawings) if ruled else [],
+        rules=rules, column_rules=column_rules(drawings) if ruled else [],
         reading_order=reading_order(blocks, width),
         text_coverage=coverage, ocr_confidence=confidence,
-        features={**features, "table_count": float(len(found_tables))},
+        features=features,
     )
     wanted = wants_screenshot(config.screenshots, parsed, text_layer_rejected=reason is not None)
     return PageParse(parsed, images, _screenshot(page, config) if wanted else None)
