@@ -28,6 +28,7 @@ from skuflow_parser.backends.ocr_engines import (
 )
 from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script, with_figures_of
+from skuflow_parser.domain.corners import Bounds, Corners, bounds
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.orientation import SIDEWAYS_SHARE, better_turn, lying_weight, standing_share
 from skuflow_parser.domain.scan_pictures import pictures
@@ -116,9 +117,8 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
-def _box(corners: list[list[float]], zoom: float) -> tuple[float, float, float, float]:
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    return round(min(xs) / zoom, 2), round(min(ys) / zoom, 2), round(max(xs) / zoom, 2), round(max(ys) / zoom, 2)
+def _box(corners: Corners, zoom: float) -> Bounds:
+    return tuple(round(v / zoom, 2) for v in bounds(corners))  # type: ignore[return-value]
 
 
 def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,

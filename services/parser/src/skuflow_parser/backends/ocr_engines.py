@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from skuflow_parser.domain.corners import Corners
 from skuflow_parser.domain.skew import skew_degrees, turned
 
 MAX_SIDE_PX = 2600  # the largest page image OCR is given (pages are rendered at most this large)
@@ -27,7 +28,6 @@ BOX_TRIM = 0.89  # of a detected box's height kept (see ``_trimmed``), after the
 log = logging.getLogger(__name__)
 
 EngineName = Literal["rapidocr", "paddleocr"]
-Corners = list[list[float]]  # a box's four corners in pixels
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from io import BytesIO
 import numpy as np
 from PIL import Image
 
-from skuflow_parser.backends.ocr_engines import Corners, Line
+from skuflow_parser.backends.ocr_engines import Line
+from skuflow_parser.domain.corners import Corners, bounds
 
 log = logging.getLogger(__name__)
 # a script Tesseract detects → the language packs that read it, and the letters that spell it
@@ -101,11 +102,6 @@ SAME_WORD = 0.5  # of the smaller box that two readings' words share to be one p
 HALF_SEEN = 0.3  # a PP-OCR word overlapping a Tesseract word this much was seen by Tesseract
 
 
-def _rect(corners: Corners) -> tuple[float, float, float, float]:
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
 def _shared(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """The share of the smaller of two boxes that both cover."""
     width, height = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
@@ -121,7 +117,7 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> lis
     scanned twins, truth codes and prices found 230 of 421 in Tesseract's text, 294 with PP-OCR's
     figures). A Tesseract word covering one PP-OCR word that has digits and no letter takes its text;
     a PP-OCR figure Tesseract did not see at all is added as a line of its own."""
-    figures = [(word, _rect(corners), corners, line.confidence) for line in ppocr_lines
+    figures = [(word, bounds(corners), corners, line.confidence) for line in ppocr_lines
                for word, corners in (line.words or ((line.text, line.corners),)) if FIGURES.match(word)]
     seen: set[int] = set()
     boxes = []  # every Tesseract word's
@@ -129,7 +125,7 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> lis
     for line in tesseract_lines:
         words = []
         for word, corners in line.words:
-            box = _rect(corners)
+            box = bounds(corners)
             boxes.append(box)
             covered = [n for n, (_, other, _, _) in enumerate(figures) if _shared(box, other) > SAME_WORD]
             seen.update(covered)

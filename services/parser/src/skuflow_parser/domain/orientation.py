@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-Corners = list[list[float]]
+from skuflow_parser.domain.corners import Corners, bounds
 
 MIN_CHARS = 3  # a line this long says which way it runs
 SIDEWAYS_SHARE = 0.5  # of such lines standing on end: the page may be sideways
@@ -22,8 +22,8 @@ MARGIN = 1.5  # how much more a turned reading must read for the page to be turn
 
 
 def _size(corners: Corners) -> tuple[float, float]:
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    return max(xs) - min(xs), max(ys) - min(ys)
+    x0, y0, x1, y1 = bounds(corners)
+    return x1 - x0, y1 - y0
 
 
 def _wide(text: str) -> bool:

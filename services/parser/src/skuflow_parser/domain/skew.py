@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import statistics
 
-Corners = list[list[float]]  # a box's four corners in pixels: top-left, top-right, bottom-right, bottom-left
+from skuflow_parser.domain.corners import Corners
 
 LONG_LINE = 2.5  # width ÷ height of a line whose top edge says the page's angle (a word of 3+ letters)
 MIN_LINES = 3  # lines that must agree before a page is called skewed

@@ -1,0 +1,13 @@
+"""A detected box as OCR engines report it: its four corners in pixels, and the upright box around them."""
+
+from __future__ import annotations
+
+Corners = list[list[float]]  # top-left, top-right, bottom-right, bottom-left
+
+Bounds = tuple[float, float, float, float]
+
+
+def bounds(corners: Corners) -> Bounds:
+    """The smallest upright box holding the corners: x0, y0, x1, y1."""
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
