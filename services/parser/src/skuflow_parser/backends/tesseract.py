@@ -88,9 +88,8 @@ def lines_of(tsv: str) -> list[Line]:
             (word, _corners(left, top, width, height), float(fields[10]) / 100))
     lines = []
     for words in grouped.values():
-        xs = [x for _, corners, _ in words for x, _ in corners]
-        ys = [y for _, corners, _ in words for _, y in corners]
-        corners = [[min(xs), min(ys)], [max(xs), min(ys)], [max(xs), max(ys)], [min(xs), max(ys)]]
+        x0, y0, x1, y1 = bounds([point for _, corners, _ in words for point in corners])
+        corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
         lines.append(Line(corners, " ".join(w for w, _, _ in words), statistics.fmean(c for *_, c in words),
                           tuple((w, c) for w, c, _ in words)))
     return lines
