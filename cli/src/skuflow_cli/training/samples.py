@@ -24,7 +24,7 @@ from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import PageClassification, SkuRecord
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
 from skuflow_extractor.reading.candidates import Candidate
-from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.geometry import Geometry, geometry
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.pipeline import decision_inputs
 from skuflow_platform.storage import sha256_hex
@@ -60,14 +60,15 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
     for page in cache.pages(document.pdf):
         classification = classify_page(page, profile)
         continued = previous if previous and needs_previous_page(page, classification, profile) else None
-        rules = extract_page(page, classification, file_hash, profile, continued)
+        geo = geometry(page)
+        rules = extract_page(page, classification, file_hash, profile, continued, (geo.upright, geo.skew))
         previous = rules.table
         truth = truths.get(page.page)
         if truth is None or page.status == "failed":
             continue
         for bare in (False, True):
             reading = replace(rules, skus=[], method=None) if bare else rules
-            inputs = decision_inputs(page, classification, reading)
+            inputs = decision_inputs(page, classification, reading, geo)
             labels = labels_of(inputs.found, truth.get("skus", []))
             samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
                                       inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,

@@ -25,7 +25,7 @@ from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.menus import Dish, numbered_dishes
 from skuflow_extractor.domain.tables import Table, TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.validity import records
-from skuflow_extractor.domain.words import Line, page_lines, straighten, turn
+from skuflow_extractor.domain.words import Line, page_lines, turn, upright_lines
 
 log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
@@ -78,16 +78,16 @@ def _menu_rows(tables: list[Table], dishes: list[Dish]) -> tuple[list[Table], li
 
 
 def extract_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
-                 previous_table: TableHeader | None = None) -> Extraction:
-    """Extract one page. ``previous_table`` is the header the previous page's last table used."""
+                 previous_table: TableHeader | None = None, upright: tuple[list[Line], float] | None = None
+                 ) -> Extraction:
+    """Extract one page. ``previous_table`` is the header the previous page's last table used;
+    ``upright``: the page's ``upright_lines`` when the caller has them already."""
     skipped = classification.page_type == "D" and not classification.needs_review
     if skipped or page.status == "failed":
         return Extraction(None, [])
     # Tables are read from every line: a table may start in the top margin band of a tightly cropped
     # page, and a running header or footer forms no product grid. Cards and lines skip the margins.
-    lines, skew = page_lines(page, set()), 0.0
-    if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
-        lines, skew = straighten(lines)
+    lines, skew = upright or upright_lines(page)
     tables = find_tables(lines, profile.extraction.row_tolerance, previous_table, page.rules)
     tables, dishes = _menu_rows(tables, numbered_dishes(lines, profile.extraction.row_tolerance))
     table_lines = {index for table in tables for index in table.lines} | {n for d in dishes for n in d.lines}

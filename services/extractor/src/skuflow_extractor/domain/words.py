@@ -382,6 +382,14 @@ def turn(box: BBox, angle: float) -> BBox:
             max(c[1] for c in corners))
 
 
+def upright_lines(page: ParsedPage) -> tuple[list[Line], float]:
+    """Every line of the page, turned upright, and the angle they were turned by."""
+    lines = page_lines(page, set())
+    if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
+        return straighten(lines)
+    return lines, 0.0
+
+
 def straighten(lines: list[Line]) -> tuple[list[Line], float]:
     """Lines turned upright when the page is skewed, and the angle they were turned by."""
     angle = skew_of(lines)

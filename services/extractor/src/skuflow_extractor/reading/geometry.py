@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_extractor.domain.words import Line, page_lines, rows_of, straighten
+from skuflow_extractor.domain.words import Line, rows_of, upright_lines
 
 ROW_TOLERANCE = 3.0  # points: centres this close share a row whatever the cells' heights
 ALIGNED = 0.5  # two cells share a column when their x-ranges overlap by this share of the narrower
@@ -28,6 +28,7 @@ class Geometry:
     aligned: np.ndarray  # cells × cells: shares a column (and is another row)
     median_height: float
     skew: float
+    upright: list[Line]  # the lines as the rule readers take them (``upright_lines``), read once for both
 
     @property
     def ocr(self) -> bool:
@@ -35,16 +36,14 @@ class Geometry:
 
 
 def geometry(page: ParsedPage) -> Geometry:
-    lines, skew = page_lines(page, set()), 0.0
-    if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
-        lines, skew = straighten(lines)
+    lines, skew = upright_lines(page)
     cells = [Line(n, *_fields(line)) for n, line in enumerate(lines)]
     rows = [[line.index for line in row] for row in rows_of(cells, ROW_TOLERANCE)] if cells else []
     row_of = np.zeros(len(cells), dtype=np.int32)
     for r, row in enumerate(rows):
         row_of[row] = r
     height = statistics.median(c.height for c in cells) if cells else 10.0
-    return Geometry(page, cells, rows, row_of, _aligned(cells, row_of), max(height, 1.0), skew)
+    return Geometry(page, cells, rows, row_of, _aligned(cells, row_of), max(height, 1.0), skew, lines)
 
 
 def _fields(line: Line) -> tuple:
