@@ -25,6 +25,7 @@ from skuflow_evaluator.llm import evaluate_with_model, wants_model
 from skuflow_evaluator.probe import evaluate_document, render
 from skuflow_extractor.domain.extraction import needs_previous_page
 from skuflow_extractor.llm import read_with_model
+from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.pipeline import read_page
 from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
@@ -52,8 +53,10 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
                                                           profile.classification.page_type_min_confidence)
         review = evaluation.review_pages.get(page.page)
         # the previous page's header goes only to a page that may continue it, as the extractor service decides
-        continued = previous_table if previous_table and needs_previous_page(page, classification, profile) else None
-        rules = read_page(page, classification, file_hash, profile, continued)
+        geo = geometry(page)
+        continued = previous_table if previous_table and needs_previous_page(page, classification, profile,
+                                                                             geo.upright) else None
+        rules = read_page(page, classification, file_hash, profile, continued, geo=geo)
         extraction, more = await read_with_model(llm, rules, page, classification, review,
                                                  dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
         previous_table = extraction.table

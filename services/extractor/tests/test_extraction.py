@@ -7,6 +7,7 @@ from skuflow_contracts.ir import ImageRegion
 from skuflow_extractor.domain import extraction
 from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
+from skuflow_extractor.domain.words import upright_lines
 
 PROSE = "新品 ZX-300 仅售 ¥59 欢迎选购"  # no card reads it: two stage finds nothing, single stage does
 
@@ -144,15 +145,17 @@ def test_a_headerless_table_read_on_its_own_keeps_one_sku_per_row():
     (3, "C", [stacked(0, 40, 60, "型号：X-100", "价格：¥9")], False),
 ])
 def test_needs_previous_page(number, page_type, blocks, waits):
-    assert needs_previous_page(page(*blocks, number=number), classification(page_type), PROFILE) is waits
+    parsed = page(*blocks, number=number)
+    assert needs_previous_page(parsed, classification(page_type), PROFILE, upright_lines(parsed)[0]) is waits
 
 
 def test_margin_rows_do_not_make_a_page_wait():
     rows = table(0, 10, body_rows(3, 1))  # a running header printed like a row
     body = stacked(9, 40, 300, "型号：X-100", "价格：¥9")
     roles = {block.block_id: "header" for block in rows}
-    assert not needs_previous_page(page(*rows, body), classification("A", roles), PROFILE)
-    assert needs_previous_page(page(*rows, body), classification("A"), PROFILE)
+    lines = upright_lines(page(*rows, body))[0]
+    assert not needs_previous_page(page(*rows, body), classification("A", roles), PROFILE, lines)
+    assert needs_previous_page(page(*rows, body), classification("A"), PROFILE, lines)
 
 
 def ocr_page_of(*blocks, confidence):

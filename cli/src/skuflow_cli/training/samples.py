@@ -59,8 +59,8 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
     samples, previous = [], None
     for page in cache.pages(document.pdf):
         classification = classify_page(page, profile)
-        continued = previous if previous and needs_previous_page(page, classification, profile) else None
         geo = geometry(page)
+        continued = previous if previous and needs_previous_page(page, classification, profile, geo.upright) else None
         rules = extract_page(page, classification, file_hash, profile, continued, (geo.upright, geo.skew))
         previous = rules.table
         truth = truths.get(page.page)

@@ -33,7 +33,6 @@ from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
-from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import truth_keys
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page_staged
 from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
@@ -110,10 +109,10 @@ def doubt(page: int) -> str:
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted,
                          teacher: Teacher) -> tuple[Extraction, ExtractionTrace]:
-        page, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
+        page, geo, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
         header = header_of(previous)
         reading, stages = read_page_staged(page, current.classification, current.file_hash, profile, header,
-                                           teacher.reader, taught=teacher.columns)
+                                           teacher.reader, geo, teacher.columns)
         return reading, extraction_trace(job_id, current, reading, stages, header, teacher,
                                          reading=current.reading + 1, layout=current.layout)
 
@@ -126,8 +125,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def learn(uow: UnitOfWork, reviewed: PageReviewed, current: PageExtracted) -> int | None:
         """The reviewed page as a lesson (None: this review was learnt already)."""
-        page, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
-        geo = geometry(page)
+        page, geo, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
         rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous),
                              (geo.upright, geo.skew))
         products = [sku.attributes.model_dump() for sku in reviewed.result.skus]

@@ -16,10 +16,12 @@ from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import PageClassification
 from skuflow_extractor.domain.extraction import Extraction, needs_previous_page
 from skuflow_extractor.domain.tables import TableHeader
+from skuflow_extractor.reading.geometry import Geometry, geometry
 from skuflow_extractor.tables import page_readings, page_tables, profiles, skus
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.profiles import ProfileBook
 from skuflow_platform.storage import LocalStorage
+from skuflow_platform.tracing import stage
 
 UNKNOWN = object()  # the page before is not read yet
 BOOK = ProfileBook(profiles)  # the threshold profiles; a version never changes, so one cache per process
@@ -36,14 +38,17 @@ async def previous_header(conn: AsyncConnection, job_id: str, page: int,
 
 
 async def page_inputs(conn: AsyncConnection, storage: LocalStorage, job_id: str, work: PageClassified | PageExtracted
-                      ) -> tuple[ParsedPage, ThresholdProfile, TableHeader | object | None]:
-    """The page, its profile and, where it may continue the page before's table, that page's header."""
+                      ) -> tuple[ParsedPage, Geometry, ThresholdProfile, TableHeader | object | None]:
+    """The page, its geometry, its profile and, where it may continue the page before's table, that
+    page's header."""
     profile = await BOOK.get(conn, work.config_version)
     page = ParsedPage.model_validate_json(storage.get(work.ir_uri))
+    with stage("geometry", page=page.page):
+        geo = geometry(page)
     previous = None
-    if needs_previous_page(page, work.classification, profile):
+    if needs_previous_page(page, work.classification, profile, geo.upright):
         previous = await previous_header(conn, job_id, page.page, work.generation)
-    return page, profile, previous
+    return page, geo, profile, previous
 
 
 def header_of(previous: TableHeader | object | None) -> TableHeader | None:

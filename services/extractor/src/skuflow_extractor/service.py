@@ -25,7 +25,6 @@ from skuflow_contracts.traces import Stopwatch
 from skuflow_extractor import lessons
 from skuflow_extractor.llm import read_with_model
 from skuflow_extractor.metrics import CROSS_PAGE_DEFERRED, count_reading
-from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.layouts import canonical, layout_of
 from skuflow_extractor.reading.pipeline import read_page_staged
 from skuflow_extractor.readings import BOOK, UNKNOWN, extracted, header_of, known_layouts, page_inputs, publish
@@ -52,7 +51,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
                    wait: bool = True) -> None:
     job_id, clock = uow.envelope.job_id, Stopwatch()
     await lessons.hold(uow.conn, uow.envelope.merchant_id)
-    page, profile, previous = await page_inputs(uow.conn, ctx.storage, job_id, classified)
+    page, geo, profile, previous = await page_inputs(uow.conn, ctx.storage, job_id, classified)
     if previous is UNKNOWN and wait:
         deferred = pg_insert(deferred_pages).values(
             job_id=job_id, page=page.page, event=classified.model_dump(mode="json"))
@@ -62,8 +61,6 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
             set_={"event": deferred.excluded.event}, where=waiting_generation < classified.generation))
         once_committed(CROSS_PAGE_DEFERRED.inc)
         return
-    with stage("geometry", page=page.page):
-        geo = geometry(page)
     layout = canonical(layout_of(geo), await known_layouts(uow.conn, job_id, classified.generation))
     teacher = await lessons.teacher_for(uow.conn, uow.envelope.merchant_id, job_id, layout)
     call = PageCall.of(page, job_id=job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,

@@ -25,7 +25,7 @@ from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.menus import Dish, numbered_dishes
 from skuflow_extractor.domain.tables import Table, TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.validity import records
-from skuflow_extractor.domain.words import Line, page_lines, turn, upright_lines
+from skuflow_extractor.domain.words import Line, turn, upright_lines
 
 log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
@@ -52,10 +52,14 @@ def margin_blocks(classification: PageClassification) -> set[int]:
     return {block for block, role in classification.block_roles.items() if role in MARGIN_ROLES}
 
 
-def needs_previous_page(page: ParsedPage, classification: PageClassification, profile: ThresholdProfile) -> bool:
-    """Could this page continue the previous page's table? Then it waits for that page (C1)."""
-    return (page.page > 1 and classification.page_type in TABLE_PAGES
-            and headerless_rows(page_lines(page, margin_blocks(classification)), profile.extraction.row_tolerance))
+def needs_previous_page(page: ParsedPage, classification: PageClassification, profile: ThresholdProfile,
+                        upright: list[Line]) -> bool:
+    """Could this page continue the previous page's table? Then it waits for that page (C1).
+    ``upright``: the page's ``upright_lines`` (its running header and footer are left out here)."""
+    if page.page <= 1 or classification.page_type not in TABLE_PAGES:
+        return False
+    margins = margin_blocks(classification)
+    return headerless_rows([line for line in upright if line.block not in margins], profile.extraction.row_tolerance)
 
 
 def _pictures(page: ParsedPage, classification: PageClassification) -> list[BBox]:
