@@ -10,7 +10,7 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), the peak RSS of every service process, and the 16 documents again with a second
-  replica of parser and extractor in their consumer groups.
+  replica of parser and extractor in their consumer groups (timed once both replicas have read pages).
 Where the services spend their CPU is ``python -m skuflow_cli.profile`` (docs/performance.md).
 """
 
@@ -298,11 +298,18 @@ def concurrent_figures(scratch: Path, gateway: str, concurrent: int, name: str, 
             Figure(f"{name}_page_latency_p95", _percentile(latencies, 0.95), "s", "page.parsed -> page.bound")]
 
 
+def _warm(scratch: Path, gateway: str, documents: int) -> None:
+    """Untimed: a service just started loads its models on its first page. Several short documents
+    reach every replica (a job's pages stay in one partition, so one document warms one replica)."""
+    directory = scratch / f"warm-{documents}"
+    directory.mkdir(exist_ok=True)
+    asyncio.run(run_via_services(_documents(directory, documents, pages=2), gateway=gateway,
+                                 secret=PlatformSettings().jwt_secret, concurrency=documents))
+
+
 def service_figures(pdf: Path, pages: int, scratch: Path, gateway: str, local_rate: float) -> list[Figure]:
     settings = PlatformSettings()
-    (scratch / "warm").mkdir(exist_ok=True)
-    warm = _documents(scratch / "warm", 1, pages=2)  # untimed: services just started load models on first use
-    asyncio.run(run_via_services(warm, gateway=gateway, secret=settings.jwt_secret))
+    _warm(scratch, gateway, 1)
     single = GoldenDocument(pdf.stem, pdf, {"pages": []})
     seconds = _timed(lambda: asyncio.run(run_via_services([single], gateway=gateway, secret=settings.jwt_secret)))
     rate = pages / seconds
@@ -327,6 +334,7 @@ def replica_figures(scratch: Path, gateway: str, one_replica: float) -> list[Fig
     try:
         second.wait_ready(list(SCALED))
         time.sleep(5)  # both groups rebalance onto two members
+        _warm(scratch, gateway, 8)
         figures = concurrent_figures(scratch, gateway, 16, "kafka_16doc_2replicas",
                                      f"second parser and extractor; one replica: {one_replica:.2f} pages/s")
     finally:
