@@ -11,6 +11,7 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), the peak RSS of every service process, and the 16 documents again with a second
   replica of parser and extractor in their consumer groups (timed once both replicas have read pages).
+The share of CPU time the host stole meanwhile comes last: figures taken under steal read low.
 Where the services spend their CPU is ``python -m skuflow_cli.profile`` (docs/performance.md).
 """
 
@@ -358,6 +359,18 @@ def rss_figures() -> list[Figure]:
     return figures
 
 
+def cpu_times() -> list[int]:
+    """The machine's CPU time counters: /proc/stat's first line, user to steal."""
+    return [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+
+
+def stolen_share(before: list[int], after: list[int]) -> float:
+    """The share of the machine's CPU time between two readings that the host took (steal): a virtual
+    machine's figures read low under it, whatever the code does."""
+    spent = [later - earlier for earlier, later in zip(before, after, strict=True)]
+    return spent[7] / max(sum(spent), 1)
+
+
 def _progress(step: str) -> None:
     print(f"bench: {step}…", file=sys.stderr, flush=True)
 
@@ -367,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--gateway", default=None, help="running gateway URL; omit to skip the service figures")
     args = parser.parse_args(argv)
+    started = cpu_times()
     with tempfile.TemporaryDirectory(prefix="skuflow-bench-") as tmp:
         scratch = Path(tmp)
         pdf = scratch / "catalog.pdf"
@@ -390,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
             _progress("16 documents again with two replicas of parser and extractor")
             one_replica = next(f.value for f in figures if f.name == "kafka_16doc_pages_per_s")
             figures += replica_figures(scratch, args.gateway, one_replica)
+    figures.append(Figure("host_cpu_stolen", 100 * stolen_share(started, cpu_times()), "%",
+                          "of the machine's CPU time the host took meanwhile (/proc/stat steal)"))
     print(f"\n{'figure':<36} {'value':>10}  {'unit':<8} note")
     for figure in figures:
         print(f"{figure.name:<36} {figure.value:>10.2f}  {figure.unit:<8} {figure.note}")
