@@ -28,7 +28,7 @@ class Geometry:
     aligned: np.ndarray  # cells × cells: shares a column (and is another row)
     median_height: float
     skew: float
-    upright: list[Line]  # the lines as the rule readers take them (``upright_lines``), read once for both
+    upright: list[Line]  # the lines as the rule readers and the cross-page check take them (``upright_lines``)
 
     @property
     def ocr(self) -> bool:
