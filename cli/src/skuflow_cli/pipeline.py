@@ -55,7 +55,7 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
         # the previous page's header goes only to a page that may continue it, as the extractor service decides
         geo = geometry(page)
         continued = previous_table if previous_table and needs_previous_page(page, classification, profile,
-                                                                             geo.upright) else None
+                                                                             geo.upright.lines) else None
         rules = read_page(page, classification, file_hash, profile, continued, geo=geo)
         extraction, more = await read_with_model(llm, rules, page, classification, review,
                                                  dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)

@@ -146,14 +146,14 @@ def test_a_headerless_table_read_on_its_own_keeps_one_sku_per_row():
 ])
 def test_needs_previous_page(number, page_type, blocks, waits):
     parsed = page(*blocks, number=number)
-    assert needs_previous_page(parsed, classification(page_type), PROFILE, upright_lines(parsed)[0]) is waits
+    assert needs_previous_page(parsed, classification(page_type), PROFILE, upright_lines(parsed).lines) is waits
 
 
 def test_margin_rows_do_not_make_a_page_wait():
     rows = table(0, 10, body_rows(3, 1))  # a running header printed like a row
     body = stacked(9, 40, 300, "型号：X-100", "价格：¥9")
     roles = {block.block_id: "header" for block in rows}
-    lines = upright_lines(page(*rows, body))[0]
+    lines = upright_lines(page(*rows, body)).lines
     assert not needs_previous_page(page(*rows, body), classification("A", roles), PROFILE, lines)
     assert needs_previous_page(page(*rows, body), classification("A"), PROFILE, lines)
 

@@ -60,8 +60,9 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
     for page in cache.pages(document.pdf):
         classification = classify_page(page, profile)
         geo = geometry(page)
-        continued = previous if previous and needs_previous_page(page, classification, profile, geo.upright) else None
-        rules = extract_page(page, classification, file_hash, profile, continued, (geo.upright, geo.skew))
+        continued = previous if previous and needs_previous_page(
+            page, classification, profile, geo.upright.lines) else None
+        rules = extract_page(page, classification, file_hash, profile, continued, geo.upright)
         previous = rules.table
         truth = truths.get(page.page)
         if truth is None or page.status == "failed":

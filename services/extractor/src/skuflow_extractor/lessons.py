@@ -126,8 +126,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def learn(uow: UnitOfWork, reviewed: PageReviewed, current: PageExtracted) -> int | None:
         """The reviewed page as a lesson (None: this review was learnt already)."""
         page, geo, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
-        rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous),
-                             (geo.upright, geo.skew))
+        rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous), geo.upright)
         products = [sku.attributes.model_dump() for sku in reviewed.result.skus]
         columns = taught_columns(geo, products)
         learnt = lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns)

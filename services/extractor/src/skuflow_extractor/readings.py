@@ -46,7 +46,7 @@ async def page_inputs(conn: AsyncConnection, storage: LocalStorage, job_id: str,
     with stage("geometry", page=page.page):
         geo = geometry(page)
     previous = None
-    if needs_previous_page(page, work.classification, profile, geo.upright):
+    if needs_previous_page(page, work.classification, profile, geo.upright.lines):
         previous = await previous_header(conn, job_id, page.page, work.generation)
     return page, geo, profile, previous
 

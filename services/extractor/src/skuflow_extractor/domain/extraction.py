@@ -25,7 +25,7 @@ from skuflow_extractor.domain.drafts import SkuDraft
 from skuflow_extractor.domain.menus import Dish, numbered_dishes
 from skuflow_extractor.domain.tables import Table, TableHeader, find_tables, headerless_rows
 from skuflow_extractor.domain.validity import records
-from skuflow_extractor.domain.words import Line, turn, upright_lines
+from skuflow_extractor.domain.words import Line, Upright, turn, upright_lines
 
 log = logging.getLogger("skuflow.extractor")
 CONFIDENCE: dict[ExtractionMethod, float] = {"table_rule": 0.9, "two_stage": 0.85, "single_stage": 0.6,
@@ -82,8 +82,7 @@ def _menu_rows(tables: list[Table], dishes: list[Dish]) -> tuple[list[Table], li
 
 
 def extract_page(page: ParsedPage, classification: PageClassification, file_hash: str, profile: ThresholdProfile,
-                 previous_table: TableHeader | None = None, upright: tuple[list[Line], float] | None = None
-                 ) -> Extraction:
+                 previous_table: TableHeader | None = None, upright: Upright | None = None) -> Extraction:
     """Extract one page. ``previous_table`` is the header the previous page's last table used;
     ``upright``: the page's ``upright_lines`` when the caller has them already."""
     skipped = classification.page_type == "D" and not classification.needs_review

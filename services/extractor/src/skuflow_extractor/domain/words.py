@@ -13,6 +13,7 @@ import statistics
 import unicodedata
 from dataclasses import dataclass, replace
 from itertools import groupby, pairwise
+from typing import NamedTuple
 
 from skuflow_catalog.headers import CJK
 from skuflow_catalog.prices import leaders
@@ -382,12 +383,20 @@ def turn(box: BBox, angle: float) -> BBox:
             max(c[1] for c in corners))
 
 
-def upright_lines(page: ParsedPage) -> tuple[list[Line], float]:
-    """Every line of the page, turned upright, and the angle they were turned by."""
+class Upright(NamedTuple):
+    """A page's lines turned upright, and the angle they were turned by."""
+
+    lines: list[Line]
+    skew: float
+
+
+def upright_lines(page: ParsedPage) -> Upright:
+    """Every line of the page, turned upright: what the geometry stage, the rule readers and the
+    cross-page check all read (once a page)."""
     lines = page_lines(page, set())
     if page.parser_backend == "ocr":  # only a scan is skewed; a text layer's rows are level
-        return straighten(lines)
-    return lines, 0.0
+        return Upright(*straighten(lines))
+    return Upright(lines, 0.0)
 
 
 def straighten(lines: list[Line]) -> tuple[list[Line], float]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skuflow_contracts.ir import ParsedPage
-from skuflow_extractor.domain.words import Line, rows_of, upright_lines
+from skuflow_extractor.domain.words import Line, Upright, rows_of, upright_lines
 
 ROW_TOLERANCE = 3.0  # points: centres this close share a row whatever the cells' heights
 ALIGNED = 0.5  # two cells share a column when their x-ranges overlap by this share of the narrower
@@ -27,8 +27,7 @@ class Geometry:
     row_of: np.ndarray  # cell index → row
     aligned: np.ndarray  # cells × cells: shares a column (and is another row)
     median_height: float
-    skew: float
-    upright: list[Line]  # the lines as the rule readers and the cross-page check take them (``upright_lines``)
+    upright: Upright  # the page's lines as the rule readers and the cross-page check take them, and its skew
 
     @property
     def ocr(self) -> bool:
@@ -36,14 +35,14 @@ class Geometry:
 
 
 def geometry(page: ParsedPage) -> Geometry:
-    lines, skew = upright_lines(page)
-    cells = [Line(n, *_fields(line)) for n, line in enumerate(lines)]
+    upright = upright_lines(page)
+    cells = [Line(n, *_fields(line)) for n, line in enumerate(upright.lines)]
     rows = [[line.index for line in row] for row in rows_of(cells, ROW_TOLERANCE)] if cells else []
     row_of = np.zeros(len(cells), dtype=np.int32)
     for r, row in enumerate(rows):
         row_of[row] = r
     height = statistics.median(c.height for c in cells) if cells else 10.0
-    return Geometry(page, cells, rows, row_of, _aligned(cells, row_of), max(height, 1.0), skew, lines)
+    return Geometry(page, cells, rows, row_of, _aligned(cells, row_of), max(height, 1.0), upright)
 
 
 def _fields(line: Line) -> tuple:

@@ -86,7 +86,7 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
     """``read_page`` and what its stages weighed, for the page's trace (None: the rules' reading stood)."""
     geo = geo or geometry(page)
     with stage("rules") as span:
-        rules = extract_page(page, classification, file_hash, profile, previous_table, (geo.upright, geo.skew))
+        rules = extract_page(page, classification, file_hash, profile, previous_table, geo.upright)
         span.set_attributes(attributes(method=rules.method, skus=len(rules.skus)))
     reader = reader or committed_reader()
     if reader is None or page.status == "failed":
