@@ -6,7 +6,7 @@ import logging
 import pytest
 from faststream.kafka import KafkaBroker, TestKafkaBroker
 
-from skuflow_contracts.topics import PAGE_PARSED
+from skuflow_contracts.topics import JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_PARSED
 from skuflow_platform.auth import AuthError, bearer_principal, mint_token, verify_token
 from skuflow_platform.consumer import EventConsumer, consumer_group
 from skuflow_platform.deadletter import DeadLetters
@@ -69,22 +69,56 @@ def test_log_lines_are_json_with_the_message_context():
     assert (line["job_id"], line["page"]) == ("j1", 3) and "event_id" not in line
 
 
-def test_each_service_topic_pair_has_its_own_consumer_group():
+def test_a_page_stream_topic_has_its_own_group_and_the_quiet_ones_share_the_services_group():
     assert consumer_group("gateway", PAGE_PARSED) == "skuflow-gateway.page.parsed.v1"
+    assert consumer_group("gateway", PAGE_BOUND) == "skuflow-gateway.page.bound.v1"
+    assert consumer_group("gateway", JOB_ROUTED) == consumer_group("gateway", JOB_FAILED) == "skuflow-gateway.events"
+    assert consumer_group("output", JOB_ROUTED) == "skuflow-output.events"
+
+
+def _unit_consumer(broker: KafkaBroker) -> EventConsumer:
+    return EventConsumer(service="unit", db=None, tables=None, relay=None, dead_letters=DeadLetters(broker, "unit"),
+                         retries=0, backoff_seconds=0, health=Health({}))
+
+
+async def _ignore(envelope, uow) -> None:
+    raise AssertionError("a malformed message reached a handler")
+
+
+def _keeper(kept: list[bytes]):
+    async def keep(body: bytes) -> None:
+        kept.append(body)
+    return keep
+
+
+def test_a_topic_subscribed_twice_is_refused():
+    with pytest.raises(ValueError, match="twice"):
+        _unit_consumer(KafkaBroker()).subscribe(KafkaBroker(), [(JOB_ROUTED, _ignore), (JOB_ROUTED, _ignore)])
+
+
+async def test_one_consumer_of_several_topics_keeps_each_records_topic():
+    """The quiet topics share one consumer: a record is decoded, and dead-lettered, as its own topic's."""
+    broker = KafkaBroker()
+    _unit_consumer(broker).subscribe(broker, [(JOB_ROUTED, _ignore), (JOB_FAILED, _ignore)])
+    dead: dict[str, list[bytes]] = {JOB_ROUTED.dlq: [], JOB_FAILED.dlq: []}
+    for dlq, kept in dead.items():
+        broker.subscriber(dlq)(_keeper(kept))
+
+    async with TestKafkaBroker(broker) as test_broker:
+        await test_broker.publish(b"not a routing", topic=JOB_ROUTED.name, key=b"job-x")
+        await test_broker.publish(b"not a failure", topic=JOB_FAILED.name, key=b"job-x")
+    assert dead == {JOB_ROUTED.dlq: [b"not a routing"], JOB_FAILED.dlq: [b"not a failure"]}
 
 
 async def test_a_malformed_message_reaches_the_dlq_through_faststream():
     """FastStream's in-memory TestKafkaBroker: the subscriber wiring, no broker and no database."""
     broker = KafkaBroker()
-    consumer = EventConsumer(service="unit", db=None, tables=None, relay=None,
-                             dead_letters=DeadLetters(broker, "unit"), retries=0, backoff_seconds=0,
-                             health=Health({}))
     handled = []
 
     async def handler(envelope, uow):
         handled.append(envelope)
 
-    consumer.subscribe(broker, PAGE_PARSED, handler)
+    _unit_consumer(broker).subscribe(broker, [(PAGE_PARSED, handler)])
     dead = []
 
     @broker.subscriber(PAGE_PARSED.dlq)

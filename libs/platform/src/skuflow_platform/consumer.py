@@ -121,7 +121,7 @@ async def claim_event(conn: AsyncConnection, inbox: sa.Table, event_id, topic: s
 # broker and leaves out of it a partition whose records are still being handled, so the next record
 # of a job's partition waits for that fetch to come back: on the page stream this wait is paid at
 # every hop (the default 500 ms made a page's parsed-to-bound latency ~1 s), elsewhere it only costs
-# the idle polling of some thirty quiet consumers, which a long wait makes cheap.
+# the idle polling of each service's consumer of its quiet topics, which a long wait makes cheap.
 PAGE_STREAM = frozenset({PAGE_PARSE_REQUESTED, PAGE_PARSED, PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_BOUND})
 PAGE_STREAM_FETCH_WAIT_MS = 100
 QUIET_FETCH_WAIT_MS = 2000
@@ -131,8 +131,13 @@ INBOXED = frozenset({"handled", "duplicate"})  # outcomes the inbox remembers: t
 
 
 def consumer_group(service: str, topic: Topic) -> str:
-    """One group per (service, topic): a restart of one consumer never rebalances the others."""
-    return f"skuflow-{service}.{topic.name.removeprefix('skuflow.')}"
+    """A page-stream topic has a group of its own for each service that reads it, so a stage's replicas
+    share its pages and its lag scales it (deploy/k8s). Every other topic a service reads (job, task and
+    review events: a few per job) shares the service's one ``events`` group: a group per quiet topic
+    cost its fetches and heartbeats while nothing happened, about a sixth of the machine idle."""
+    if topic in PAGE_STREAM:
+        return f"skuflow-{service}.{topic.name.removeprefix('skuflow.')}"
+    return f"skuflow-{service}.events"
 
 
 class EventConsumer:
@@ -144,23 +149,34 @@ class EventConsumer:
         self.retries, self.backoff = retries, Backoff(first=backoff_seconds)
         self.offsets = offsets or OffsetCommits()
 
-    def subscribe(self, broker: KafkaBroker, topic: Topic, handler: Handler) -> None:
-        subscriber = broker.subscriber(
-            topic.name, group_id=consumer_group(self.service, topic), ack_policy=AckPolicy.MANUAL,
-            auto_offset_reset="earliest",
-            fetch_max_wait_ms=PAGE_STREAM_FETCH_WAIT_MS if topic in PAGE_STREAM else QUIET_FETCH_WAIT_MS,
-        )
+    def subscribe(self, broker: KafkaBroker, subscriptions: list[tuple[Topic, Handler]]) -> None:
+        """One Kafka consumer per group (``consumer_group``), handing each record to its topic's handler."""
+        groups: dict[str, dict[str, Handler]] = {}
+        for topic, handler in subscriptions:
+            handlers = groups.setdefault(consumer_group(self.service, topic), {})
+            if topic.name in handlers:
+                raise ValueError(f"{self.service} subscribes to {topic.name} twice")
+            handlers[topic.name] = handler
+        page_stream = {topic.name for topic in PAGE_STREAM}
+        for group, handlers in groups.items():
+            wait_ms = PAGE_STREAM_FETCH_WAIT_MS if page_stream & handlers.keys() else QUIET_FETCH_WAIT_MS
+            self._consume(broker, group, handlers, wait_ms)
+
+    def _consume(self, broker: KafkaBroker, group: str, handlers: dict[str, Handler], wait_ms: int) -> None:
+        subscriber = broker.subscriber(*handlers, group_id=group, ack_policy=AckPolicy.MANUAL,
+                                       auto_offset_reset="earliest", fetch_max_wait_ms=wait_ms)
 
         async def on_message(message: KafkaMessage) -> None:
+            record = message.raw_message
             try:
-                outcome = await self.process(topic.name, message.body, message.raw_message.key, handler)
+                outcome = await self.process(record.topic, message.body, record.key, handlers[record.topic])
             except BaseException:
                 await message.nack()  # back to this record: nothing after it is committed before it is handled
                 raise
             if outcome in INBOXED:
-                self.offsets.handled(message.consumer, message.raw_message)
+                self.offsets.handled(message.consumer, record)
             else:
-                await self.offsets.handled_now(message.consumer, message.raw_message)
+                await self.offsets.handled_now(message.consumer, record)
 
         subscriber(on_message)
 

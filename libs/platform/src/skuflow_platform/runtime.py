@@ -111,8 +111,7 @@ def build_app(definition: ServiceDefinition, settings: PlatformSettings | None =
         backoff_seconds=settings.retry_backoff_seconds, health=ctx.health, offsets=ctx.offsets,
     )
     subscribed = [*definition.subscriptions(ctx), (JOB_DELETED, forget_job(definition.metadata, definition.tables))]
-    for topic, handler in subscribed:
-        consumer.subscribe(ctx.broker, topic, handler)
+    consumer.subscribe(ctx.broker, subscribed)
     STORAGE_FREE.set_function(lambda: 1 - ctx.storage.used_ratio())
     DB_POOL_USAGE.set_function(ctx.db.pool_usage)
     lag_clock = _lag_clock(ctx, [Reading(consumer_group(definition.name, topic), topic.name)
