@@ -41,11 +41,13 @@ async def on_completed(conn: AsyncConnection, job_id: str, done: JobCompleted, e
         completion_pending_since=sa.func.now()))
 
 
-async def after_page_event(conn: AsyncConnection, job_id: str) -> None:
-    """Called by each page event under the job's lock: apply a held completion it catches up."""
-    held = await _held(conn, job_id)
-    if held is not None and await _caught_up(conn, job_id, held[0]):
-        await _apply(conn, job_id, *held)
+async def after_page_event(conn: AsyncConnection, job_id: str, held: dict | None) -> None:
+    """Called by each page event under the job's lock, with the completion the job holds (as read
+    under that lock): apply it if the event caught the pages up."""
+    if held is not None:
+        done, event_id = _completion(held)
+        if await _caught_up(conn, job_id, done):
+            await _apply(conn, job_id, done, event_id)
 
 
 async def apply_overdue(ctx: ServiceContext, grace_seconds: float) -> int:
@@ -60,9 +62,13 @@ async def apply_overdue(ctx: ServiceContext, grace_seconds: float) -> int:
     return len(overdue)
 
 
-async def _held(conn: AsyncConnection, job_id: str) -> tuple[JobCompleted, UUID] | None:
+def _completion(held: dict) -> tuple[JobCompleted, UUID]:
+    return JobCompleted.model_validate(held["payload"]), UUID(held["event_id"])
+
+
+async def _held(conn: AsyncConnection, job_id: str) -> tuple[JobCompleted, UUID]:
     held = (await conn.execute(sa.select(jobs.c.pending_completion).where(jobs.c.job_id == job_id))).scalar()
-    return (JobCompleted.model_validate(held["payload"]), UUID(held["event_id"])) if held else None
+    return _completion(held)
 
 
 async def _caught_up(conn: AsyncConnection, job_id: str, done: JobCompleted) -> bool:

@@ -24,27 +24,19 @@ from skuflow_contracts.topics import (
 )
 from skuflow_gateway import completion, timeline
 from skuflow_gateway.domain.page_states import PAGE, PENDING, reading_trigger, review_trigger
-from skuflow_gateway.lifecycle import stale
 from skuflow_gateway.tables import job_pages, jobs, platform
 from skuflow_platform.consumer import UnitOfWork
 from skuflow_platform.metrics import count_outranked, once_committed
 from skuflow_platform.states import Refused
 
 
-async def _job_facts(uow: UnitOfWork, total_pages: int | None, warnings: list[str] | None = None) -> None:
-    facts: dict[str, object] = {"total_pages": total_pages} if total_pages else {}
-    if warnings:
-        facts["warnings"] = warnings
-    if facts:  # every page event repeats them: the row is written only when one changes
-        changed = sa.or_(*(jobs.c[name].is_distinct_from(value) for name, value in facts.items()))
-        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id, changed).values(**facts))
-
-
 @dataclass(frozen=True)
 class Move:
-    """A page move that was written, and the status the page left."""
+    """A page move that was written, the status the page left, and the completion the job held
+    (read under the job's lock, for ``completion.after_page_event``)."""
 
     before: str | None
+    held: dict | None
 
     @property
     def unstarted(self) -> bool:
@@ -54,16 +46,41 @@ class Move:
         return self.before in (None, PENDING)
 
 
-async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object) -> Move | None:
+async def _lock(uow: UnitOfWork, page: int) -> sa.Row | None:
+    """Lock the job row (a job's page events then apply one at a time) and read, in one statement,
+    what a page event needs: the job's generation, facts and held completion, and the page's status
+    and revision. None for a job the gateway does not know."""
+    return (await uow.conn.execute(
+        sa.select(jobs.c.generation, jobs.c.total_pages, jobs.c.warnings, jobs.c.pending_completion,
+                  job_pages.c.status, job_pages.c.revision)
+        .select_from(jobs.outerjoin(job_pages, sa.and_(job_pages.c.job_id == jobs.c.job_id, job_pages.c.page == page)))
+        .where(jobs.c.job_id == uow.envelope.job_id).with_for_update(of=jobs))).first()
+
+
+async def _job_facts(uow: UnitOfWork, job: sa.Row, total_pages: int | None, warnings: list[str] | None) -> None:
+    """Every page event repeats the job's page count (and warnings): the row is written only when one changes."""
+    facts = {name: value for name, value in (("total_pages", total_pages), ("warnings", warnings))
+             if value and value != job._mapping[name]}
+    if facts:
+        await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
+
+
+async def _move_page(uow: UnitOfWork, page: int, trigger: str, *, total_pages: int | None = None,
+                     warnings: list[str] | None = None, **values: object) -> Move | None:
     """Fire ``trigger`` on the page (``domain/page_states.PAGE``) and write ``values`` with its new
     status and an audit row; None when the table refuses the move (a late or repeated event) or
-    the event belongs to a reading a full reprocess replaced, and nothing is written. The job row's
-    lock makes a job's page events apply one at a time."""
+    the event belongs to a reading a full reprocess replaced, and nothing but the job's facts is
+    written."""
     job_id = uow.envelope.job_id
-    if await stale(uow.conn, job_id, uow.envelope.payload.generation):
-        return None
-    current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
-        job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
+    job = await _lock(uow, page)
+    if job is None:  # not (or no longer) the gateway's job: the page row alone, as the events tell it
+        current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
+            job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
+    else:
+        await _job_facts(uow, job, total_pages, warnings)
+        if uow.envelope.payload.generation < job.generation:
+            return None
+        current = job if job.status is not None else None
     before = current.status if current else None
     if "revision" in values and current is not None and not outranks(values["revision"], current.revision):
         once_committed(count_outranked, values["revision"], current.revision)
@@ -77,7 +94,7 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, **values: object)
         index_elements=[job_pages.c.job_id, job_pages.c.page],
         set_={"status": status, **values, "updated_at": sa.func.now()}))
     await uow.transition("page", f"{job_id}/{page}", before, status, detail={"trigger": trigger})
-    return Move(before)
+    return Move(before, job.pending_completion if job is not None else None)
 
 
 async def reprocess_pages(conn: AsyncConnection, job_id: str, total_pages: int, generation: int) -> None:
@@ -105,8 +122,7 @@ async def _report_start(uow: UnitOfWork, page: int) -> None:
 def subscriptions():
     async def on_page_parsed(envelope: EventEnvelope[PageParsed], uow: UnitOfWork) -> None:
         parsed = envelope.payload
-        await _job_facts(uow, parsed.total_pages)
-        if await _move_page(uow, parsed.page, "parsed", started_at=sa.func.now()):
+        if await _move_page(uow, parsed.page, "parsed", total_pages=parsed.total_pages, started_at=sa.func.now()):
             await _report_start(uow, parsed.page)
 
     async def on_page_bound(envelope: EventEnvelope[PageBound], uow: UnitOfWork) -> None:
@@ -114,10 +130,10 @@ def subscriptions():
         result = bound.result
         error = "; ".join(result.review_reasons) or "the page could not be read" \
             if result.status in FAILED_PAGE_STATUSES else None
-        await _job_facts(uow, bound.total_pages, bound.document_warnings)
         # a re-read after a correction is checked on its revision; the first reading, on the page's state
         reread = {"revision": machine_revision(bound.generation, bound.reading)} if bound.reading else {}
         moved = await _move_page(uow, bound.page, reading_trigger(result.status, bound.reading),
+                                 total_pages=bound.total_pages, warnings=bound.document_warnings,
                                  result=result.model_dump(mode="json"), error=error, llm_cost_usd=bound.llm_cost_usd,
                                  **reread)
         if moved:
@@ -126,29 +142,30 @@ def subscriptions():
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=bound.page,
                                   status=result.status, skus_found=len(result.skus),
                                   needs_review=result.needs_review)
-            await completion.after_page_event(uow.conn, envelope.job_id)
+            await completion.after_page_event(uow.conn, envelope.job_id, moved.held)
 
     async def on_page_failed(envelope: EventEnvelope[PageFailed], uow: UnitOfWork) -> None:
         failed = envelope.payload
-        await _job_facts(uow, failed.total_pages)
         error = f"{failed.stage}: {failed.error}"
-        moved = await _move_page(uow, failed.page, "dead_lettered", result=None, error=error, llm_cost_usd=0.0)
+        moved = await _move_page(uow, failed.page, "dead_lettered", total_pages=failed.total_pages, result=None,
+                                 error=error, llm_cost_usd=0.0)
         if moved:
             if moved.unstarted:
                 await _report_start(uow, failed.page)
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_COMPLETED, page_no=failed.page,
                                   status=DEAD_LETTER, skus_found=0, error=error)
-            await completion.after_page_event(uow.conn, envelope.job_id)
+            await completion.after_page_event(uow.conn, envelope.job_id, moved.held)
 
     async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
         """A person's reading replaces the machine's (a later revision replaces an earlier one)."""
         reviewed = envelope.payload
-        if await _move_page(uow, reviewed.page, review_trigger(reviewed.result.status),
-                            result=reviewed.result.model_dump(mode="json"), revision=reviewed.revision, error=None):
+        moved = await _move_page(uow, reviewed.page, review_trigger(reviewed.result.status),
+                                 result=reviewed.result.model_dump(mode="json"), revision=reviewed.revision, error=None)
+        if moved:
             await timeline.record(uow.conn, envelope.job_id, timeline.PAGE_REVIEWED, page_no=reviewed.page,
                                   status=reviewed.result.status, skus_found=len(reviewed.result.skus),
                                   revision=reviewed.revision)
-            await completion.after_page_event(uow.conn, envelope.job_id)
+            await completion.after_page_event(uow.conn, envelope.job_id, moved.held)
 
     async def on_task_created(envelope: EventEnvelope[TaskCreated], uow: UnitOfWork) -> None:
         task = envelope.payload

@@ -21,11 +21,15 @@ JOB_REPROCESSED = "job_reprocessed"
 
 
 async def record(conn: AsyncConnection, job_id: str, kind: str, **data: object) -> None:
-    """Number the event and write it; the job's ``updated_at`` is the time of its latest event."""
-    seq = (await conn.execute(jobs.update().where(jobs.c.job_id == job_id).values(
-        event_seq=jobs.c.event_seq + 1, updated_at=sa.func.now()).returning(jobs.c.event_seq))).scalar_one_or_none()
-    if seq is not None:
-        await conn.execute(job_events.insert().values(job_id=job_id, seq=seq, kind=kind, data=data))
+    """Number the event and write it, in one statement; the job's ``updated_at`` is the time of its
+    latest event. An unknown job gets no event."""
+    numbered = (jobs.update().where(jobs.c.job_id == job_id)
+                .values(event_seq=jobs.c.event_seq + 1, updated_at=sa.func.now())
+                .returning(jobs.c.job_id, jobs.c.event_seq).cte("numbered"))
+    await conn.execute(job_events.insert().from_select(
+        ["job_id", "seq", "kind", "data"],
+        sa.select(numbered.c.job_id, numbered.c.event_seq, sa.literal(kind), sa.literal(data, job_events.c.data.type)),
+    ).add_cte(numbered))
 
 
 async def since(conn: AsyncConnection, job_id: str, after: int, limit: int = 500) -> list[sa.Row]:
