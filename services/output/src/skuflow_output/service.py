@@ -63,13 +63,13 @@ from skuflow_platform.tracing import stage
 
 
 async def _lock_job(uow: UnitOfWork, **facts: object) -> sa.Row:
-    """Create the job row on first sight and lock it, so page events of one job apply one by one."""
+    """Create the job row on first sight, or lock it, so page events of one job apply one by one; in
+    one statement (an upsert's update locks the row it returns)."""
     known = {k: v for k, v in facts.items() if v is not None}
-    await uow.conn.execute(pg_insert(jobs).values(
+    return (await uow.conn.execute(pg_insert(jobs).values(
         job_id=uow.envelope.job_id, merchant_id=uow.envelope.merchant_id, status="PROCESSING", **known,
-    ).on_conflict_do_update(index_elements=[jobs.c.job_id], set_=known or {"status": jobs.c.status}))
-    return (await uow.conn.execute(
-        sa.select(jobs).where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).one()
+    ).on_conflict_do_update(index_elements=[jobs.c.job_id], set_=known or {"status": jobs.c.status})
+        .returning(*jobs.c))).one()
 
 
 async def _job_of(uow: UnitOfWork, generation: int, **facts: object) -> sa.Row | None:
