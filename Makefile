@@ -16,10 +16,10 @@ DEMO_PDF := .run/demo/catalog.pdf
 
 setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) $(PROMTOOL) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic scans, promtool for the alert rules
 
-$(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt
+$(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q $(addprefix -e ,$(PACKAGES)) -r requirements-dev.txt
+	$(PY) -m pip install -q -c constraints.txt $(addprefix -e ,$(PACKAGES)) -r requirements-dev.txt
 	@touch $@
 
 # npm install, not npm ci: with this machine's npmrc (omit-lockfile-registry-resolved) npm ci refuses the

@@ -1,6 +1,7 @@
 """Training the reader on a small labelled corpus: labels from the truth, calibration, held-out batches,
 the artifact `skuflow train` writes and the extractor loads, and the corrections export."""
 
+import importlib.metadata
 import json
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from skuflow_cli.main import main as skuflow
+from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
 from skuflow_cli.training.fit import isotonic
@@ -40,6 +42,15 @@ def test_the_parse_cache_is_read_again_for_the_parsing_code_not_for_the_parser_s
     names = {"/".join(path.parts[-2:]) for path in parsing_code()}
     assert {"skuflow_parser/pages.py", "skuflow_parser/pipeline.py", "backends/ocr_backend.py"} <= names
     assert not names & {"skuflow_parser/service.py", "skuflow_parser/workers.py", "skuflow_parser/__main__.py"}
+
+
+def test_the_parse_cache_is_read_again_when_a_parsing_library_moves(tmp_path, monkeypatch):
+    installed = PageCache(tmp_path).fingerprint
+    named = corpus.parsing_libraries()
+    assert "onnxruntime==" + importlib.metadata.version("onnxruntime") in named
+    assert any(name.startswith("pymupdf==") for name in named)
+    monkeypatch.setattr(corpus, "parsing_libraries", lambda: [*named[:-1], "tesseract==9.9.9"])
+    assert PageCache(tmp_path).fingerprint != installed
 
 
 def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():

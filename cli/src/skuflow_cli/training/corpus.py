@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.metadata
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -78,11 +81,28 @@ def parsing_code() -> list[Path]:
     return [path for path in sorted(root.rglob("*.py")) if path.relative_to(root).parts[0] not in PARSER_SERVICE_ONLY]
 
 
+# the libraries whose versions change what a page reads (a new onnxruntime or PyMuPDF moves OCR words
+# and text runs), pinned in constraints.txt; Tesseract comes from Debian
+PARSING_LIBRARIES = ("pymupdf", "rapidocr", "onnxruntime", "opencv-python-headless", "numpy", "pillow", "opencc")
+
+
+def parsing_libraries() -> list[str]:
+    """The versions of the parsing libraries and of the Tesseract program, as ``name==version``."""
+    versions = [f"{name}=={importlib.metadata.version(name)}" for name in PARSING_LIBRARIES]
+    program = shutil.which("tesseract")
+    if program:
+        shown = subprocess.run([program, "--version"], capture_output=True, text=True, check=False)
+        versions.append(f"tesseract=={(shown.stdout or shown.stderr).splitlines()[0].split()[-1]}")
+    return versions
+
+
 def _parser_fingerprint() -> str:
-    """The parsing code and the IR's shape: a change to either reads the pages again."""
+    """The parsing code, the IR's shape and the parsing libraries' versions: a change to any of them
+    reads the pages again."""
     digest = hashlib.sha256()
     for path in [*parsing_code(), Path(skuflow_contracts.ir.__file__)]:
         digest.update(path.read_bytes())
+    digest.update("\n".join(parsing_libraries()).encode())
     return digest.hexdigest()[:12]
 
 
