@@ -8,8 +8,6 @@ import gzip
 import hashlib
 import importlib.metadata
 import json
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,6 +19,7 @@ from pathlib import Path
 import skuflow_contracts.ir
 import skuflow_parser
 from skuflow_contracts.ir import ParsedPage
+from skuflow_parser.backends import tesseract
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -88,12 +87,8 @@ PARSING_LIBRARIES = ("pymupdf", "rapidocr", "onnxruntime", "opencv-python-headle
 
 def parsing_libraries() -> list[str]:
     """The versions of the parsing libraries and of the Tesseract program, as ``name==version``."""
-    versions = [f"{name}=={importlib.metadata.version(name)}" for name in PARSING_LIBRARIES]
-    program = shutil.which("tesseract")
-    if program:
-        shown = subprocess.run([program, "--version"], capture_output=True, text=True, check=False)
-        versions.append(f"tesseract=={(shown.stdout or shown.stderr).splitlines()[0].split()[-1]}")
-    return versions
+    return [*(f"{name}=={importlib.metadata.version(name)}" for name in PARSING_LIBRARIES),
+            f"tesseract=={tesseract.version()}"]
 
 
 def _parser_fingerprint() -> str:

@@ -152,15 +152,16 @@ class EventConsumer:
     def subscribe(self, broker: KafkaBroker, subscriptions: list[tuple[Topic, Handler]]) -> None:
         """One Kafka consumer per group (``consumer_group``), handing each record to its topic's handler."""
         groups: dict[str, dict[str, Handler]] = {}
+        waits: dict[str, int] = {}
         for topic, handler in subscriptions:
-            handlers = groups.setdefault(consumer_group(self.service, topic), {})
+            group = consumer_group(self.service, topic)
+            handlers = groups.setdefault(group, {})
             if topic.name in handlers:
                 raise ValueError(f"{self.service} subscribes to {topic.name} twice")
             handlers[topic.name] = handler
-        page_stream = {topic.name for topic in PAGE_STREAM}
+            waits[group] = PAGE_STREAM_FETCH_WAIT_MS if topic in PAGE_STREAM else QUIET_FETCH_WAIT_MS
         for group, handlers in groups.items():
-            wait_ms = PAGE_STREAM_FETCH_WAIT_MS if page_stream & handlers.keys() else QUIET_FETCH_WAIT_MS
-            self._consume(broker, group, handlers, wait_ms)
+            self._consume(broker, group, handlers, waits[group])
 
     def _consume(self, broker: KafkaBroker, group: str, handlers: dict[str, Handler], wait_ms: int) -> None:
         subscriber = broker.subscriber(*handlers, group_id=group, ack_policy=AckPolicy.MANUAL,

@@ -51,6 +51,18 @@ def program() -> str | None:
     return found
 
 
+@cache
+def version() -> str | None:
+    """The installed Tesseract's version ('5.3.0'), None when it is not installed: it decides what a
+    Cyrillic scan reads, so the training corpus's parse cache is keyed by it."""
+    found = program()
+    if found is None:
+        return None
+    shown = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    first = (shown.stdout or shown.stderr).split("\n", 1)[0].split()
+    return first[-1] if first else None
+
+
 def _run(image: np.ndarray, *args: str) -> str:
     """Tesseract's answer for the image, fed as a PNG on standard input."""
     picture = Image.fromarray(image).convert("L")
