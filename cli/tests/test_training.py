@@ -107,6 +107,10 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
     assert (reader.take, {"text_layer": reader.review_below.text_layer, "ocr": reader.review_below.ocr}) == (
         report["take"], report["review_below"])
     assert "| SKU-weighted mean |" in (tmp_path / "cv.md").read_text()
+    nested = report["unflagged_bars_chosen_without_the_batch"]
+    assert set(nested["batches"]) == {"1", "2", "3"}  # each batch under the bars chosen without it
+    assert sum(b["pages"] for b in nested["batches"].values()) == nested["pages"]
+    assert "| batch | bars (text layer, OCR) |" in (tmp_path / "cv.md").read_text()
     kinds = report["by_source_kind"]
     assert set(kinds) == {"born-digital", "image-only"} and kinds["image-only"]["pages"] == sum(
         b["pages"] for n, b in report["batches"].items() if n == "3")

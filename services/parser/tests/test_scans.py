@@ -115,19 +115,26 @@ def test_a_page_scanned_on_its_side_is_turned_to_read_upright(turn):
     assert last[1] - first[1] > 150  # rows run down the page
 
 
-def test_a_page_of_vertical_chinese_stays_as_it_stands():
-    """Columns of Chinese standing on end, as menus set them, right to left."""
+def vertical_menu(dishes: list[str]) -> bytes:
+    """Columns of Chinese standing on end, as menus set them, right to left, scanned at 150 dpi."""
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
-    dishes = ["牛肉麵一百二十元", "陽春麵五十元整", "餛飩湯六十元整", "滷肉飯三十五元", "排骨飯九十五元"]
     for n, dish in enumerate(dishes):
         for k, ch in enumerate(dish):
             page.insert_text((480 - 60 * n, 120 + 34 * k), ch, fontname="china-t", fontsize=28)
     image = page.get_pixmap(dpi=150, alpha=False).tobytes("jpeg")
     scan = pymupdf.open()
     scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
-    parsed = parse_page(open_document(scan.tobytes()), 0, "f" * 64, ImageCache()).page
-    assert parsed.rotation == 0 and any("牛肉" in b.text for b in parsed.text_blocks)
+    return scan.tobytes()
+
+
+def test_a_page_of_vertical_chinese_is_read_down_its_columns():
+    """Each column becomes a line, read top to bottom, the first column (the rightmost) at the top."""
+    dishes = ["牛肉麵一百二十元", "陽春麵五十元整", "餛飩湯六十元整", "滷肉飯三十五元", "排骨飯九十五元"]
+    parsed = parse_page(open_document(vertical_menu(dishes)), 0, "f" * 64, ImageCache()).page
+    assert parsed.rotation == 270 and (parsed.width, parsed.height) == (PAGE.height, PAGE.width)
+    lines = sorted(parsed.text_blocks, key=lambda b: b.bbox[1])
+    assert [b.text for b in lines] == dishes
 
 
 def test_text_outlined_as_a_few_long_paths_is_read_by_ocr():

@@ -154,12 +154,21 @@ def unflagged_figures(judged: list[Judged]) -> dict:
 
 def nested_unflagged(held: list[HeldOut], calibration: Calibration, take: float) -> dict:
     """The unflagged pages of each batch under bars chosen without that batch: how the bars hold on
-    pages they were not chosen on (the calibration is shared)."""
-    judged = []
+    pages they were not chosen on (the calibration is shared), over all batches and batch by batch
+    (a batch whose confident errors no other batch shows is where the bars give way)."""
+    judged, by_batch = [], {}
     for batch in real_batches([h.sample for h in held]):
         bar = choose_review([h for h in held if h.sample.batch != batch], calibration, take)
-        judged += [judge(h, calibration, take, bar) for h in held if h.sample.batch == batch]
-    return unflagged_figures(judged)
+        own = [judge(h, calibration, take, bar) for h in held if h.sample.batch == batch]
+        by_batch[batch] = {"review_below": {"text_layer": bar.text_layer, "ocr": bar.ocr},
+                           **unflagged_figures(own), "wrong_skus_unflagged": _wrong_unflagged(own)}
+        judged += own
+    return {**unflagged_figures(judged), "batches": by_batch}
+
+
+def _wrong_unflagged(judged: list[Judged]) -> int:
+    clean = tally([j for j in judged if not j.flagged])
+    return clean.sku_predicted - clean.sku_matched
 
 
 def reliability(held: list[HeldOut], calibration: Calibration) -> dict:

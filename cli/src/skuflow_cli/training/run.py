@@ -129,6 +129,12 @@ def table(result: dict, untouched: dict[str, float]) -> str:
               "| p | candidates | mean p | right |", "|---|---|---|---|"]
     lines += [f"| {b['bin']} | {b['candidates']} | {b['mean_probability']} | {b['right']} |"
               for b in result["calibration"]["bins"]]
+    lines += ["", "With the bars chosen without each batch, that batch's pages:", "",
+              "| batch | bars (text layer, OCR) | pages unflagged | product pages unflagged | SKU precision | "
+              "wrong SKUs unflagged |", "|---|---|---|---|---|---|"]
+    lines += [f"| {batch} | {b['review_below']['text_layer']:.4f}, {b['review_below']['ocr']:.4f} | {b['pages']} | "
+              f"{b['product_pages_unflagged_share']:.0%} | {cell(b['sku_precision'])} | {b['wrong_skus_unflagged']} |"
+              for batch, b in nested.get("batches", {}).items()]
     return "\n".join(lines)
 
 

@@ -30,7 +30,14 @@ from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script, with_figures_of
 from skuflow_parser.domain.corners import Bounds, Corners, bounds
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
-from skuflow_parser.domain.orientation import SIDEWAYS_SHARE, better_turn, lying_weight, standing_share
+from skuflow_parser.domain.orientation import (
+    SIDEWAYS_SHARE,
+    better_turn,
+    lying_weight,
+    may_be_vertical,
+    reads_down,
+    standing_share,
+)
 from skuflow_parser.domain.scan_pictures import pictures
 from skuflow_parser.domain.scripts import in_one_script
 
@@ -136,6 +143,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     turn = 0
     if standing_share([(line.corners, line.text) for line in found]) >= SIDEWAYS_SHARE:
         turn, image, found = _upright(image, found, tuning)
+    elif _chinese(found) and may_be_vertical([(line.corners, line.text) for line in found]):
+        turn, image, found = _down_columns(image, found, tuning)
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
@@ -184,3 +193,18 @@ def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[i
 
     turn = better_turn(weight(found), {t: weight(lines) for t, (_, lines) in readings.items()})
     return (turn, *readings[turn]) if turn else (0, image, found)
+
+
+DOWN = 270  # degrees clockwise: the page turned a quarter counter-clockwise, so columns read top to bottom lie
+
+
+def _down_columns(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
+    """A page of Chinese that may be set in columns, read again turned so each column lies as a line
+    (``orientation``): that reading where it reads the page better, else the page as it stands."""
+    turned = np.ascontiguousarray(np.rot90(image, QUARTER_TURNS[DOWN]))
+    lines = _read(turned, tuning, upright_lines=False)
+
+    def read(reading: list[Line]) -> list[tuple[Corners, str, float]]:
+        return [(line.corners, line.text, line.confidence) for line in reading]
+
+    return (DOWN, turned, lines) if reads_down(read(found), read(lines)) else (0, image, found)
