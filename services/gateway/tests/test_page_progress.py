@@ -131,6 +131,32 @@ async def test_a_failure_reported_after_a_page_was_read_does_not_undo_its_readin
         ("page_started", 2, None), ("page_completed", 2, "DEAD_LETTER")]  # each start reported, once
 
 
+async def test_a_page_parsed_waiting_for_the_job_lock_sees_the_reading_its_holder_wrote(database_url):
+    """page.parsed and page.bound come on two topics to two consumers: when page.parsed waits for the
+    job's lock while page.bound's transaction writes the reading, it must find the page read and change
+    nothing (it once read the page in the statement that waited, saw it unread, and set it back in
+    progress, so the job's completion waited for the overdue sweep)."""
+    db, job_id = await new_job(database_url)
+    holder = await db.engine.connect()
+    transaction = await holder.begin()
+    await holder.execute(sa.select(jobs.c.job_id).where(jobs.c.job_id == job_id).with_for_update())
+    parsed = asyncio.create_task(deliver(db, job_id, PageParsed(
+        page=1, total_pages=2, file_hash=HASH, route="AUTO", config_version="v1", ir_uri="local://ir.json",
+        parser_backend="pymupdf")))
+    await asyncio.sleep(0.5)  # page.parsed is now waiting for the lock
+    assert not parsed.done()
+    await holder.execute(job_pages.insert().values(job_id=job_id, page=1, status="AI_COMPLETED"))
+    await transaction.commit()
+    await holder.close()
+    await asyncio.wait_for(parsed, timeout=10)
+    async with db.transaction() as conn:
+        status = (await conn.execute(sa.select(job_pages.c.status).where(
+            job_pages.c.job_id == job_id, job_pages.c.page == 1))).scalar_one()
+    events = await timeline_of(db, job_id)
+    await db.close()
+    assert status == "AI_COMPLETED" and ("page_started", 1, None) not in events
+
+
 def event_fields(stream: str) -> dict[str, set[str]]:
     """The data fields of each kind of event in a Server-Sent Events stream."""
     found = {}

@@ -46,21 +46,44 @@ class Move:
         return self.before in (None, PENDING)
 
 
-async def _lock(uow: UnitOfWork, page: int) -> sa.Row | None:
-    """Lock the job row (a job's page events then apply one at a time) and read, in one statement,
-    what a page event needs: the job's generation, facts and held completion, and the page's status
-    and revision. None for a job the gateway does not know."""
-    return (await uow.conn.execute(
-        sa.select(jobs.c.generation, jobs.c.total_pages, jobs.c.warnings, jobs.c.pending_completion,
-                  job_pages.c.status, job_pages.c.revision)
-        .select_from(jobs.outerjoin(job_pages, sa.and_(job_pages.c.job_id == jobs.c.job_id, job_pages.c.page == page)))
-        .where(jobs.c.job_id == uow.envelope.job_id).with_for_update(of=jobs))).first()
+@dataclass(frozen=True)
+class Locked:
+    """What a page event needs, read once the job is locked: the job's generation, facts and held
+    completion, and the page's status and revision (None: no row for the page yet)."""
+
+    generation: int
+    total_pages: int | None
+    warnings: list[str] | None
+    pending_completion: dict | None
+    status: str | None
+    revision: int | None
 
 
-async def _job_facts(uow: UnitOfWork, job: sa.Row, total_pages: int | None, warnings: list[str] | None) -> None:
+async def _page_row(uow: UnitOfWork, page: int) -> sa.Row | None:
+    return (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
+        job_pages.c.job_id == uow.envelope.job_id, job_pages.c.page == page))).first()
+
+
+async def _lock(uow: UnitOfWork, page: int) -> Locked | None:
+    """Lock the job row (a job's page events then apply one at a time), then read the page: two
+    statements, since a statement that waits for the lock reads the other tables as they were when it
+    began (under READ COMMITTED only the locked row is read again), so a page read in the same
+    statement can miss the reading the lock's holder just wrote, and a late page.parsed would then
+    undo it. None for a job the gateway does not know."""
+    job = (await uow.conn.execute(
+        sa.select(jobs.c.generation, jobs.c.total_pages, jobs.c.warnings, jobs.c.pending_completion)
+        .where(jobs.c.job_id == uow.envelope.job_id).with_for_update())).first()
+    if job is None:
+        return None
+    row = await _page_row(uow, page)
+    return Locked(job.generation, job.total_pages, job.warnings, job.pending_completion,
+                  row.status if row else None, row.revision if row else None)
+
+
+async def _job_facts(uow: UnitOfWork, job: Locked, total_pages: int | None, warnings: list[str] | None) -> None:
     """Every page event repeats the job's page count (and warnings): the row is written only when one changes."""
     facts = {name: value for name, value in (("total_pages", total_pages), ("warnings", warnings))
-             if value and value != job._mapping[name]}
+             if value and value != getattr(job, name)}
     if facts:
         await uow.conn.execute(jobs.update().where(jobs.c.job_id == uow.envelope.job_id).values(**facts))
 
@@ -74,8 +97,7 @@ async def _move_page(uow: UnitOfWork, page: int, trigger: str, *, total_pages: i
     job_id = uow.envelope.job_id
     job = await _lock(uow, page)
     if job is None:  # not (or no longer) the gateway's job: the page row alone, as the events tell it
-        current = (await uow.conn.execute(sa.select(job_pages.c.status, job_pages.c.revision).where(
-            job_pages.c.job_id == job_id, job_pages.c.page == page))).first()
+        current = await _page_row(uow, page)
     else:
         await _job_facts(uow, job, total_pages, warnings)
         if uow.envelope.payload.generation < job.generation:
