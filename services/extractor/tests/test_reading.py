@@ -86,6 +86,16 @@ def test_a_code_printed_twice_is_one_product_and_a_coded_rows_name_is_none():
     assert sorted(found[n].key for n in chosen) == ["SF-0001", "SF-0002"]
 
 
+def test_a_cell_gives_one_product_unless_it_lists_several_codes():
+    geo = geometry(page(cells(0, 100, ["AC7815QBGE, AC7815OBGE, AC7815MBGE", "¥3"], xs=(50, 400)),
+                        cells(1, 130, ["TB-40/120 Tube", "¥2"], xs=(50, 400))))
+    found = candidates(geo, [])
+    chosen = [found[n] for n in choose(found, np.full(len(found), 0.9), 0.5, geo)]
+    listing, tube = (next(c.index for c in geo.cells if c.text.startswith(start)) for start in ("AC", "TB"))
+    assert sorted(c.key for c in chosen if c.cell == listing) == ["AC7815MBGE", "AC7815OBGE", "AC7815QBGE"]
+    assert len([c for c in chosen if c.cell == tube]) == 1  # 'TB-40/120 Tube' and 'TB-40/120': one product
+
+
 def test_the_page_is_as_sure_as_its_least_likely_sku_and_its_likeliest_left_out_candidate():
     assert page_confidence(np.array([0.95, 0.9, 0.1]), [0, 1]) == 0.9
     assert page_confidence(np.array([0.95, 0.4]), [0]) == 0.6

@@ -146,10 +146,12 @@ def choose_review(held: list[HeldOut], calibration: Calibration, take: float) ->
 def unflagged_figures(judged: list[Judged]) -> dict:
     unflagged = [j for j in judged if not j.flagged]
     product_pages = [j for j in judged if j.sample.truth.get("skus")]
-    clean = tally(unflagged).metrics()["sku"]
+    kept = tally(unflagged)
+    clean = kept.metrics()["sku"]
     return {"pages": len(unflagged), "sku_precision": clean["precision"], "sku_recall": clean["recall"],
             "product_pages_unflagged_share": round(
-                sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4)}
+                sum(1 for j in product_pages if not j.flagged) / max(len(product_pages), 1), 4),
+            "wrong_skus_unflagged": kept.sku_predicted - kept.sku_matched}
 
 
 def nested_unflagged(held: list[HeldOut], calibration: Calibration, take: float) -> dict:
@@ -161,14 +163,9 @@ def nested_unflagged(held: list[HeldOut], calibration: Calibration, take: float)
         bar = choose_review([h for h in held if h.sample.batch != batch], calibration, take)
         own = [judge(h, calibration, take, bar) for h in held if h.sample.batch == batch]
         by_batch[batch] = {"review_below": {"text_layer": bar.text_layer, "ocr": bar.ocr},
-                           **unflagged_figures(own), "wrong_skus_unflagged": _wrong_unflagged(own)}
+                           **unflagged_figures(own)}
         judged += own
     return {**unflagged_figures(judged), "batches": by_batch}
-
-
-def _wrong_unflagged(judged: list[Judged]) -> int:
-    clean = tally([j for j in judged if not j.flagged])
-    return clean.sku_predicted - clean.sku_matched
 
 
 def reliability(held: list[HeldOut], calibration: Calibration) -> dict:

@@ -2,10 +2,11 @@
 page's reading is.
 
 Taken most likely first, at the reader's threshold: a code printed twice on the page is one product
-(its first reading), a cell gives one product, and a row that prints a product's code names that
-product in its other cells (its name is no product of its own). A SKU's confidence is its candidate's
-probability. The page's confidence is that of its least likely SKU, and of the most likely candidate
-left out (a product that may have been missed); under the reader's review threshold a person looks.
+(its first reading), a cell gives one product (or one for each code it lists), and a row that prints
+a product's code names that product in its other cells (its name is no product of its own). A SKU's
+confidence is its candidate's probability. The page's confidence is that of its least likely SKU, and
+of the most likely candidate left out (a product that may have been missed); under the reader's
+review threshold a person looks.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from skuflow_extractor.reading.candidates import Candidate
 from skuflow_extractor.reading.geometry import Geometry
 
 NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was left out
+LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OBGE'): each is a product
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
     """The candidates that become SKUs, codes before names, each most likely first."""
     chosen: list[int] = []
     codes: set[str] = set()
-    cells: set[int] = set()
+    cells: dict[int, bool] = {}  # cell → whether what it gave so far is pieces of the list it prints
     coded_rows: set[int] = set()
     for kind in ("code", "name"):
         for n in sorted((n for n, c in enumerate(found) if c.kind == kind), key=lambda n: -probability[n]):
@@ -45,12 +47,14 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
             row = int(geo.row_of[c.cell]) if c.cell is not None else None
             if kind == "code" and row is not None:
                 coded_rows.add(row)  # a row printing a product's code (again, too) names that product
-            if (kind == "code" and c.norm in codes) or (c.cell is not None and c.cell in cells) or (
+            listed = LISTED in c.sources
+            if (kind == "code" and c.norm in codes) or (c.cell in cells and not (listed and cells[c.cell])) or (
                     kind == "name" and row in coded_rows):
                 continue
             chosen.append(n)
             codes |= {c.norm} if kind == "code" else set()
-            cells |= {c.cell} if c.cell is not None else set()
+            if c.cell is not None:
+                cells[c.cell] = listed
     return chosen
 
 

@@ -113,7 +113,8 @@ def ocr_resolution(dpi: int, scanned_at: float | None, long_side: float = A4_LON
     return max(dpi, round(min(scanned_at, READ_LONG_PX * 72 / long_side)))
 
 
-def _chinese(found: list) -> bool:
+def _mostly_chinese(found: list) -> bool:
+    """Most letters read are full-width: a page in PP-OCR's own scripts, whose columns may stand."""
     letters = [ch for line in found for ch in line.text if ch.isalpha()]
     return bool(letters) and sum(1 for ch in letters if unicodedata.east_asian_width(ch) in "WF") \
         >= CHINESE_SHARE * len(letters)
@@ -140,17 +141,17 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
         zoom = max(image.shape[1] / page.rect.width, image.shape[0] / page.rect.height)
     found = _read(image, tuning)
-    turn = 0
-    if standing_share([(line.corners, line.text) for line in found]) >= SIDEWAYS_SHARE:
+    turn, shapes = 0, [(line.corners, line.text) for line in found]
+    if standing_share(shapes) >= SIDEWAYS_SHARE:
         turn, image, found = _upright(image, found, tuning)
-    elif _chinese(found) and may_be_vertical([(line.corners, line.text) for line in found]):
+    elif _mostly_chinese(found) and may_be_vertical(shapes):
         turn, image, found = _down_columns(image, found, tuning)
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
     first = found  # PP-OCR's lines where the image has them, as Tesseract places its words
     found, skew = levelled(found, centre)
-    if not _chinese(found) and (other := read_other_script(image)) is not None:
+    if not _mostly_chinese(found) and (other := read_other_script(image)) is not None:
         # a script PP-OCR's models misread as Latin look-alikes (Cyrillic), its figures as PP-OCR read them
         found = turned_lines(with_figures_of(other, first), skew, centre)
     blocks: list[TextBlock] = []
