@@ -4,6 +4,7 @@ the artifact `skuflow train` writes and the extractor loads, and the corrections
 import importlib.metadata
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +16,13 @@ from skuflow_cli.main import main as skuflow
 from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
+from skuflow_cli.training.crossval import NO_BAR, HeldOut, judge
 from skuflow_cli.training.fit import isotonic
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
 from skuflow_contracts.results import PageResult, SkuRecord
 from skuflow_extractor.reading.candidates import Candidate
-from skuflow_extractor.reading.decisions import load_reader
+from skuflow_extractor.reading.decisions import Calibration, load_reader
 from skuflow_extractor.reading.labels import label, truth_keys
 from skuflow_platform.db import migrate
 from skuflow_platform.storage import LocalStorage
@@ -74,6 +76,17 @@ def test_each_page_of_a_labelled_document_becomes_candidates_with_the_truths_ver
     models, _ = truth_keys(first.truth["skus"])
     found = {c.norm for c, right in zip(first.found, first.labels, strict=True) if right}
     assert found == models & {c.norm for c in first.found} and found  # every truth key found is labelled right
+
+
+def test_a_held_out_page_is_flagged_as_the_pipeline_flags_it_by_its_reading_and_by_the_classifiers_doubt(tmp_path):
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    page = next(s for s in page_samples(document, PageCache(tmp_path)) if not s.bare and s.truth["skus"])
+    sure = HeldOut(replace(page, classification=page.classification.model_copy(update={"needs_review": False})),
+                   page.labels.astype(float))  # the reader sure of exactly the truth's products
+    assert not judge(sure, Calibration((), ()), 0.5, NO_BAR).flagged
+    doubted = replace(sure, sample=replace(sure.sample, classification=sure.sample.classification.model_copy(
+        update={"needs_review": True})))
+    assert judge(doubted, Calibration((), ()), 0.5, NO_BAR).predicted["needs_review"]  # as the binder flags it
 
 
 def small_corpus(root: Path) -> Path:

@@ -86,10 +86,14 @@ NO_BAR = ReviewBar(0.0, 0.0)  # judged for the thresholds' choice: nothing flagg
 
 
 def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar) -> Judged:
+    """The page as the pipeline delivers it: flagged by the reader's doubts and, as the binder flags it,
+    by the classifier's own doubt about the page's type (seed-000 §5: under ``page_type_min_confidence``)."""
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
+    classification = h.sample.classification
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,
-                                  photos=product_photos(h.sample.classification) if h.sample.classification else 0))
+                                  photos=product_photos(classification) if classification else 0)) or bool(
+        classification and classification.needs_review)
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}
     return Judged(h.sample, predicted, reading.confidence, flagged)
