@@ -19,11 +19,10 @@ from skuflow_contracts.ids import sku_id
 from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.results import SkuAttributes, SkuRecord
 from skuflow_extractor.domain.validity import READING_ORDER_BAND, judge
-from skuflow_extractor.reading.candidates import Candidate
+from skuflow_extractor.reading.candidates import LISTED, Candidate
 from skuflow_extractor.reading.geometry import Geometry
 
 NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was left out
-LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OBGE'): each is a product
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ from skuflow_extractor.reading.geometry import Geometry
 from skuflow_extractor.reading.layouts import fortieth
 
 Kind = Literal["code", "name"]
+LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OBGE'): each is a product of its own
 SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed",
-           "listed", "labelled", "numbered", "taught")
+           LISTED, "labelled", "numbered", "taught")
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
@@ -145,7 +146,7 @@ def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
     if first and not found and ITEM_NUMBER.fullmatch(whole):
         found.append((whole.rstrip(".．、"), "number"))
     if len(pieces := [p for p in LIST_SEPARATOR.split(whole) if p]) >= 2:
-        found += [(piece, "listed") for piece in pieces if code_score(piece) >= CODE_SHAPED]
+        found += [(piece, LISTED) for piece in pieces if code_score(piece) >= CODE_SHAPED]
     if (label := LABEL_END.search(whole)) and code_score(after := whole[label.end():].strip()) >= 0.5:
         found.append((after, "labelled"))
     if numbered := NUMBERED.match(whole):

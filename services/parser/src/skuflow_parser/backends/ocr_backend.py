@@ -180,19 +180,25 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
 QUARTER_TURNS = {90: 3, 270: 1}  # degrees clockwise → numpy's counter-clockwise quarter turns
 
 
+def _turned(image: np.ndarray, turn: int) -> np.ndarray:
+    return np.ascontiguousarray(np.rot90(image, QUARTER_TURNS[turn]))
+
+
+def _weighed(lines: list[Line]) -> list[tuple[Corners, str, float]]:
+    """The lines as ``orientation`` weighs a reading: each line's box, text and confidence."""
+    return [(line.corners, line.text, line.confidence) for line in lines]
+
+
 def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
     """A page whose lines stand on end, read a quarter turn either way with no line turned by the
     engine (``orientation``): the turn, picture and lines that read it upright (0 and the page as it
     stands when neither turn reads better)."""
     readings = {}
-    for turn, quarters in QUARTER_TURNS.items():
-        turned = np.ascontiguousarray(np.rot90(image, quarters))
+    for turn in QUARTER_TURNS:
+        turned = _turned(image, turn)
         readings[turn] = (turned, _read(turned, tuning, upright_lines=False))
-
-    def weight(lines: list[Line]) -> float:
-        return lying_weight([(line.corners, line.text, line.confidence) for line in lines])
-
-    turn = better_turn(weight(found), {t: weight(lines) for t, (_, lines) in readings.items()})
+    turn = better_turn(lying_weight(_weighed(found)),
+                       {t: lying_weight(_weighed(lines)) for t, (_, lines) in readings.items()})
     return (turn, *readings[turn]) if turn else (0, image, found)
 
 
@@ -202,10 +208,6 @@ DOWN = 270  # degrees clockwise: the page turned a quarter counter-clockwise, so
 def _down_columns(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
     """A page of Chinese that may be set in columns, read again turned so each column lies as a line
     (``orientation``): that reading where it reads the page better, else the page as it stands."""
-    turned = np.ascontiguousarray(np.rot90(image, QUARTER_TURNS[DOWN]))
+    turned = _turned(image, DOWN)
     lines = _read(turned, tuning, upright_lines=False)
-
-    def read(reading: list[Line]) -> list[tuple[Corners, str, float]]:
-        return [(line.corners, line.text, line.confidence) for line in reading]
-
-    return (DOWN, turned, lines) if reads_down(read(found), read(lines)) else (0, image, found)
+    return (DOWN, turned, lines) if reads_down(_weighed(found), _weighed(lines)) else (0, image, found)
