@@ -12,6 +12,7 @@ import pymupdf
 import pytest
 import sqlalchemy as sa
 
+from skuflow_classifier.domain.page_types import committed_page_types, load_page_types
 from skuflow_cli.main import main as skuflow
 from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
@@ -129,9 +130,14 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
         b["pages"] for n, b in report["batches"].items() if n == "3")
     manifest = json.loads((tmp_path / "model" / "reader.json").read_text())["trained_on"]
     assert manifest["documents"] == 4 and set(manifest["batches"]) == {"1", "2", "3", "golden"}
+    page_types = load_page_types(tmp_path / "model")  # the reader learned from pages typed by this model's kin
+    assert manifest["page_types"] == page_types.version
+    assert report["page_types"]["pages"] == sum(b["pages"] for b in report["batches"].values())  # real, held out
+    assert "Page types held out by batch" in (tmp_path / "cv.md").read_text()
     assert skuflow(["train", *sets, "--cache", str(tmp_path / "serial"), "--jobs", "1",
                     "--out", str(tmp_path / "again"), "--report", str(tmp_path / "cv2.json")]) == 0
     assert load_reader(tmp_path / "again").version == reader.version  # deterministic, parsed in processes or not
+    assert load_page_types(tmp_path / "again").version == page_types.version
     assert skuflow(["eval", "--cross-validate", "batch", *common, "--out", str(tmp_path / "cv3.json")]) == 0
     assert json.loads((tmp_path / "cv3.json").read_text())["overall"] == report["overall"]
 
@@ -197,3 +203,10 @@ def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_
     result = report([outcome])
     assert result["pages_read_again"] == len(case.rest) and result["after"]["f1"] is not None
     assert "before the correction" in table(result)
+
+
+def test_the_committed_reader_learned_from_pages_typed_as_the_committed_classifier_types_them():
+    from skuflow_extractor.reading.decisions import MODEL_DIR
+
+    trained_on = json.loads((MODEL_DIR / "reader.json").read_text())["trained_on"]
+    assert trained_on["page_types"] == committed_page_types().version  # trained together by `skuflow train`

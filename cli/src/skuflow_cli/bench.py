@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pymupdf
 
-from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.domain.page_types import classify
 from skuflow_cli.catalog import generate_catalog
 from skuflow_cli.evaluation.golden import GoldenDocument
 from skuflow_cli.evaluation.runner import run_via_services
@@ -107,7 +107,7 @@ def reader_figures(pdf: Path, pages: int, scratch: Path, pipeline_rate: float) -
     file_hash, profile = sha256_hex(data), profile_for("v1")
     parsed = [stored.page for stored in parse_and_store(data, job_id="bench-reader", file_hash=file_hash,
                                                         storage=LocalStorage(scratch / "reader"))]
-    classified = [(page, classify_page(page, profile)) for page in parsed]
+    classified = [(page, classify(page, profile)) for page in parsed]
     reader = committed_reader()
     if reader is None:
         return []

@@ -15,7 +15,7 @@ from pathlib import Path
 from skuflow_binder.domain.dedup import SeenImages
 from skuflow_binder.domain.page import bind_page
 from skuflow_binder.llm import settle_with_model
-from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.domain.page_types import classify
 from skuflow_classifier.llm import classify_with_model
 from skuflow_contracts.evaluation import EvaluationReport
 from skuflow_contracts.profile import profile_for
@@ -49,7 +49,7 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
     for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
         page = stored.page
         call = PageCall.of(page, job_id=job_id, merchant_id=MERCHANT, read=storage.get)
-        classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
+        classification, spent = await classify_with_model(llm, classify(page, profile), call,
                                                           profile.classification.page_type_min_confidence)
         review = evaluation.review_pages.get(page.page)
         # the previous page's header goes only to a page that may continue it, as the extractor service decides

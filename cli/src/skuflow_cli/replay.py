@@ -127,14 +127,14 @@ class Comparison:
 def replay(bundle: PageTraceBundle, page: ParsedPage) -> Comparison:
     from skuflow_binder.domain.dedup import SeenImages
     from skuflow_binder.domain.page import bind_page
-    from skuflow_classifier.domain.classification import classify_page
+    from skuflow_classifier.domain.page_types import classify
     from skuflow_extractor.domain.tables import TableHeader
     from skuflow_extractor.lessons import adapted_to
     from skuflow_extractor.reading.pipeline import read_page
 
     classified, read, bound = bundle.classification, bundle.extraction, bundle.binding
     profile = classified.profile
-    classification = classified.classification if classified.model.calls else classify_page(page, profile)
+    classification = classified.classification if classified.model.calls else classify(page, profile)
     if read.model.calls:
         outcome = read.extraction
     else:

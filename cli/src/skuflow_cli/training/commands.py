@@ -36,19 +36,22 @@ def _untouched() -> dict[str, float]:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from skuflow_classifier.domain import page_types
     from skuflow_cli.training.run import corpus_manifest, learn, load_corpus, samples_of, table, write_report
     from skuflow_extractor.reading.decisions import MODEL_DIR
 
-    out = args.out or MODEL_DIR
+    out, types_out = (args.out, args.out) if args.out else (MODEL_DIR, page_types.MODEL_DIR)
     started = time.perf_counter()
     corpus = load_corpus(args.real, args.golden, args.corrections)
-    samples = samples_of(corpus, args.cache, args.jobs)
-    reader, result = learn(samples)
-    reader.save(out, corpus_manifest(corpus, samples))
+    readings = samples_of(corpus, args.cache, args.jobs)
+    reader, result = learn(readings)
+    manifest = corpus_manifest(corpus, readings.samples)
+    readings.page_types.served.save(types_out, manifest)
+    reader.save(out, {**manifest, "page_types": readings.page_types.served.version})
     write_report(result, args.report, _untouched())
     print(table(result, _untouched()))
-    print(f"\n{reader.version} written to {out} ({sum(1 for s in samples if not s.bare)} pages, "
-          f"{time.perf_counter() - started:.0f} s); held-out report: {args.report}")
+    print(f"\n{reader.version} written to {out}, {readings.page_types.served.version} to {types_out} "
+          f"({manifest['pages']} pages, {time.perf_counter() - started:.0f} s); held-out report: {args.report}")
     return 0
 
 
@@ -78,7 +81,7 @@ def adaptation(args: argparse.Namespace) -> int:
     if base is None:
         print("skuflow eval: no committed reader to adapt; run `skuflow train`", file=sys.stderr)
         return 2
-    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs)
+    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs).samples
     result = simulation.report(simulation.simulate(samples, dict(without_each_batch(samples)), base))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -91,8 +94,8 @@ def adaptation(args: argparse.Namespace) -> int:
 def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.ArgumentParser) -> None:
     train = sub.add_parser("train", help="learn the page reader from the labelled pages and write its artifact")
     _corpus_arguments(train)
-    train.add_argument("--out", type=Path, default=None, help="where the reader artifact goes (committed; "
-                       "default: the extractor's reading/model/)")
+    train.add_argument("--out", type=Path, default=None, help="where the reader and page-type artifacts go "
+                       "(committed; default: the extractor's reading/model/ and the classifier's model/)")
     train.add_argument("--report", type=Path, default=Path("docs/reader/cross-validation.json"),
                        help="the held-out (leave-one-batch-out) report, JSON and a .md table beside it")
     train.set_defaults(run=_train)

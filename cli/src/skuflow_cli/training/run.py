@@ -19,7 +19,9 @@ from skuflow_cli.training.crossval import (
     stacked,
 )
 from skuflow_cli.training.fit import train, version_of
-from skuflow_cli.training.samples import PageSample, corpus_samples
+from skuflow_cli.training.page_types import PageTypes, learn_page_types, rule_readings
+from skuflow_cli.training.samples import CONFIG_VERSION, PageSample, corpus_samples
+from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.decisions import Calibration, Reader, ReviewBar
 
 FROZEN = "frozen"  # a batch labelled and kept apart, measured once with the final reader
@@ -41,6 +43,14 @@ def load_corpus(real: Path, golden: Path, corrections: list[Path]) -> Corpus:
 
 
 @dataclass(frozen=True)
+class Readings:
+    """The labelled corpus read up to the reader's decision, and the page types it was read with."""
+
+    samples: list[PageSample]
+    page_types: PageTypes
+
+
+@dataclass(frozen=True)
 class HeldOutReading:
     """What leaving one batch out at a time gives: the calibration, both thresholds and the report."""
 
@@ -50,20 +60,21 @@ class HeldOutReading:
     report: dict
 
 
-def held_out(samples: list[PageSample]) -> HeldOutReading:
-    held = leave_one_batch_out(samples)
+def held_out(readings: Readings) -> HeldOutReading:
+    held = leave_one_batch_out(readings.samples)
     real = scored(held)
     calibration = calibrate(real)
     take = choose_take(real, calibration)
     review_below = choose_review(real, calibration, take)
-    return HeldOutReading(calibration, take, review_below, report(held, calibration, take, review_below))
+    return HeldOutReading(calibration, take, review_below, {
+        **report(held, calibration, take, review_below), "page_types": readings.page_types.report})
 
 
-def learn(samples: list[PageSample]) -> tuple[Reader, dict]:
+def learn(readings: Readings) -> tuple[Reader, dict]:
     """The reader trained on every sample, calibrated and thresholded on held-out predictions, and the
     held-out report."""
-    found = held_out(samples)
-    booster = train(*stacked(samples))
+    found = held_out(readings)
+    booster = train(*stacked(readings.samples))
     version = version_of(booster, found.calibration, found.take, found.review_below)
     return Reader(version, booster, found.calibration, found.take, found.review_below), found.report
 
@@ -79,16 +90,19 @@ def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
             "missing_pdfs": corpus.missing}
 
 
-def samples_of(corpus: Corpus, cache: Path, jobs: int = 1) -> list[PageSample]:
-    """Every corpus page as a sample; pages the parser has not read yet are read first, in ``jobs``
-    processes."""
+def samples_of(corpus: Corpus, cache: Path, jobs: int = 1) -> Readings:
+    """Every corpus page as a sample, typed by the page-type model trained without its batch; pages the
+    parser has not read yet are read first, in ``jobs`` processes."""
     if corpus.missing:
         print(f"skuflow: {len(corpus.missing)} real documents have no PDF here (run tests/real/build.py); "
               f"left out: {', '.join(corpus.missing[:8])}{' …' if len(corpus.missing) > 8 else ''}", file=sys.stderr)
     pages = PageCache(cache)
     if jobs > 1:
         pages.warm([d.pdf for d in corpus.documents], jobs)
-    return corpus_samples(corpus.documents, pages)
+    profile = profile_for(CONFIG_VERSION)
+    page_types = learn_page_types(rule_readings(corpus.documents, pages, profile),
+                                  profile.classification.page_type_min_confidence)
+    return Readings(corpus_samples(corpus.documents, pages, page_types), page_types)
 
 
 def table(result: dict, untouched: dict[str, float]) -> str:
@@ -99,6 +113,9 @@ def table(result: dict, untouched: dict[str, float]) -> str:
 
     def cell(value: float | None) -> str:
         return f"{value:.3f}" if value is not None else "–"
+
+    def share(value: float | None) -> str:
+        return f"{value:.0%}" if value is not None else "–"
 
     for batch, b in result["batches"].items():
         lines.append(f"| {batch} | {b['pages']} | {b['truth_skus']} | {cell(b['reader']['precision'])} | "
@@ -115,6 +132,11 @@ def table(result: dict, untouched: dict[str, float]) -> str:
     lines += [f"| {kind} | {k['pages']} | {k['truth']} | {cell(k['precision'])} | {cell(k['recall'])} | "
               f"{cell(k['f1'])} | {k['silent_loss']['pages']} of {k['silent_loss']['product_pages']} |"
               for kind, k in result["by_source_kind"].items()]
+    types, called_d = result["page_types"], result["page_types"]["product_pages_called_D"]
+    lines += ["", f"Page types held out by batch ({types['pages']} real pages): the learned type is the labelled "
+              f"one on {share(types['learned_right'])} (the rules' on {share(types['rules_right'])}); sure of "
+              f"{share(types['learned_sure'])} of pages, right on {share(types['learned_right_when_sure'])} of "
+              f"those; product pages called D: {share(called_d['learned'])} (the rules {share(called_d['rules'])})."]
     unflagged, nested = result["unflagged"], result["unflagged_bars_chosen_without_the_batch"]
     bare = result["without_rules"]
     lines += ["", f"Read as if no rule reader had fired (the cells alone): P {cell(bare['precision'])}, "

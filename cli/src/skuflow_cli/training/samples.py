@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.domain.page_types import PageTypeModel, classify
 from skuflow_cli.training.corpus import Document, PageCache
+from skuflow_cli.training.page_types import PageTypes
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import PageClassification, SkuRecord
 from skuflow_extractor.domain.extraction import extract_page, needs_previous_page
@@ -51,14 +52,15 @@ class PageSample:
     method: str | None = None  # the rule readers' method
 
 
-def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
-    """The document's scored pages, read in order (a page may continue the previous page's table)."""
+def page_samples(document: Document, cache: PageCache, page_types: PageTypeModel | None = None) -> list[PageSample]:
+    """The document's scored pages, read in order (a page may continue the previous page's table), typed
+    by ``page_types`` (else by the committed model)."""
     profile = profile_for(CONFIG_VERSION)
     file_hash = sha256_hex(document.pdf.read_bytes())
     truths = {p["page"]: p for p in document.scored_pages}
     samples, previous = [], None
     for page in cache.pages(document.pdf):
-        classification = classify_page(page, profile)
+        classification = classify(page, profile, page_types)
         geo = geometry(page)
         continued = previous if previous and needs_previous_page(
             page, classification, profile, geo.upright.lines) else None
@@ -77,12 +79,14 @@ def page_samples(document: Document, cache: PageCache) -> list[PageSample]:
     return samples
 
 
-def corpus_samples(documents: list[Document], cache: PageCache, progress=sys.stderr) -> list[PageSample]:
-    """Every document's pages, with a line of progress per document."""
+def corpus_samples(documents: list[Document], cache: PageCache, page_types: PageTypes,
+                   progress=sys.stderr) -> list[PageSample]:
+    """Every document's pages, each typed by the model that never saw its batch, with a line of progress
+    per document."""
     samples: list[PageSample] = []
     started = time.perf_counter()
     for n, document in enumerate(documents, start=1):
-        samples += page_samples(document, cache)
+        samples += page_samples(document, cache, page_types.for_batch(document.batch))
         print(f"\r[{n}/{len(documents)}] {document.name[:50]:<50} {time.perf_counter() - started:6.0f} s",
               end="", file=progress, flush=True)
     print(file=progress)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from skuflow_classifier.domain.classification import classify_page
+from skuflow_classifier.domain.page_types import classify
 from skuflow_classifier.llm import classify_with_model
 from skuflow_classifier.tables import metadata, page_classifications, platform, profiles
 from skuflow_classifier.trace import classification_trace
@@ -36,7 +36,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         call = PageCall.of(page, job_id=envelope.job_id, merchant_id=envelope.merchant_id, read=ctx.storage.get,
                            calls_used=parsed.llm_calls)
         with PHASE_SECONDS.labels("classify").time(), stage("classify") as span:
-            classification, spent = await classify_with_model(llm, classify_page(page, profile), call,
+            classification, spent = await classify_with_model(llm, classify(page, profile), call,
                                                               profile.classification.page_type_min_confidence)
             span.set_attributes(attributes(  # seed-000 §12.9's classification_confidence
                 page_type=classification.page_type, classification_confidence=classification.page_type_confidence,

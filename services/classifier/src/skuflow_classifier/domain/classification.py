@@ -329,7 +329,7 @@ def classify_page(page: ParsedPage, profile: ThresholdProfile) -> PageClassifica
         page_type=page_type, page_type_confidence=confidence, layout=layout_of(features, page_type),
         block_roles=roles, image_roles=image_roles, needs_review=confidence < t.page_type_min_confidence,
         reason=reason,
-        detail={"features": asdict(features), "rule": reason, "confidence": confidence,
+        detail={"features": asdict(features), "rule": reason, "rule_page_type": page_type, "confidence": confidence,
                 "thresholds": {"page_type_min_confidence": t.page_type_min_confidence,
                                "decoration_area_share": t.decoration_area_share, "margin_share": t.margin_share}},
     )
