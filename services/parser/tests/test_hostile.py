@@ -6,12 +6,13 @@ dead-lettered), a truncated PDF silently repaired (no warning).
 """
 
 import asyncio
+import os
 
 import pytest
 
 from skuflow_parser.domain.security import SecurityLimits
 from skuflow_parser.pages import ParserConfig
-from skuflow_parser.workers import REPAIRED, PagePool
+from skuflow_parser.workers import REPAIRED, PagePool, WorkerCrashed
 from tests.fuzz.hostile import HOSTILE, mutations
 
 HASH = "ab" * 32
@@ -60,20 +61,27 @@ def test_a_truncated_pdf_is_read_with_a_warning(pool, tmp_path):
     assert checked.warnings == (REPAIRED,) and pages
 
 
-def test_a_worker_that_dies_fails_the_page_and_the_pool_recovers(pool, tmp_path):
+def test_a_worker_killed_between_pages_costs_no_page_and_the_pool_recovers(pool, tmp_path):
     path = tmp_path / "c.pdf"
     path.write_bytes(HOSTILE["dangling_references"]())
 
     async def run():
         worker = next(iter(pool._pool._processes.values()))
-        worker.kill()  # as the OOM killer would
-        await asyncio.sleep(0.2)
+        worker.kill()  # as the OOM killer would, just before the page is handed over
         crashed = await pool.parse(str(path), 0, HASH)
         return crashed, await pool.parse(str(path), 0, HASH)
 
     crashed, after = asyncio.run(run())
     assert crashed.page.status == "ok"  # the pool broken by a dead worker is replaced, not blamed on the page
     assert after.page.status == "ok"
+
+
+def test_a_task_that_kills_its_worker_again_on_a_fresh_pool_is_blamed_for_it(pool, tmp_path):
+    with pytest.raises(WorkerCrashed, match="died while reading page 1"):
+        asyncio.run(pool.run("page 1", 30, os._exit, 1))  # as a page that crashes MuPDF would
+    path = tmp_path / "c.pdf"
+    path.write_bytes(HOSTILE["dangling_references"]())
+    assert asyncio.run(pool.parse(str(path), 0, HASH)).page.status == "ok"
 
 
 def test_damaged_variants_of_a_catalog_all_end_with_pages_or_a_reason(pool, tmp_path):

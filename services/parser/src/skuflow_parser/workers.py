@@ -161,7 +161,23 @@ class PagePool:
             return DocumentCheck(reason="corrupt_pdf", message=f"the PDF crashed the reader ({exc})")
 
     async def run(self, what: str, budget: float, task: Callable, *args: object):
-        """``task(*args)`` in a worker within ``budget`` seconds; PageTimeout or WorkerCrashed otherwise."""
+        """``task(*args)`` in a worker within ``budget`` seconds; PageTimeout or WorkerCrashed otherwise.
+
+        A pool breaks for every task in it when one worker dies, and a task handed over just after a
+        worker died (the OOM killer, a neighbour's crash) is failed with it before the pool knows: so a
+        task whose pool broke is run once more on a fresh pool, and blamed only when it breaks that one
+        too."""
+        try:
+            return await self._run_once(what, budget, task, *args)
+        except BrokenProcessPool:
+            self._replace_pool()
+        try:
+            return await self._run_once(what, budget, task, *args)
+        except BrokenProcessPool:
+            self._replace_pool()
+            raise WorkerCrashed(f"the worker died while reading {what}") from None
+
+    async def _run_once(self, what: str, budget: float, task: Callable, *args: object):
         loop = asyncio.get_running_loop()
         try:
             work = loop.run_in_executor(self._pool, counted, task, *args)
@@ -170,14 +186,11 @@ class PagePool:
             work = loop.run_in_executor(self._pool, counted, task, *args)
         try:
             result, counts = await asyncio.wait_for(work, timeout=budget)
-            add_worker_counts(counts)
-            return result
         except TimeoutError:
             self._replace_pool()
             raise PageTimeout(f"{what} took longer than {budget:g}s") from None
-        except BrokenProcessPool:
-            self._replace_pool()
-            raise WorkerCrashed(f"the worker died while reading {what}") from None
+        add_worker_counts(counts)
+        return result
 
     def _replace_pool(self) -> None:
         """A stuck MuPDF call cannot be interrupted: kill the workers and start fresh ones."""
