@@ -8,11 +8,11 @@ UNSURE = PageClassification(page_type="C", page_type_confidence=0.55, layout=Non
                             reason="few product signals")
 
 
-def test_a_sure_answer_settles_the_page_and_keeps_the_rules_reading_in_the_reason():
+def test_a_sure_answer_settles_the_page_and_keeps_the_classifiers_reading_in_the_reason():
     settled = adopt(UNSURE, ClassifyResult(page_type="B", confidence=0.9, layout_type="L2", evidence="grid"),
                     "qwen", 0.7, flagged=False)
     assert (settled.page_type, settled.layout, settled.needs_review) == ("B", "L2", False)
-    assert "llm qwen: grid" in settled.reason and "rules: C" in settled.reason
+    assert "llm qwen: grid" in settled.reason and "classifier: C" in settled.reason
     assert settled.detail["llm"]["confidence"] == 0.9
 
 

@@ -8,13 +8,13 @@ from skuflow_llm import LLMError, LLMService
 from skuflow_llm.pages import PageCall, Spent
 
 
-async def classify_with_model(llm: LLMService | None, rules: PageClassification, call: PageCall,
+async def classify_with_model(llm: LLMService | None, classified: PageClassification, call: PageCall,
                               threshold: float) -> tuple[PageClassification, Spent]:
-    if llm is None or not rules.needs_review:
-        return rules, Spent()
+    if llm is None or not classified.needs_review:
+        return classified, Spent()
     try:
-        answered = await llm.classify_page(call.context("classify_page", rules.page_type))
+        answered = await llm.classify_page(call.context("classify_page", classified.page_type))
     except LLMError as exc:
-        return unavailable(rules, exc), Spent(int(exc.context.get("calls_made", 0)))
-    return (adopt(rules, answered.answer, answered.model_used, threshold, answered.needs_review),
+        return unavailable(classified, exc), Spent(int(exc.context.get("calls_made", 0)))
+    return (adopt(classified, answered.answer, answered.model_used, threshold, answered.needs_review),
             Spent(answered.calls_made, answered.cost_usd))
