@@ -178,12 +178,8 @@ class PagePool:
             raise WorkerCrashed(f"the worker died while reading {what}") from None
 
     async def _run_once(self, what: str, budget: float, task: Callable, *args: object):
-        loop = asyncio.get_running_loop()
-        try:
-            work = loop.run_in_executor(self._pool, counted, task, *args)
-        except BrokenProcessPool:  # broken by an earlier task (a worker killed meanwhile): not this one's fault
-            self._replace_pool()
-            work = loop.run_in_executor(self._pool, counted, task, *args)
+        """One attempt; a pool already known to be broken raises BrokenProcessPool before the task runs."""
+        work = asyncio.get_running_loop().run_in_executor(self._pool, counted, task, *args)
         try:
             result, counts = await asyncio.wait_for(work, timeout=budget)
         except TimeoutError:
