@@ -1,15 +1,20 @@
 """The whole pipeline in one process: the services' domain cores, no Kafka, no Postgres.
 
 Same cores, same result.json as the services, so evaluations and benchmarks are fast and
-deterministic. With an LLM adapter (``skuflow eval --llm record|replay``) the same model calls as
-the services are made where the rules are unsure; without one, none.
+deterministic. As in the parser service, pages are parsed in a worker process: one page ahead of the
+reading here, so both cores work, and a file that crashes MuPDF costs the worker, not the run. With
+an LLM adapter (``skuflow eval --llm record|replay``) the same model calls as the services are made
+where the rules are unsure; without one, none.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from skuflow_binder.domain.dedup import SeenImages
@@ -31,14 +36,79 @@ from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
 from skuflow_output.domain.completion import assemble, job_status
 from skuflow_output.export import write_result
-from skuflow_parser.pipeline import open_checked, parse_and_store
+from skuflow_parser.domain.document import UnreadableDocument
+from skuflow_parser.domain.security import SecurityLimits
+from skuflow_parser.pages import PageParse
+from skuflow_parser.pipeline import StoredPage, open_checked, store_page
+from skuflow_parser.settings import ParserSettings
+from skuflow_parser.workers import PagePool
 from skuflow_platform.storage import LocalStorage, sha256_hex
 
 CONFIG_VERSION = "v1"
 MERCHANT = "local"
 
 
-async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str,
+@functools.cache
+def page_pool() -> PagePool:
+    """The process's parser worker, started on first use and kept for every later document (a new
+    worker costs seconds of imports and OCR warm-up); configured as the parser service's."""
+    settings = ParserSettings()
+    return PagePool(workers=1, max_tasks_per_child=settings.parser_max_tasks_per_child,
+                    page_budget_seconds=settings.parser_page_budget_seconds, config=settings.parser_config(),
+                    document_budget_seconds=settings.parser_document_budget_seconds)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What the worker does with a page once parsed: store its IR and images, as the service does next."""
+
+    job_id: str
+    storage: LocalStorage
+
+    def __call__(self, parsed: PageParse) -> StoredPage:
+        return store_page(parsed, job_id=self.job_id, storage=self.storage)
+
+
+class PagesAhead:
+    """A document's pages in order, each parsed and stored in the worker while this process reads the
+    one before it (the first while the evaluator reads the document)."""
+
+    def __init__(self, pool: PagePool, path: str, page_count: int, file_hash: str, stored: Stored) -> None:
+        self.pool, self.path, self.page_count, self.file_hash = pool, path, page_count, file_hash
+        self.stored = stored
+        self._next: asyncio.Future | None = None
+
+    @classmethod
+    async def start(cls, pdf: bytes, file_hash: str, storage: LocalStorage, job_id: str) -> PagesAhead:
+        """The security check in the worker, then the first page handed to it; UnreadableDocument when
+        the check refuses the file."""
+        pool = page_pool()
+        path = str(storage.path(storage.put(f"jobs/{job_id}/source.pdf", pdf)))
+        checked = await pool.check(path, SecurityLimits())
+        if checked.reason is not None:
+            raise UnreadableDocument(checked.reason, checked.message)
+        ahead = cls(pool, path, checked.page_count, file_hash, Stored(job_id, storage))
+        await ahead._hand_over(0)
+        return ahead
+
+    async def _hand_over(self, index: int) -> None:
+        self._next = asyncio.ensure_future(self.pool.parse(self.path, index, self.file_hash, self.stored)) \
+            if index < self.page_count else None
+        await asyncio.sleep(0)  # lets the task give the page to the worker before this process goes on
+
+    async def pages(self) -> AsyncIterator[StoredPage]:
+        for index in range(self.page_count):
+            parsed = await self._next
+            await self._hand_over(index + 1)
+            yield parsed
+
+    def cancel(self) -> None:
+        """Stop waiting for the page in the worker (an error here, or the run given up)."""
+        if self._next is not None:
+            self._next.cancel()
+
+
+async def process_pages(ahead: PagesAhead, file_hash: str, storage: LocalStorage, job_id: str,
                         evaluation: EvaluationReport, llm: LLMService | None = None) -> list[PageResult]:
     """Pages in order, so each page sees the previous page's table header and the job's logos;
     the evaluation's review pages (HYBRID) are doubted and their reason kept."""
@@ -46,7 +116,7 @@ async def process_pages(pdf: bytes, file_hash: str, storage: LocalStorage, job_i
     seen = SeenImages()
     previous_table = None
     results = []
-    for stored in parse_and_store(pdf, job_id=job_id, file_hash=file_hash, storage=storage):
+    async for stored in ahead.pages():
         page = stored.page
         call = PageCall.of(page, job_id=job_id, merchant_id=MERCHANT, read=storage.get)
         classification, spent = await classify_with_model(llm, classify(page, profile), call,
@@ -87,8 +157,12 @@ async def read_document(pdf: bytes, storage: LocalStorage, llm: LLMService | Non
     """Route, parse, classify, extract and bind every page; images stay in ``storage``."""
     file_hash = sha256_hex(pdf)
     job_id = f"local-{file_hash[:12]}"
-    evaluation = await evaluate(pdf, job_id, llm)
-    pages = await process_pages(pdf, file_hash, storage, job_id, evaluation, llm)
+    ahead = await PagesAhead.start(pdf, file_hash, storage, job_id)
+    try:
+        evaluation = await evaluate(pdf, job_id, llm)
+        pages = await process_pages(ahead, file_hash, storage, job_id, evaluation, llm)
+    finally:
+        ahead.cancel()
     summary = JobSummary(job_id=job_id, file_hash=file_hash, route=evaluation.route,
                          status=job_status([(page, machine_revision(0)) for page in pages], evaluation.route),
                          total_pages=len(pages), config_version=CONFIG_VERSION, reader_version=reader_version_of(pages))

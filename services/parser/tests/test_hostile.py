@@ -76,6 +76,20 @@ def test_a_worker_killed_between_pages_costs_no_page_and_the_pool_recovers(pool,
     assert after.page.status == "ok"
 
 
+def test_a_worker_killed_under_two_pages_in_flight_costs_neither_page(pool, tmp_path):
+    path = tmp_path / "c.pdf"
+    path.write_bytes(HOSTILE["dangling_references"]())
+
+    async def run():
+        pages = [asyncio.ensure_future(pool.parse(str(path), 0, HASH)) for _ in range(2)]
+        await asyncio.sleep(0.2)  # both handed over: one in the worker, one queued for it
+        next(iter(pool._pool._processes.values())).kill()
+        return await asyncio.gather(*pages)
+
+    # both see the pool break; one replaces it and neither kills the other's retry on the new one
+    assert [parsed.page.status for parsed in asyncio.run(run())] == ["ok", "ok"]
+
+
 def test_a_task_that_kills_its_worker_again_on_a_fresh_pool_is_blamed_for_it(pool, tmp_path):
     with pytest.raises(WorkerCrashed, match="died while reading page 1"):
         asyncio.run(pool.run("page 1", 30, os._exit, 1))  # as a page that crashes MuPDF would

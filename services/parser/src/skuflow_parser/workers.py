@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pymupdf
 
@@ -33,6 +34,7 @@ from skuflow_parser.pages import PageParse, ParserConfig, failed_parse, parse_pa
 from skuflow_parser.pipeline import open_checked
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 OPEN_DOCUMENTS = 2  # per worker: consecutive pages of one job reuse the opened document
 _documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict()
@@ -104,13 +106,21 @@ def _document(path: str) -> tuple[pymupdf.Document, ImageCache]:
     return _documents[path]
 
 
-def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserConfig) -> PageParse:
+def as_parsed(parsed: PageParse) -> PageParse:
+    """The page as parsed: what a caller that does nothing more with it in the worker gets back."""
+    return parsed
+
+
+def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserConfig,
+                    then: Callable[[PageParse], T] = as_parsed) -> T:
     try:
         doc, cache = _document(pdf_path)
-        return parse_page(doc, index, file_hash, cache, config)
+        parsed = parse_page(doc, index, file_hash, cache, config)
     except Exception as exc:
         _documents.pop(pdf_path, None)
-        return failed_parse(index + 1, f"unreadable_page: {_describe(exc)}")
+        parsed = failed_parse(index + 1, f"unreadable_page: {_describe(exc)}")
+    return then(parsed)
+
 
 
 _sent: Counts = {}  # in a worker: what it counted up to its last task, already sent back
@@ -140,15 +150,18 @@ class PagePool:
             mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
             initargs=(self.config,))
 
-    async def parse(self, pdf_path: str, index: int, file_hash: str) -> PageParse:
-        """Always a PageParse: a page that times out or kills its worker comes back failed, with why."""
+    async def parse(self, pdf_path: str, index: int, file_hash: str,
+                    then: Callable[[PageParse], T] = as_parsed) -> T:
+        """``then(the PageParse)``, always: a page that times out or kills its worker comes back failed,
+        with why. ``then`` (picklable) is what the caller does next with the page, done in the worker
+        where the page is parsed, or here for a page whose worker failed."""
         try:
             return await self.run(f"page {index + 1}", self.page_budget_seconds, parse_in_worker, pdf_path, index,
-                                   file_hash, self.config)
+                                   file_hash, self.config, then)
         except PageTimeout as exc:
-            return failed_parse(index + 1, f"page_timeout: {exc}")
+            return then(failed_parse(index + 1, f"page_timeout: {exc}"))
         except WorkerCrashed as exc:
-            return failed_parse(index + 1, f"worker_crashed: {exc}")
+            return then(failed_parse(index + 1, f"worker_crashed: {exc}"))
 
     async def check(self, pdf_path: str, limits: SecurityLimits) -> DocumentCheck:
         """Open and pre-check a whole document inside its own budget; never raises for a bad file."""
@@ -167,32 +180,35 @@ class PagePool:
         worker died (the OOM killer, a neighbour's crash) is failed with it before the pool knows: so a
         task whose pool broke is run once more on a fresh pool, and blamed only when it breaks that one
         too."""
-        try:
-            return await self._run_once(what, budget, task, *args)
-        except BrokenProcessPool:
-            self._replace_pool()
-        try:
-            return await self._run_once(what, budget, task, *args)
-        except BrokenProcessPool:
-            self._replace_pool()
-            raise WorkerCrashed(f"the worker died while reading {what}") from None
+        for _ in range(2):
+            pool = self._pool
+            try:
+                return await self._run_once(pool, what, budget, task, *args)
+            except BrokenProcessPool:
+                self._replace_pool(pool)
+        raise WorkerCrashed(f"the worker died while reading {what}")
 
-    async def _run_once(self, what: str, budget: float, task: Callable, *args: object):
+    async def _run_once(self, pool: concurrent.futures.ProcessPoolExecutor, what: str, budget: float,
+                        task: Callable, *args: object):
         """One attempt; a pool already known to be broken raises BrokenProcessPool before the task runs."""
-        work = asyncio.get_running_loop().run_in_executor(self._pool, counted, task, *args)
+        work = asyncio.get_running_loop().run_in_executor(pool, counted, task, *args)
         try:
             result, counts = await asyncio.wait_for(work, timeout=budget)
         except TimeoutError:
-            self._replace_pool()
+            self._replace_pool(pool)
             raise PageTimeout(f"{what} took longer than {budget:g}s") from None
         add_worker_counts(counts)
         return result
 
-    def _replace_pool(self) -> None:
-        """A stuck MuPDF call cannot be interrupted: kill the workers and start fresh ones."""
-        for process in list(getattr(self._pool, "_processes", {}).values()):
+    def _replace_pool(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        """A stuck MuPDF call cannot be interrupted: kill the workers and start fresh ones. Only the pool
+        the task ran on: tasks in flight together all see it break, and the first one's replacement
+        (perhaps running its retry already) must not be killed by the others'."""
+        if broken is not self._pool:
+            return
+        for process in list(getattr(broken, "_processes", {}).values()):
             process.kill()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        broken.shutdown(wait=False, cancel_futures=True)
         self._pool = self._new_pool()
 
     def worker_pids(self) -> list[int]:
