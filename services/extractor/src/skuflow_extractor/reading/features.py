@@ -26,7 +26,7 @@ from skuflow_extractor.reading.candidates import (
 )
 from skuflow_extractor.reading.geometry import Geometry
 
-HEADER_ROLES = ("model", "product_name", "price")  # a column headed by one of these, or by another word
+HEADER_ROLES = ("model", "product_name", "price", "index")  # a column headed by one of these, or by another word
 ORIGINS = ("table_row", "card", "line")
 PAGE_TYPES = ("A", "B", "C", "D")
 METHODS = ("table_rule", "two_stage", "single_stage")
