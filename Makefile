@@ -68,8 +68,8 @@ test: infra-up ## every test: unit, contract, adapters on real Postgres/Kafka, e
 test-fast: setup ## only the tests that need no Kafka or Postgres
 	$(PY) -m pytest -m "not infra"
 
-bench: up ## performance figures: pages/s in-process and through the running services
-	$(PY) -m skuflow_cli.bench --gateway http://127.0.0.1:8000
+bench: infra-up ## performance figures: pages/s in-process, then through the services (started after those)
+	$(PY) -m skuflow_cli.bench --gateway http://127.0.0.1:8000 --start-services
 
 fuzz: setup ## >= 1,000 hostile and broken PDFs through the parser path: outcomes, crashes, peak RSS
 	$(PY) -m tests.fuzz.run --mutations 1000

@@ -11,6 +11,8 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), the peak RSS of every service process, and the 16 documents again with a second
   replica of parser and extractor in their consumer groups (timed once both replicas have read pages).
+The in-process figures come first, on a machine without the services (``make bench`` starts them
+afterwards): the pipeline parses in a worker beside the reading, and idle services would share its cores.
 The share of CPU time the host stole meanwhile comes last: figures taken under steal read low.
 Where the services spend their CPU is ``python -m skuflow_cli.profile`` (docs/performance.md).
 """
@@ -375,10 +377,26 @@ def _progress(step: str) -> None:
     print(f"bench: {step}…", file=sys.stderr, flush=True)
 
 
+def running_services() -> list[str]:
+    supervisor = Supervisor(Path(".run") / "services", env={})
+    return [name for name in SERVICES if supervisor.pid(name)]
+
+
+def start_services() -> None:
+    """``skuflow-services up``: the eight services, started only once the in-process figures are taken."""
+    supervisor = Supervisor(Path(".run") / "services", env={})
+    for name in SERVICES:
+        supervisor.start(name)
+    supervisor.wait_ready(list(SERVICES))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skuflow_cli.bench")
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--gateway", default=None, help="running gateway URL; omit to skip the service figures")
+    parser.add_argument("--start-services", action="store_true",
+                        help="start the services for the service figures (left running), after the in-process "
+                             "figures: the pipeline uses both cores, which idle services would share")
     args = parser.parse_args(argv)
     started = cpu_times()
     with tempfile.TemporaryDirectory(prefix="skuflow-bench-") as tmp:
@@ -387,6 +405,9 @@ def main(argv: list[str] | None = None) -> int:
         generate_catalog(pdf, pages=args.pages, seed=50)
         _progress(f"in-process pipeline on a {args.pages}-page catalog")
         figures = in_process_figures(pdf, args.pages, scratch)
+        if running := running_services():  # their consumers poll even when idle
+            figures[-1] = dataclasses.replace(figures[-1], note=f"{figures[-1].note}; timed with {len(running)} "
+                                                                f"services running")
         local_rate = figures[-1].value  # the whole in-process pipeline
         _progress("the learned reader's share of reading a page")
         figures += reader_figures(pdf, args.pages, scratch, local_rate)
@@ -398,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
         figures += real_scan_figures()
         _progress("parser worker memory over 300 pages")
         figures += parser_rss_figures(pdf, scratch)
+        if args.gateway and args.start_services:
+            _progress("starting the services")
+            start_services()
         if args.gateway:
             _progress(f"the Kafka pipeline through {args.gateway}")
             figures += service_figures(pdf, args.pages, scratch, args.gateway, local_rate)
