@@ -14,7 +14,6 @@ import dataclasses
 import functools
 import tempfile
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from skuflow_binder.domain.dedup import SeenImages
@@ -38,8 +37,7 @@ from skuflow_output.domain.completion import assemble, job_status
 from skuflow_output.export import write_result
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
-from skuflow_parser.pages import PageParse
-from skuflow_parser.pipeline import StoredPage, open_checked, store_page
+from skuflow_parser.pipeline import StoredPage, StorePage, open_checked
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.workers import PagePool
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -58,22 +56,11 @@ def page_pool() -> PagePool:
                     document_budget_seconds=settings.parser_document_budget_seconds)
 
 
-@dataclass(frozen=True)
-class Stored:
-    """What the worker does with a page once parsed: store its IR and images, as the service does next."""
-
-    job_id: str
-    storage: LocalStorage
-
-    def __call__(self, parsed: PageParse) -> StoredPage:
-        return store_page(parsed, job_id=self.job_id, storage=self.storage)
-
-
 class PagesAhead:
     """A document's pages in order, each parsed and stored in the worker while this process reads the
     one before it (the first while the evaluator reads the document)."""
 
-    def __init__(self, pool: PagePool, path: str, page_count: int, file_hash: str, stored: Stored) -> None:
+    def __init__(self, pool: PagePool, path: str, page_count: int, file_hash: str, stored: StorePage) -> None:
         self.pool, self.path, self.page_count, self.file_hash = pool, path, page_count, file_hash
         self.stored = stored
         self._next: asyncio.Future | None = None
@@ -87,7 +74,7 @@ class PagesAhead:
         checked = await pool.check(path, SecurityLimits())
         if checked.reason is not None:
             raise UnreadableDocument(checked.reason, checked.message)
-        ahead = cls(pool, path, checked.page_count, file_hash, Stored(job_id, storage))
+        ahead = cls(pool, path, checked.page_count, file_hash, StorePage(job_id, storage))
         await ahead._hand_over(0)
         return ahead
 

@@ -35,6 +35,18 @@ def store_page(parsed: PageParse, *, job_id: str, storage: LocalStorage) -> Stor
     return StoredPage(page, storage.put(f"{prefix}/ir.json", body), sha256_hex(body))
 
 
+@dataclass(frozen=True)
+class StorePage:
+    """``store_page`` as a worker's next step (picklable): the page's images and IR are written where it
+    was parsed, and only the stored page, not its image bytes, comes back."""
+
+    job_id: str
+    storage: LocalStorage
+
+    def __call__(self, parsed: PageParse) -> StoredPage:
+        return store_page(parsed, job_id=self.job_id, storage=self.storage)
+
+
 def open_checked(pdf: bytes, limits: SecurityLimits | None = None) -> pymupdf.Document:
     """Open a PDF that passes the security check, or raise UnreadableDocument saying why not."""
     limits = limits or SecurityLimits()

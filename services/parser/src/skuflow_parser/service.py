@@ -8,7 +8,6 @@ job.cancelled → the job's pages not yet parsed are skipped.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import JobCancelled, JobFailed, JobRouted, PageParsed, PageParseRequested
 from skuflow_contracts.topics import JOB_CANCELLED, JOB_ROUTED, PAGE_PARSE_REQUESTED
 from skuflow_parser.domain.security import SecurityLimits
-from skuflow_parser.pipeline import store_page
+from skuflow_parser.pipeline import StorePage
 from skuflow_parser.settings import ParserSettings
 from skuflow_parser.tables import cancelled_jobs, metadata, parsed_pages, platform
 from skuflow_parser.workers import PagePool
@@ -65,11 +64,10 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         if await cancelled(uow):
             await uow.transition("page", f"{envelope.job_id}/{request.page}", "PENDING", "SKIPPED", "job cancelled")
             return
-        with stage("parse page") as span:  # in a worker process, its IR stored from here
+        with stage("parse page") as span:  # in a worker process, which stores its images and IR too
             with PHASE_SECONDS.labels("parse").time():
-                parsed = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1,
-                                          request.file_hash)
-            stored = await asyncio.to_thread(store_page, parsed, job_id=envelope.job_id, storage=ctx.storage)
+                stored = await pool.parse(str(ctx.storage.path(request.file_uri)), request.page - 1,
+                                          request.file_hash, StorePage(envelope.job_id, ctx.storage))
             page = stored.page
             span.set_attributes(attributes(parser_backend=page.parser_backend, page_status=page.status,
                                            failure_reason=page.failure_reason, images=len(page.images)))
