@@ -60,9 +60,9 @@ class PagesAhead:
     """A document's pages in order, each parsed and stored in the worker while this process reads the
     one before it (the first while the evaluator reads the document)."""
 
-    def __init__(self, pool: PagePool, path: str, page_count: int, file_hash: str, stored: StorePage) -> None:
+    def __init__(self, pool: PagePool, path: str, page_count: int, file_hash: str, store: StorePage) -> None:
         self.pool, self.path, self.page_count, self.file_hash = pool, path, page_count, file_hash
-        self.stored = stored
+        self.store = store
         self._next: asyncio.Future | None = None
 
     @classmethod
@@ -79,15 +79,15 @@ class PagesAhead:
         return ahead
 
     async def _hand_over(self, index: int) -> None:
-        self._next = asyncio.ensure_future(self.pool.parse(self.path, index, self.file_hash, self.stored)) \
+        self._next = asyncio.ensure_future(self.pool.parse(self.path, index, self.file_hash, self.store)) \
             if index < self.page_count else None
         await asyncio.sleep(0)  # lets the task give the page to the worker before this process goes on
 
     async def pages(self) -> AsyncIterator[StoredPage]:
         for index in range(self.page_count):
-            parsed = await self._next
+            stored = await self._next
             await self._hand_over(index + 1)
-            yield parsed
+            yield stored
 
     def cancel(self) -> None:
         """Stop waiting for the page in the worker (an error here, or the run given up)."""
