@@ -41,6 +41,7 @@ from skuflow_cli.evaluation.golden import GoldenDocument
 from skuflow_cli.evaluation.runner import run_via_services
 from skuflow_cli.pipeline import extract_file
 from skuflow_cli.supervisor import SERVICES, Supervisor
+from skuflow_cli.supervisor import main as services
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.topics import PAGE_BOUND, PAGE_PARSED
 from skuflow_evaluator.probe import evaluate_file
@@ -382,14 +383,6 @@ def running_services() -> list[str]:
     return [name for name in SERVICES if supervisor.pid(name)]
 
 
-def start_services() -> None:
-    """``skuflow-services up``: the eight services, started only once the in-process figures are taken."""
-    supervisor = Supervisor(Path(".run") / "services", env={})
-    for name in SERVICES:
-        supervisor.start(name)
-    supervisor.wait_ready(list(SERVICES))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skuflow_cli.bench")
     parser.add_argument("--pages", type=int, default=50)
@@ -421,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         figures += parser_rss_figures(pdf, scratch)
         if args.gateway and args.start_services:
             _progress("starting the services")
-            start_services()
+            services(["up"])
         if args.gateway:
             _progress(f"the Kafka pipeline through {args.gateway}")
             figures += service_figures(pdf, args.pages, scratch, args.gateway, local_rate)

@@ -122,7 +122,6 @@ def parse_in_worker(pdf_path: str, index: int, file_hash: str, config: ParserCon
     return then(parsed)
 
 
-
 _sent: Counts = {}  # in a worker: what it counted up to its last task, already sent back
 
 
