@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
@@ -163,6 +164,7 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
     return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 
 
+@lru_cache(maxsize=65536)  # a page asks for the same cell's price from several stages
 def price_of_cell(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:
     """The price a whole cell prints ('¥1,280.00', '16 700 Ft', '$4.02 ea.', '12.50 – 15.00'), the
     first where it prints the price again another way in brackets ('1,000円(税込1,080円)'), or the

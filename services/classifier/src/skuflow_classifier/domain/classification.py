@@ -228,15 +228,17 @@ def features_of(page: ParsedPage, image_roles: dict[str, ImageRole]) -> PageFeat
     thumbnails = [img for img in pictures if (img.bbox[3] - img.bbox[1]) < THUMBNAIL]
     products = [img for img in pictures if img not in thumbnails]
     columns = _picture_columns([img.bbox for img in products])
+    codes = [find_codes(text) for text in texts]  # each line's codes and label, read once for every measure
+    labelled = [bool(labelled_value(text)) for text in texts]
     return PageFeatures(
-        model_mentions=sum(len(find_codes(text)) for text in texts),
+        model_mentions=sum(len(found) for found in codes),
         price_mentions=sum(len(find_prices(text)) for text in texts),
         header_rows=sum(1 for row in rows if sum(1 for cell in row if attribute_for_label(cell)) >= 2),
         table_rows=sum(1 for row in rows if len(row) >= 3 and find_codes(" ".join(row))
                        and not any(labelled_value(cell) for cell in row)),
-        prose_lines=sum(1 for text in texts if _width(text) >= PROSE_WIDTH and not labelled_value(text)
-                        and not find_codes(text)),
-        labelled_lines=sum(1 for text in texts if labelled_value(text)),
+        prose_lines=sum(1 for text, found, label in zip(texts, codes, labelled, strict=True)
+                        if _width(text) >= PROSE_WIDTH and not label and not found),
+        labelled_lines=sum(labelled),
         product_images=len(products), thumbnails=len(thumbnails), text_blocks=len(page.text_blocks),
         image_columns=len(columns),
         grid_aligned=_grid_aligned(columns),

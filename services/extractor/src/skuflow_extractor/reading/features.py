@@ -8,6 +8,7 @@ features it was trained on, and refuses a page read with others).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -75,26 +76,55 @@ def _cells(geo: Geometry) -> np.ndarray:
 
 
 def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
-    """Per cell: COLUMN's measures over the cells aligned with it in other rows."""
+    """Per cell: COLUMN's measures over the cells aligned with it in other rows (whole-page array
+    arithmetic: a page of a few hundred cells is read in a millisecond)."""
     out = np.zeros((len(geo.cells), len(COLUMN)), dtype=np.float32)
     if not geo.cells:
         return out
-    codes, prices = cell[:, 0] >= 0.5, cell[:, 1] > 0
+    aligned = geo.aligned
+    mates = aligned.sum(axis=1)
+    some = mates > 0
+
+    def share(flags: np.ndarray) -> np.ndarray:  # of each cell's column mates, the share flagged
+        return np.count_nonzero(aligned & flags[None, :], axis=1)[some] / mates[some]
+
+    texts = np.unique([normalize(c.text) for c in geo.cells], return_inverse=True)[1].reshape(-1)
+    ranked = np.sort(np.where(aligned, texts[None, :], -1), axis=1)
+    distinct = np.count_nonzero((ranked[:, 1:] != ranked[:, :-1]) & (ranked[:, 1:] >= 0), axis=1) + (ranked[:, 0] >= 0)
+    out[:, 0] = mates
+    out[some, 1] = share(cell[:, 0] >= 0.5)
+    out[some, 2] = share(cell[:, 1] > 0)
+    out[some, 3] = distinct[some] / mates[some]
     tops = np.array([c.bbox[1] for c in geo.cells])
+    above = aligned & (tops[None, :] < tops[:, None])
     heads = [header_word(c.text) for c in geo.cells]
-    names = np.array([worded(c.text) for c in geo.cells])
-    texts = [normalize(c.text) for c in geo.cells]
-    for i in range(len(geo.cells)):
-        mates = np.flatnonzero(geo.aligned[i])
-        n = len(mates)
-        if n:
-            out[i, 0:4] = (n, codes[mates].mean(), prices[mates].mean(), len({texts[m] for m in mates}) / n)
-        above = [m for m in mates if tops[m] < tops[i]]
-        head = next((heads[m] for m in sorted(above, key=lambda m: -tops[m]) if heads[m]), None)
-        if head is not None:
-            out[i, 4 + (HEADER_ROLES.index(head) if head in HEADER_ROLES else len(HEADER_ROLES))] = 1.0
-        out[i, 8:11] = (len(above), n - len(above), names[mates].mean() if n else 0.0)
+    headed = above & np.array([h is not None for h in heads])[None, :]
+    for i in np.flatnonzero(headed.any(axis=1)):
+        head = heads[int(np.where(headed[i], tops, -np.inf).argmax())]
+        out[i, 4 + (HEADER_ROLES.index(head) if head in HEADER_ROLES else len(HEADER_ROLES))] = 1.0
+    out[:, 8] = above.sum(axis=1)
+    out[:, 9] = mates - out[:, 8]
+    out[some, 10] = share(np.array([worded(c.text) for c in geo.cells], dtype=bool))
     return out
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """What every candidate of a row shares, worked out once per row."""
+
+    stats: dict[int, tuple[float, ...]]  # row → cells, prices, codes, chars, cells the rule readers read at
+    scores: dict[int, list[float]]  # row → its candidates' code scores, highest first
+    column_read: np.ndarray  # per cell: share of its column's other cells the rule readers read at
+
+
+def _rows(geo: Geometry, cell: np.ndarray, in_row: dict[int, list[Candidate]], read: np.ndarray) -> _Rows:
+    stats = {r: (len(row), float(cell[row, 1].sum()), float((cell[row, 0] >= 0.5).sum()), float(cell[row, 2].sum()),
+                 float(read[row].sum())) for r, row in enumerate(geo.rows)}
+    scores = {r: sorted((code_score(o.key) for o in found), reverse=True) for r, found in in_row.items()}
+    mates = geo.aligned.sum(axis=1) if len(read) else np.zeros(0)
+    column_read = np.divide(np.count_nonzero(geo.aligned & read[None, :], axis=1), mates,
+                            out=np.zeros(len(read)), where=mates > 0) if len(read) else np.zeros(0)
+    return _Rows(stats, scores, column_read)
 
 
 def features(geo: Geometry, found: list[Candidate], classification: PageClassification,
@@ -103,10 +133,10 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
     cell = _cells(geo)
     column = _columns(geo, cell)
     engine_skus = sum(1 for c in found if c.engine is not None)
-    page_row = np.array([
+    page_row = [
         *(float(classification.page_type == t) for t in PAGE_TYPES), classification.page_type_confidence,
         len(geo.cells), len(geo.rows), float(geo.ocr), float((cell[:, 0] >= 0.5).mean()) if len(cell) else 0.0,
-        engine_skus, len(found), *(float(method == m) for m in METHODS)], dtype=np.float32)
+        engine_skus, len(found), *(float(method == m) for m in METHODS)]
     by_norm = Counter(c.norm for c in found)
     read_keys = [c.norm for c in found if c.engine is not None]
     shapes = Counter(shape(k) for k in read_keys)
@@ -120,11 +150,10 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
             in_row.setdefault(int(geo.row_of[c.cell]), []).append(c)
     read = np.zeros(len(geo.cells), dtype=bool)  # cells the rule readers read a product at
     read[[c.cell for c in found if c.engine is not None and c.cell is not None]] = True
-    out = np.zeros((len(found), len(FEATURES)), dtype=np.float32)
-    for n, c in enumerate(found):
-        out[n] = np.concatenate([_key(c, geo, by_norm, normalized, kin), _anchor(c, geo, cell, column, in_row, read),
-                                 _engine(c), page_row])
-    return out
+    rows = _rows(geo, cell, in_row, read)
+    out = np.array([[*_key(c, geo, by_norm, normalized, kin), *_anchor(c, geo, cell, column, rows),
+                     *_engine(c), *page_row] for c in found], dtype=np.float32)
+    return out.reshape(len(found), len(FEATURES))
 
 
 def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: str, kin: tuple) -> list[float]:
@@ -140,21 +169,18 @@ def _key(c: Candidate, geo: Geometry, by_norm: Counter, normalized: str, kin: tu
             (prefixes[c.norm[:2]] - own) / read]
 
 
-def _anchor(c: Candidate, geo: Geometry, cell: np.ndarray, column: np.ndarray,
-            in_row: dict[int, list[Candidate]], read: np.ndarray) -> list[float]:
+def _anchor(c: Candidate, geo: Geometry, cell: np.ndarray, column: np.ndarray, rows: _Rows) -> list[float]:
     if c.cell is None:
         return [0.0] * (len(CELL) + len(COLUMN) + len(ROW))
     row_index = int(geo.row_of[c.cell])
     row = geo.rows[row_index]
-    neighbours = in_row.get(row_index, [])
-    scores = sorted((code_score(o.key) for o in neighbours), reverse=True)
-    rank = scores.index(code_score(c.key)) if code_score(c.key) in scores else len(scores)
+    cells, prices, codes, chars, read = rows.stats[row_index]
+    scores = rows.scores.get(row_index, [])
+    own = code_score(c.key)
     at = row.index(c.cell)
-    row_stats = [len(row), float(cell[row, 1].sum()), float((cell[row, 0] >= 0.5).sum()), at,
-                 float(cell[row, 2].sum()), len(neighbours), rank,
-                 float(at + 1 < len(row) and cell[row[at + 1], 1] > 0), float(read[row].sum()),
-                 float(read[geo.aligned[c.cell]].mean()) if geo.aligned[c.cell].any() else 0.0,
-                 len(c.key) / max(float(cell[row, 2].sum()), 1.0)]
+    row_stats = [cells, prices, codes, at, chars, len(scores), scores.index(own) if own in scores else len(scores),
+                 float(at + 1 < len(row) and cell[row[at + 1], 1] > 0), read, float(rows.column_read[c.cell]),
+                 len(c.key) / max(chars, 1.0)]
     return [*cell[c.cell], *column[c.cell], *row_stats]
 
 
