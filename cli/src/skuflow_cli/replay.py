@@ -130,25 +130,27 @@ def replay(bundle: PageTraceBundle, page: ParsedPage) -> Comparison:
     from skuflow_classifier.domain.page_types import classify
     from skuflow_extractor.domain.tables import TableHeader
     from skuflow_extractor.lessons import adapted_to
+    from skuflow_extractor.reading.adaptation import typed_as
     from skuflow_extractor.reading.pipeline import read_page
 
     classified, read, bound = bundle.classification, bundle.extraction, bundle.binding
     profile = classified.profile
     classification = classified.classification if classified.model.calls else classify(page, profile)
+    reader, columns, page_type = adapted_to(tuple(base64.b64decode(lesson) for lesson in read.lessons)) \
+        if read.lessons else (None, (), None)
+    typed = typed_as(classification, page_type)  # the layout's type, where a person gave it and the classifier doubted
     if read.model.calls:
         outcome = read.extraction
     else:
-        reader, columns = adapted_to(tuple(base64.b64decode(lesson) for lesson in read.lessons)) \
-            if read.lessons else (None, ())
         header = TableHeader.from_json(read.previous_table) if read.previous_table else None
-        extraction = read_page(page, classification, classified.file_hash, profile, header, reader, taught=columns)
+        extraction = read_page(page, typed, classified.file_hash, profile, header, reader, taught=columns)
         outcome = ExtractionOutcome(method=extraction.method, fallback_reason=extraction.fallback_reason,
                                     review_reasons=extraction.review_reasons,
                                     reader_version=extraction.reader_version, confidence=extraction.confidence,
                                     skus=extraction.skus)
     result = bound.result
     if not bound.model.calls:
-        result = bind_page(page, classification, outcome.skus, outcome.method, profile,
+        result = bind_page(page, typed, outcome.skus, outcome.method, profile,
                            SeenImages(set(bound.seen_images), set(bound.seen_perceptual)), outcome.fallback_reason,
                            [*outcome.review_reasons, *filter(None, [read.evaluation_review])])
         result = result.model_copy(update={"reader_version": outcome.reader_version,

@@ -5,6 +5,7 @@ import numpy as np
 from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, table
 
 from skuflow_extractor.domain.extraction import extract_page
+from skuflow_extractor.reading import adaptation
 from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import committed_reader
@@ -38,7 +39,21 @@ def test_a_lesson_is_kept_as_bytes_and_read_back_the_same():
     back = Lesson.from_bytes(kept.to_bytes())
     assert np.allclose(back.matrix, kept.matrix.astype(np.float32)) and (back.labels == kept.labels).all()
     assert kept.labels.sum() == 2 and back.columns == (column,)  # the two products the person kept
-    assert taught([kept, back]) == (column,)
+    assert taught([kept, back]) == (column,) and back.page_type is None
+    typed = Lesson.from_bytes(lesson(inputs_of(price_page(1)), [{"model": "SF-0001"}], (column,), "A").to_bytes())
+    assert typed.page_type == "A" and adaptation.taught_type([back, typed]) == "A"  # the newest lesson that was typed
+
+
+def test_a_page_type_the_classifier_doubted_is_the_one_a_person_gave_its_layout_until_the_lesson_goes():
+    doubted = classification("C", needs_review=True)
+    typed = adaptation.typed_as(doubted, "A")
+    assert (typed.page_type, typed.needs_review) == ("A", False)
+    assert typed.reason == "the type a person gave a page of its layout"
+    assert adaptation.typed_as(typed, None) == doubted  # the lesson reverted: the classifier's own verdict again
+    retyped = adaptation.typed_as(typed, "B")  # a newer lesson: its type, the classifier's verdict kept
+    assert retyped.page_type == "B" and retyped.detail["classifier"]["page_type"] == "C"
+    sure = classification("C")
+    assert adaptation.typed_as(sure, "A") == sure  # a type the classifier was sure of stands
 
 
 LETTERS = ["HCC", "HTO", "SCL", "KMB", "PRV", "TXD", "BLQ", "WGN", "ZRF", "MDS", "CPT", "LNR"]

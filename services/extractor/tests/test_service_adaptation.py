@@ -55,13 +55,13 @@ class Job:
         async with self.service.db.transaction() as conn:
             await run_handler(self.service.handlers[topic.name], envelope, conn, definition.tables, "extractor")
 
-    async def classified(self, *numbers, coded=True):
+    async def classified(self, *numbers, coded=True, kind=None):
         for number in numbers:
             uri = self.service.storage.put(f"{self.id}/p{number}.json",
                                            price_list(number, coded).model_dump_json().encode())
             await self.deliver(PAGE_CLASSIFIED, PageClassified(
                 page=number, total_pages=5, file_hash=HASH, route="AUTO", config_version="v1", ir_uri=uri,
-                classification=classification("A")))
+                classification=kind or classification("A")))
 
     async def reviewed(self, number, products, status="HUMAN_COMPLETED", revision=2):
         """A person's review of the page's latest reading; ``products``: (model, name) of each SKU left."""
@@ -145,6 +145,18 @@ async def test_a_correction_reads_the_other_pages_of_its_layout_again_with_what_
     assert stored == item_numbers(2)  # the page's SKUs are the new reading's, the old ones gone
     assert rows == [(1, 0, True), (2, 1, False), (3, 1, False)]
     assert await job.lesson_statuses() == [(1, "active")]
+
+
+async def test_a_page_type_the_classifier_doubted_is_the_corrected_pages_until_the_revert(service):
+    job = Job(service, merchant())
+    await job.classified(1, 2, kind=classification("A", needs_review=True))
+    task_id = await job.reviewed(1, corrected(1))  # the person leaves page 1 typed A
+    typed = (await job.readings())[2].classification
+    assert (typed.page_type, typed.needs_review) == ("A", False)
+    assert typed.reason == "the type a person gave a page of its layout"
+    await job.reverted(task_id, 1)
+    back = (await job.readings())[2].classification
+    assert (back.page_type, back.needs_review, back.reason) == ("A", True, "")  # the classifier's doubt again
 
 
 async def test_a_reviewed_page_is_never_read_again(service):

@@ -19,7 +19,7 @@ from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, taught_columns
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, taught_columns, typed_as
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader
 from skuflow_extractor.reading.features import features
@@ -69,11 +69,14 @@ class Outcome:
     doubted: bool
 
 
-def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...]) -> PageSample:
-    """The page's candidates with the taught columns' cells among them, and their features and labels."""
+def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...], page_type: str | None = None) -> PageSample:
+    """The page's candidates with the taught columns' cells among them, and their features and labels;
+    its type the corrected page's (``page_type``) where the classifier doubted it."""
+    classification = typed_as(sample.classification, page_type) if sample.classification else None
     found = candidates(sample.geo, sample.engine, columns)
-    return replace(sample, found=found, matrix=features(sample.geo, found, sample.classification, sample.method),
-                   labels=labels_of(found, sample.truth.get("skus", [])))
+    return replace(sample, found=found, matrix=features(sample.geo, found, classification, sample.method),
+                   labels=labels_of(found, sample.truth.get("skus", [])), classification=classification,
+                   page_type=classification.page_type if classification else sample.page_type)
 
 
 def simulate_case(case: Case, reader: Reader) -> Outcome:
@@ -84,8 +87,9 @@ def simulate_case(case: Case, reader: Reader) -> Outcome:
     columns = taught_columns(case.corrected.geo, case.corrected.truth["skus"])
     corrected = with_columns(case.corrected, columns)
     before = judged(reader.booster, case.rest)
-    after = judged(adapted(reader, [Lesson(corrected.matrix, corrected.labels, columns)]).booster,
-                   [with_columns(s, columns) for s in case.rest])
+    page_type = case.corrected.truth.get("page_type")  # as the person left the corrected page
+    after = judged(adapted(reader, [Lesson(corrected.matrix, corrected.labels, columns, page_type)]).booster,
+                   [with_columns(s, columns, page_type) for s in case.rest])
     doubted = doubtful([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
     if doubted:  # not propagated: the pages keep their reading, and a person looks
         after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]

@@ -3,7 +3,8 @@
 A review (``page.reviewed``) is kept as a lesson of the page's layout for its merchant
 (``reading.adaptation``), and the job's pages of that layout no person reviewed are read again with the
 reader adapted to the lessons, each as the next reading of its generation. Pages read later, in this
-job or in the merchant's later jobs with the same layout, are read with the lessons at once. A lesson
+job or in the merchant's later jobs with the same layout, are read with the lessons at once, and a page
+type the classifier doubted on them becomes the one the person gave the newest lesson's page. A lesson
 that does not fit those pages (it would leave one read to nothing) is not propagated: their readings are
 sent again, flagged for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
 unlearns the lesson and reads again every page read with it.
@@ -25,12 +26,21 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import AdaptedFrom, PageExtracted, PageReviewed, PageReviewReverted
-from skuflow_contracts.results import SkuRecord
+from skuflow_contracts.results import PageClassification, SkuRecord
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
 from skuflow_contracts.traces import ExtractionTrace
 from skuflow_extractor.domain.extraction import Extraction, extract_page
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
+from skuflow_extractor.reading.adaptation import (
+    Lesson,
+    adapted,
+    doubtful,
+    lesson,
+    taught,
+    taught_columns,
+    taught_type,
+    typed_as,
+)
 from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.labels import truth_keys
@@ -56,6 +66,7 @@ class Teacher:
     lesson_ids: tuple[int, ...] = ()
     source: AdaptedFrom | None = None  # the newest lesson's page, named on the reading
     lessons: tuple[bytes, ...] = ()  # the lessons themselves (the page's trace carries them, to read it again)
+    page_type: str | None = None  # the type the newest lesson's person gave its page: the layout's, where doubted
 
 
 async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = False) -> None:
@@ -64,13 +75,14 @@ async def hold(conn: AsyncConnection, merchant_id: str, *, exclusive: bool = Fal
 
 
 @lru_cache(maxsize=16)
-def adapted_to(stored: tuple[bytes, ...]) -> tuple[Reader | None, tuple[TaughtColumn, ...]]:
-    """The reader adapted to the lessons ``stored`` and the columns they taught, once per set of lessons
-    and process (a job's pages of one layout share it); (None, ()): they teach no boundary (lessons of
-    one kind of candidate only), the committed reader reads."""
+def adapted_to(stored: tuple[bytes, ...]) -> tuple[Reader | None, tuple[TaughtColumn, ...], str | None]:
+    """The reader adapted to the lessons ``stored`` (newest first), the columns they taught and the page
+    type the newest was given, once per set of lessons and process (a job's pages of one layout share
+    it); (None, (), None): they teach no boundary (lessons of one kind of candidate only), the committed
+    reader reads and the classifier's type stands."""
     learnt = [Lesson.from_bytes(data) for data in stored]
     reader = adapted(committed_reader(), learnt)
-    return (None, ()) if reader is committed_reader() else (reader, taught(learnt))
+    return (None, (), None) if reader is committed_reader() else (reader, taught(learnt), taught_type(learnt))
 
 
 async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
@@ -89,12 +101,21 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
     stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
         t.lesson_id.in_([n.lesson_id for n in used])))).all())
     learnt = tuple(bytes(stored[n.lesson_id]) for n in used)
-    reader, columns = adapted_to(learnt)
+    reader, columns, page_type = adapted_to(learnt)
     if reader is None:
         return Teacher()
     newest = used[0]
     return Teacher(reader, columns, tuple(n.lesson_id for n in used),
-                   AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id), learnt)
+                   AdaptedFrom(job_id=newest.job_id, page=newest.page, task_id=newest.task_id), learnt, page_type)
+
+
+@dataclass(frozen=True)
+class Reread:
+    """A page read again: the classification it was read with, its reading, and the reading's trace."""
+
+    classification: PageClassification
+    extraction: Extraction
+    trace: ExtractionTrace
 
 
 def keys_of(skus: list[SkuRecord]) -> tuple[set[str], set[str]]:
@@ -108,20 +129,21 @@ def doubt(page: int) -> str:
 
 def subscriptions(ctx: ServiceContext) -> Subscriptions:
     async def read_again(conn: AsyncConnection, job_id: str, current: PageExtracted,
-                         teacher: Teacher) -> tuple[Extraction, ExtractionTrace]:
+                         teacher: Teacher) -> Reread:
         page, geo, profile, previous = await page_inputs(conn, ctx.storage, job_id, current)
         header = header_of(previous)
-        reading, stages = read_page_staged(page, current.classification, current.file_hash, profile, header,
+        classification = typed_as(current.classification, teacher.page_type)
+        reading, stages = read_page_staged(page, classification, current.file_hash, profile, header,
                                            teacher.reader, geo, teacher.columns)
-        return reading, extraction_trace(job_id, current, reading, stages, header, teacher,
-                                         reading=current.reading + 1, layout=current.layout)
+        return Reread(classification, reading, extraction_trace(job_id, current, reading, stages, header, teacher,
+                                                                reading=current.reading + 1, layout=current.layout))
 
-    async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted,
-                         reread: tuple[Extraction, ExtractionTrace], teacher: Teacher) -> None:
-        reading, trace = reread
-        ctx.storage.put(trace.key, trace.to_bytes())
-        await publish(uow, job_id, extracted(current, current.classification, reading, reading=current.reading + 1,
-                                             adapted_from=teacher.source), teacher.lesson_ids)
+    async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted, reread: Reread,
+                         teacher: Teacher) -> None:
+        ctx.storage.put(reread.trace.key, reread.trace.to_bytes())
+        await publish(uow, job_id, extracted(current, reread.classification, reread.extraction,
+                                             reading=current.reading + 1, adapted_from=teacher.source),
+                      teacher.lesson_ids)
 
     async def learn(uow: UnitOfWork, reviewed: PageReviewed, current: PageExtracted) -> int | None:
         """The reviewed page as a lesson (None: this review was learnt already)."""
@@ -129,7 +151,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous), geo.upright)
         products = [sku.attributes.model_dump() for sku in reviewed.result.skus]
         columns = taught_columns(geo, products)
-        learnt = lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns)
+        learnt = lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns,
+                        reviewed.result.page_type)
         return (await uow.conn.execute(pg_insert(lessons).values(
             merchant_id=uow.envelope.merchant_id, job_id=uow.envelope.job_id, page=reviewed.page,
             task_id=reviewed.task_id, revision=reviewed.revision, layout=current.layout, lesson=learnt.to_bytes(),
@@ -146,7 +169,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         currents = [PageExtracted.model_validate(row.event) for row in rows]
         readings = [await read_again(uow.conn, job_id, current, teacher) for current in currents]
-        if not doubtful([len(c.skus) for c in currents], [len(n.skus) for n, _ in readings]):
+        if not doubtful([len(c.skus) for c in currents], [len(n.extraction.skus) for n in readings]):
             for current, reading in zip(currents, readings, strict=True):
                 await send_again(uow, job_id, current, reading, teacher)
             return

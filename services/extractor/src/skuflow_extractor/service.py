@@ -25,6 +25,7 @@ from skuflow_contracts.traces import Stopwatch
 from skuflow_extractor import lessons
 from skuflow_extractor.llm import read_with_model
 from skuflow_extractor.metrics import CROSS_PAGE_DEFERRED, count_reading
+from skuflow_extractor.reading.adaptation import typed_as
 from skuflow_extractor.reading.layouts import canonical, layout_of
 from skuflow_extractor.reading.pipeline import read_page_staged
 from skuflow_extractor.readings import BOOK, UNKNOWN, extracted, header_of, known_layouts, page_inputs, publish
@@ -63,14 +64,15 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
         return
     layout = canonical(layout_of(geo), await known_layouts(uow.conn, job_id, classified.generation))
     teacher = await lessons.teacher_for(uow.conn, uow.envelope.merchant_id, job_id, layout)
+    classification = typed_as(classified.classification, teacher.page_type)
     call = PageCall.of(page, job_id=job_id, merchant_id=uow.envelope.merchant_id, read=ctx.storage.get,
                        calls_used=classified.llm_calls)
     started = time.perf_counter()
     header = header_of(previous)
     with stage("read page", page=page.page, layout=layout, adapted=teacher.source is not None) as span:
-        rules, stages = read_page_staged(page, classified.classification, classified.file_hash, profile, header,
+        rules, stages = read_page_staged(page, classification, classified.file_hash, profile, header,
                                          teacher.reader, geo, teacher.columns)
-        extraction, spent = await read_with_model(llm, rules, page, classified.classification,
+        extraction, spent = await read_with_model(llm, rules, page, classification,
                                                   classified.evaluation_review, call, classified.file_hash, profile)
         span.set_attributes(attributes(  # seed-000 §12.9's trace fields
             extraction_method=extraction.method, fallback_reason=extraction.fallback_reason,
@@ -93,7 +95,7 @@ async def _extract(uow: UnitOfWork, ctx: ServiceContext, classified: PageClassif
     trace = extraction_trace(job_id, classified, extraction, stages, header, teacher, reading=classified.reading,
                              layout=layout, spent=spent, timing=clock.timing(uow.envelope.occurred_at))
     ctx.storage.put(trace.key, trace.to_bytes())
-    await publish(uow, job_id, extracted(classified, classified.classification, extraction, layout=layout,
+    await publish(uow, job_id, extracted(classified, classification, extraction, layout=layout,
                                          adapted_from=teacher.source, **classified.spent(spent.calls, spent.cost_usd)),
                   teacher.lesson_ids)
     await _release_next(uow, ctx, page.page, llm)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 import lightgbm
 import numpy as np
 
+from skuflow_contracts.results import PageClassification
 from skuflow_extractor.reading.candidates import TaughtColumn, clean_code, normalize, shape
 from skuflow_extractor.reading.decisions import Reader
 from skuflow_extractor.reading.geometry import Geometry
@@ -48,20 +49,23 @@ class Lesson:
     matrix: np.ndarray
     labels: np.ndarray
     columns: tuple[TaughtColumn, ...] = ()
+    page_type: str | None = None  # the type the person left the page with
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
         columns = json.dumps([[c.kind, c.left, sorted(c.shapes)] for c in self.columns])
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
-                            columns=np.array(columns))
+                            columns=np.array(columns), page_type=np.array(self.page_type or ""))
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Lesson:
         with np.load(io.BytesIO(data)) as stored:
             columns = json.loads(str(stored["columns"])) if "columns" in stored else []
+            page_type = str(stored["page_type"]) if "page_type" in stored else ""
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
-                       tuple(TaughtColumn(kind, left, frozenset(shapes)) for kind, left, shapes in columns))
+                       tuple(TaughtColumn(kind, left, frozenset(shapes)) for kind, left, shapes in columns),
+                       page_type or None)
 
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
@@ -92,10 +96,35 @@ def taught(lessons: Sequence[Lesson]) -> tuple[TaughtColumn, ...]:
     return tuple(dict.fromkeys(column for n in lessons for column in n.columns))
 
 
-def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[TaughtColumn, ...] = ()) -> Lesson:
-    """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name);
-    ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
-    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns)
+def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[TaughtColumn, ...] = (),
+           page_type: str | None = None) -> Lesson:
+    """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)
+    and ``page_type`` its type; ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
+    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns, page_type)
+
+
+def taught_type(lessons: Sequence[Lesson]) -> str | None:
+    """The page type the newest lesson (first) was left with, if any."""
+    return next((n.page_type for n in lessons if n.page_type), None)
+
+
+CLASSIFIER = "classifier"  # where a typed classification keeps the classifier's own verdict (in ``detail``)
+VERDICT = ("page_type", "page_type_confidence", "needs_review", "reason")
+
+
+def typed_as(classification: PageClassification, page_type: str | None) -> PageClassification:
+    """A page type the classifier doubted, on a page of a layout a person typed: the person's type, no
+    longer in doubt (the classifier's verdict kept in ``detail``). Without ``page_type`` (no lesson, or
+    the lesson reverted), the classifier's own verdict again. A type the classifier was sure of stands."""
+    own = classification
+    if isinstance(verdict := classification.detail.get(CLASSIFIER), dict):
+        detail = {k: v for k, v in classification.detail.items() if k != CLASSIFIER}
+        own = classification.model_copy(update={**verdict, "detail": detail})
+    if page_type is None or not own.needs_review:
+        return own
+    return own.model_copy(update={
+        "page_type": page_type, "needs_review": False, "reason": "the type a person gave a page of its layout",
+        "detail": {**own.detail, CLASSIFIER: own.model_dump(mode="json", include=set(VERDICT))}})
 
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
