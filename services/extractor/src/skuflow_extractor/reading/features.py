@@ -83,18 +83,13 @@ def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
         return out
     aligned = geo.aligned
     mates = aligned.sum(axis=1)
-    some = mates > 0
-
-    def share(flags: np.ndarray) -> np.ndarray:  # of each cell's column mates, the share flagged
-        return np.count_nonzero(aligned & flags[None, :], axis=1)[some] / mates[some]
-
     texts = np.unique([normalize(c.text) for c in geo.cells], return_inverse=True)[1].reshape(-1)
     ranked = np.sort(np.where(aligned, texts[None, :], -1), axis=1)
     distinct = np.count_nonzero((ranked[:, 1:] != ranked[:, :-1]) & (ranked[:, 1:] >= 0), axis=1) + (ranked[:, 0] >= 0)
     out[:, 0] = mates
-    out[some, 1] = share(cell[:, 0] >= 0.5)
-    out[some, 2] = share(cell[:, 1] > 0)
-    out[some, 3] = distinct[some] / mates[some]
+    out[:, 1] = _column_share(aligned, cell[:, 0] >= 0.5)
+    out[:, 2] = _column_share(aligned, cell[:, 1] > 0)
+    out[:, 3] = np.divide(distinct, mates, out=np.zeros(len(mates)), where=mates > 0)
     tops = np.array([c.bbox[1] for c in geo.cells])
     above = aligned & (tops[None, :] < tops[:, None])
     heads = [header_word(c.text) for c in geo.cells]
@@ -104,8 +99,15 @@ def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
         out[i, 4 + (HEADER_ROLES.index(head) if head in HEADER_ROLES else len(HEADER_ROLES))] = 1.0
     out[:, 8] = above.sum(axis=1)
     out[:, 9] = mates - out[:, 8]
-    out[some, 10] = share(np.array([worded(c.text) for c in geo.cells], dtype=bool))
+    out[:, 10] = _column_share(aligned, np.array([worded(c.text) for c in geo.cells], dtype=bool))
     return out
+
+
+def _column_share(aligned: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """Per cell: the share of the cells aligned with it (its column mates) that are flagged; 0 without mates."""
+    mates = aligned.sum(axis=1)
+    return np.divide(np.count_nonzero(aligned & flags[None, :], axis=1), mates, out=np.zeros(len(mates)),
+                     where=mates > 0)
 
 
 @dataclass(frozen=True)
@@ -121,10 +123,7 @@ def _rows(geo: Geometry, cell: np.ndarray, in_row: dict[int, list[Candidate]], r
     stats = {r: (len(row), float(cell[row, 1].sum()), float((cell[row, 0] >= 0.5).sum()), float(cell[row, 2].sum()),
                  float(read[row].sum())) for r, row in enumerate(geo.rows)}
     scores = {r: sorted((code_score(o.key) for o in found), reverse=True) for r, found in in_row.items()}
-    mates = geo.aligned.sum(axis=1) if len(read) else np.zeros(0)
-    column_read = np.divide(np.count_nonzero(geo.aligned & read[None, :], axis=1), mates,
-                            out=np.zeros(len(read)), where=mates > 0) if len(read) else np.zeros(0)
-    return _Rows(stats, scores, column_read)
+    return _Rows(stats, scores, _column_share(geo.aligned, read))
 
 
 def features(geo: Geometry, found: list[Candidate], classification: PageClassification,
