@@ -104,6 +104,26 @@ def test_a_column_printing_fewer_of_the_same_keys_teaches_nothing():
     assert [(c.kind, c.left) for c in columns] == [("code", 3)]  # the item numbers, at 50 of 595 pt (not 380)
 
 
+def scanned(parsed):
+    return parsed.model_copy(update={"parser_backend": "ocr"})
+
+
+def test_a_scan_whose_keys_ocr_spelled_right_is_held_to_the_text_layers_review_bar():
+    reader = committed_reader()
+    assert reader.review_below.ocr > reader.review_below.text_layer  # scans have a higher bar of their own
+    products = [{"model": f"SF-{n:04d}"} for n in range(1, 9)]
+    spelled = lesson(inputs_of(scanned(price_page(1))), products)
+    misspelled = lesson(inputs_of(scanned(price_page(1))), [*products, {"model": "SF-0O09"}])  # OCR's 'O' for '0'
+    text = lesson(inputs_of(price_page(1)), products)
+    assert (spelled.ocr_spelled, misspelled.ocr_spelled, text.ocr_spelled) == (True, False, None)
+    assert Lesson.from_bytes(spelled.to_bytes()).ocr_spelled is True
+    assert Lesson.from_bytes(text.to_bytes()).ocr_spelled is None
+    trusting = adapted(reader, [spelled, text]).review_below
+    assert trusting.ocr == trusting.text_layer == reader.review_below.text_layer
+    assert adapted(reader, [spelled, misspelled]).review_below == reader.review_below  # one scan misread: doubt stays
+    assert adapted(reader, [text]).review_below == reader.review_below  # a text layer says nothing about OCR
+
+
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     reader = committed_reader()
     corrected, nxt = inputs_of(price_page(1)), inputs_of(price_page(20))

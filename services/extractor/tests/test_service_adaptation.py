@@ -18,9 +18,12 @@ from skuflow_contracts.events import AdaptedFrom, PageClassified, PageReviewed, 
 from skuflow_contracts.results import PageResult
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_REVIEW_REVERTED, PAGE_REVIEWED
+from skuflow_contracts.traces import ExtractionTrace, trace_key
+from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.service import definition
 from skuflow_extractor.tables import lessons, page_readings, skus
 from skuflow_platform.consumer import run_handler
+from skuflow_platform.storage import SCHEME
 
 OUTBOX = definition.tables.outbox
 ROWS = 8
@@ -35,11 +38,12 @@ OTHER_COLUMNS = (30, 250, 380, 500)  # a layout not alike the price list's
 OTHER_PAGE = 5  # set in it
 
 
-def price_list(number, coded=True):
-    """``coded``: the item numbers printed (otherwise a dash stands in their column)."""
+def price_list(number, coded=True, scanned=False):
+    """``coded``: the item numbers printed (otherwise a dash stands in their column); ``scanned``: read by OCR."""
     rows = [[item_number(number, n) if coded else "—", "玻璃杯", f"{n + 1}00ml", f"{n + 1}.50"] for n in range(ROWS)]
     xs = OTHER_COLUMNS if number == OTHER_PAGE else COLUMNS
-    return page(*table(0, 80, [HEADER, *rows], xs=xs), number=number)
+    parsed = page(*table(0, 80, [HEADER, *rows], xs=xs), number=number)
+    return parsed.model_copy(update={"parser_backend": "ocr"}) if scanned else parsed
 
 
 def merchant():
@@ -55,10 +59,10 @@ class Job:
         async with self.service.db.transaction() as conn:
             await run_handler(self.service.handlers[topic.name], envelope, conn, definition.tables, "extractor")
 
-    async def classified(self, *numbers, coded=True, kind=None):
+    async def classified(self, *numbers, coded=True, kind=None, scanned=False):
         for number in numbers:
             uri = self.service.storage.put(f"{self.id}/p{number}.json",
-                                           price_list(number, coded).model_dump_json().encode())
+                                           price_list(number, coded, scanned).model_dump_json().encode())
             await self.deliver(PAGE_CLASSIFIED, PageClassified(
                 page=number, total_pages=5, file_hash=HASH, route="AUTO", config_version="v1", ir_uri=uri,
                 classification=kind or classification("A")))
@@ -97,6 +101,11 @@ class Job:
     async def since(self, count):
         """(page, reading) of the events sent after the first ``count``."""
         return [(e.page, e.reading) for e in (await self.emitted())[count:]]
+
+    def review_bar(self, number):
+        """The review bar the page's latest reading was held to, from the extractor's trace record."""
+        stored = self.service.storage.get(SCHEME + trace_key(self.id, number, "extraction"))
+        return ExtractionTrace.model_validate_json(stored).reader.review_below
 
     async def lesson_statuses(self):
         async with self.service.db.transaction() as conn:
@@ -157,6 +166,15 @@ async def test_a_page_type_the_classifier_doubted_is_the_corrected_pages_until_t
     await job.reverted(task_id, 1)
     back = (await job.readings())[2].classification
     assert (back.page_type, back.needs_review, back.reason) == ("A", True, "")  # the classifier's doubt again
+
+
+async def test_a_scan_whose_keys_ocr_spelled_right_is_read_again_against_the_text_layers_bar(service):
+    bar = committed_reader().review_below
+    job = Job(service, merchant())
+    await job.classified(1, 2, scanned=True)
+    assert job.review_bar(2) == bar.ocr  # a scan: its own, higher bar
+    await job.reviewed(1, corrected(1))  # every item number the person kept is printed as OCR read it
+    assert (await job.readings())[2].reading == 1 and job.review_bar(2) == bar.text_layer
 
 
 async def test_a_reviewed_page_is_never_read_again(service):

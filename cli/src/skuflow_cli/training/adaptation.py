@@ -19,7 +19,7 @@ from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, taught_columns, typed_as
+from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, ocr_spelled, taught_columns, typed_as
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader
 from skuflow_extractor.reading.features import features
@@ -80,16 +80,18 @@ def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...], page_typ
 
 
 def simulate_case(case: Case, reader: Reader) -> Outcome:
-    def judged(booster: lightgbm.Booster, pages: list[PageSample]) -> list[Judged]:
-        return [judge(HeldOut(s, raw_scores(booster, s.matrix)), reader.calibration, reader.take,
-                      reader.review_below) for s in pages]
+    def judged(by: Reader, pages: list[PageSample]) -> list[Judged]:
+        return [judge(HeldOut(s, raw_scores(by.booster, s.matrix)), by.calibration, by.take, by.review_below)
+                for s in pages]
 
-    columns = taught_columns(case.corrected.geo, case.corrected.truth["skus"])
+    products = case.corrected.truth["skus"]
+    columns = taught_columns(case.corrected.geo, products)
     corrected = with_columns(case.corrected, columns)
-    before = judged(reader.booster, case.rest)
+    before = judged(reader, case.rest)
     page_type = case.corrected.truth.get("page_type")  # as the person left the corrected page
-    after = judged(adapted(reader, [Lesson(corrected.matrix, corrected.labels, columns, page_type)]).booster,
-                   [with_columns(s, columns, page_type) for s in case.rest])
+    taught = Lesson(corrected.matrix, corrected.labels, columns, page_type,
+                    ocr_spelled(corrected.geo, corrected.found, products))
+    after = judged(adapted(reader, [taught]), [with_columns(s, columns, page_type) for s in case.rest])
     doubted = doubtful([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
     if doubted:  # not propagated: the pages keep their reading, and a person looks
         after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]

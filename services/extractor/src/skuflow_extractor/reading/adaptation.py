@@ -11,6 +11,9 @@ held-out pages. A re-read with the adapted reader replaces a page's reading only
 pages share the corrected page's layout (``layouts``), and only while no person reviewed it. The cells
 of the taught columns are candidates of their own source (``taught``): never seen in global training,
 it is the split the added trees find first, so a lesson teaches "this column" before "keys this long".
+A scanned page's correction also says whether OCR spelled the document's keys right: where it printed
+every key the person gave, the adapted reader holds the scan's pages to the text layers' review bar
+(the scans' own bar is there for OCR's misspellings, which the correction showed this scan not to make).
 
 Deterministic (one thread, fixed seed) and quick: a lesson is a few hundred candidates.
 """
@@ -28,8 +31,8 @@ import lightgbm
 import numpy as np
 
 from skuflow_contracts.results import PageClassification
-from skuflow_extractor.reading.candidates import TaughtColumn, clean_code, normalize, shape
-from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.candidates import Candidate, TaughtColumn, clean_code, normalize, shape
+from skuflow_extractor.reading.decisions import Reader, ReviewBar
 from skuflow_extractor.reading.geometry import Geometry
 from skuflow_extractor.reading.labels import labels_of, truth_keys
 from skuflow_extractor.reading.layouts import fortieth
@@ -50,12 +53,15 @@ class Lesson:
     labels: np.ndarray
     columns: tuple[TaughtColumn, ...] = ()
     page_type: str | None = None  # the type the person left the page with
+    ocr_spelled: bool | None = None  # a scan: whether OCR printed every key the person gave (None: a text layer)
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
         columns = json.dumps([[c.kind, c.left, sorted(c.shapes)] for c in self.columns])
+        spelled = -1 if self.ocr_spelled is None else int(self.ocr_spelled)
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
-                            columns=np.array(columns), page_type=np.array(self.page_type or ""))
+                            columns=np.array(columns), page_type=np.array(self.page_type or ""),
+                            ocr_spelled=np.array(spelled, dtype=np.int8))
         return buffer.getvalue()
 
     @classmethod
@@ -63,9 +69,10 @@ class Lesson:
         with np.load(io.BytesIO(data)) as stored:
             columns = json.loads(str(stored["columns"])) if "columns" in stored else []
             page_type = str(stored["page_type"]) if "page_type" in stored else ""
+            spelled = int(stored["ocr_spelled"]) if "ocr_spelled" in stored else -1
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
                        tuple(TaughtColumn(kind, left, frozenset(shapes)) for kind, left, shapes in columns),
-                       page_type or None)
+                       page_type or None, None if spelled < 0 else bool(spelled))
 
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
@@ -96,11 +103,25 @@ def taught(lessons: Sequence[Lesson]) -> tuple[TaughtColumn, ...]:
     return tuple(dict.fromkeys(column for n in lessons for column in n.columns))
 
 
+def ocr_spelled(geo: Geometry, found: Sequence[Candidate], products: Iterable[Mapping]) -> bool | None:
+    """On a scan, whether OCR printed every key of the person's products among the page's candidates
+    (None: a text layer, which says nothing about OCR; a page without products proves nothing either)."""
+    if not geo.ocr:
+        return None
+    models, names = truth_keys(products)
+    if not models | names:
+        return None
+    printed = {(c.kind, c.norm) for c in found}
+    return all(("code", key) in printed for key in models) and all(("name", key) in printed for key in names)
+
+
 def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[TaughtColumn, ...] = (),
            page_type: str | None = None) -> Lesson:
     """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)
     and ``page_type`` its type; ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
-    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns, page_type)
+    products = list(products)
+    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns, page_type,
+                  ocr_spelled(inputs.geo, inputs.found, products))
 
 
 def taught_type(lessons: Sequence[Lesson]) -> str | None:
@@ -127,9 +148,18 @@ def typed_as(classification: PageClassification, page_type: str | None) -> PageC
         "detail": {**own.detail, CLASSIFIER: own.model_dump(mode="json", include=set(VERDICT))}})
 
 
+def review_bar(reader: Reader, lessons: Sequence[Lesson]) -> ReviewBar:
+    """The scans' review bar is the text layers' where the lessons include a scan and OCR spelled every
+    scanned lesson's keys right: the scans' higher bar stands for misspellings this document does not show."""
+    spelled = [n.ocr_spelled for n in lessons if n.ocr_spelled is not None]
+    if spelled and all(spelled):
+        return ReviewBar(reader.review_below.text_layer, min(reader.review_below.ocr, reader.review_below.text_layer))
+    return reader.review_below
+
+
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
-    """The reader with trees added on the lessons (the same reader when there is nothing to learn:
-    no lesson, or a lesson of one kind only, which teaches no boundary)."""
+    """The reader with trees added on the lessons, and its review bar for their scans (the same reader
+    when there is nothing to learn: no lesson, or a lesson of one kind only, which teaches no boundary)."""
     usable = [n for n in lessons if len(n.labels)]
     if not usable:
         return reader
@@ -143,7 +173,8 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     digest = hashlib.sha256(reader.version.encode())
     for n in usable:
         digest.update(n.to_bytes())
-    return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster)
+    return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster,
+                   review_below=review_bar(reader, usable))
 
 
 def doubtful(before: Sequence[int], after: Sequence[int]) -> bool:
