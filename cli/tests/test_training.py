@@ -202,7 +202,8 @@ def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_
     outcome = simulate_case(case, committed_reader())
     result = report([outcome])
     assert result["pages_read_again"] == len(case.rest) and result["after"]["f1"] is not None
-    assert "before the correction" in table(result)
+    assert sum(result["still_flagged"].values()) == sum(1 for j in outcome.after if j.flagged)
+    assert "before the correction" in table(result) and "Pages still flagged after the correction" in table(result)
 
 
 def test_the_committed_reader_learned_from_pages_typed_as_the_committed_classifier_types_them():

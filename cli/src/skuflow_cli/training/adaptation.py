@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import lightgbm
 
+from skuflow_cli.evaluation.scoring import score_page
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
@@ -110,6 +111,27 @@ def _side(judged: list[Judged]) -> dict:
             "pages_unflagged": len(unflagged), "unflagged_sku_precision": kept["precision"]}
 
 
+STILL_FLAGGED = ("a wrong SKU", "read to nothing", "the correction doubted", "read right, a product missed",
+                 "read right")
+
+
+def still_flagged(outcomes: list[Outcome]) -> dict[str, int]:
+    """Why the pages flagged after the correction stay flagged, most telling first: one that carries a wrong
+    SKU or is read to nothing is rightly flagged; one read right is flagged by its confidence, a possible
+    miss, an SKU under the profile's bar or a doubt about its type (only reading those surer frees them)."""
+    counts = dict.fromkeys(STILL_FLAGGED, 0)
+    for o in outcomes:
+        for j in o.after:
+            if not j.flagged:
+                continue
+            t = score_page(j.sample.truth, j.predicted)
+            reason = ("a wrong SKU" if t.sku_predicted > t.sku_matched else "read to nothing" if not t.sku_predicted
+                      else "the correction doubted" if o.doubted
+                      else "read right, a product missed" if t.sku_matched < t.sku_truth else "read right")
+            counts[reason] += 1
+    return counts
+
+
 def report(outcomes: list[Outcome]) -> dict:
     before = [j for o in outcomes for j in o.before]
     after = [j for o in outcomes for j in o.after]
@@ -121,6 +143,7 @@ def report(outcomes: list[Outcome]) -> dict:
         "pages_leaving_review": len(left), "pages_flagged_before": sum(1 for j in before if j.flagged),
         "leaving_review_sku_precision": tally(left).metrics()["sku"]["precision"],
         "doubted": [o.case.document for o in outcomes if o.doubted],
+        "still_flagged": still_flagged(outcomes),
         "by_document": [{"document": o.case.document, "batch": o.case.batch, "layout": o.case.layout,
                          "corrected_page": o.case.corrected.page, "pages": [s.page for s in o.case.rest],
                          "before": _side(o.before), "after": _side(o.after), "doubted": o.doubted}
@@ -144,6 +167,8 @@ def table(result: dict) -> str:
              f"Pages leaving review: {result['pages_leaving_review']} of the {result['pages_flagged_before']} flagged "
              f"before (SKU precision on them {cell(result['leaving_review_sku_precision'])}). Corrections doubted "
              f"and not propagated: {len(result['doubted'])}.", "",
+             "Pages still flagged after the correction, by what their reading holds: " + "; ".join(
+                 f"{reason} {count}" for reason, count in result["still_flagged"].items()) + ".", "",
              "| document | batch | corrected | pages | F1 before | F1 after | unflagged before | after |",
              "|---|---|---|---|---|---|---|---|"]
     lines += [f"| {d['document']} | {d['batch']} | {d['corrected_page']} | {len(d['pages'])} | "
