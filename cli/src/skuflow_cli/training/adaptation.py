@@ -20,12 +20,13 @@ from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, ocr_spelled, taught_columns, typed_as
+from skuflow_extractor.reading.adaptation import adapted, doubtful, lesson, taught_columns, typed_as
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader
 from skuflow_extractor.reading.features import features
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import canonical, layout_of
+from skuflow_extractor.reading.pipeline import DecisionInputs
 
 MIN_PAGES = 3  # a layout repeated on fewer product pages teaches too few others to measure
 
@@ -90,8 +91,7 @@ def simulate_case(case: Case, reader: Reader) -> Outcome:
     corrected = with_columns(case.corrected, columns)
     before = judged(reader, case.rest)
     page_type = case.corrected.truth.get("page_type")  # as the person left the corrected page
-    taught = Lesson(corrected.matrix, corrected.labels, columns, page_type,
-                    ocr_spelled(corrected.geo, corrected.found, products))
+    taught = lesson(DecisionInputs(corrected.geo, corrected.found, corrected.matrix), products, columns, page_type)
     after = judged(adapted(reader, [taught]), [with_columns(s, columns, page_type) for s in case.rest])
     doubted = doubtful([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
     if doubted:  # not propagated: the pages keep their reading, and a person looks
