@@ -52,6 +52,12 @@ def models(pipeline, job_id: str, merchant: str) -> dict[int, list[str | None]]:
             for p in pipeline.result(job_id, merchant)["pages"]}
 
 
+def names_only(read: dict[int, list[str | None]], pages=(1, 2, 3)) -> bool:
+    """Each of ``pages`` read, by its names and not by an item number (the reader untaught may also
+    take the list's title for a product: how many names it reads is not what is tested)."""
+    return all(read.get(n) and not any(read[n]) for n in pages)
+
+
 def item_numbers(page: int) -> list[str]:
     return [item_number(page, n) for n in range(ROWS)]
 
@@ -98,7 +104,7 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
     job_id = pipeline.upload(item_catalog(tmp_path / "glass.pdf", range(1, 4)), merchant=MERCHANT)
     assert sorted(tasks(pipeline, job_id, 3)) == [1, 2, 3]
     pipeline.wait(job_id, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=MERCHANT)
-    assert models(pipeline, job_id, MERCHANT) == {n: [None] * ROWS for n in (1, 2, 3)}  # the name, not the item number
+    assert names_only(models(pipeline, job_id, MERCHANT))  # the name, not the item number
 
     detail = asyncio.run(_correct_page_one(pipeline, job_id, user, colleague, shots(tmp_path)))
     corrected, others = detail["page"], sorted({1, 2, 3} - {detail["page"]})
@@ -123,7 +129,7 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
     stranger = pipeline.upload(again, merchant=STRANGER)
     pipeline.wait(stranger, lambda j: j["status"] == "PARTIAL_IMPORTED", merchant=STRANGER)
     assert sorted(tasks(pipeline, stranger, 3)) == [1, 2, 3]
-    assert models(pipeline, stranger, STRANGER) == {n: [None] * ROWS for n in (1, 2, 3)}
+    assert names_only(models(pipeline, stranger, STRANGER))
 
     # A team lead reverts the correction: the two pages are read again without it, and what they had
     # delivered is superseded downstream.
@@ -136,4 +142,4 @@ def test_one_correction_is_followed_by_the_pages_of_its_layout_and_a_revert_undo
     assert sorted({(s["page"], s["revision"], s["superseded_by"]) for s in superseded}) == [
         (n, REREAD, UNDONE) for n in others]
     now = models(pipeline, job_id, MERCHANT)
-    assert [now[n] for n in others] == [[None] * ROWS] * 2
+    assert names_only(now, others)
