@@ -53,9 +53,9 @@ def models(pipeline, job_id: str, merchant: str) -> dict[int, list[str | None]]:
 
 
 def names_only(read: dict[int, list[str | None]], pages=(1, 2, 3)) -> bool:
-    """Each of ``pages`` read, by its names and not by an item number (the reader untaught may also
-    take the list's title for a product: how many names it reads is not what is tested)."""
-    return all(read.get(n) and not any(read[n]) for n in pages)
+    """Each of ``pages`` read by its names, one for each of its rows at least, and by no item number (the
+    reader untaught may also take the list's title for a product, flagged: that is not what is tested)."""
+    return all(len(read.get(n, ())) >= ROWS and not any(read[n]) for n in pages)
 
 
 def item_numbers(page: int) -> list[str]:
