@@ -56,6 +56,19 @@ def test_the_parse_cache_is_read_again_when_a_parsing_library_moves(tmp_path, mo
     assert PageCache(tmp_path).fingerprint != installed
 
 
+def test_a_worker_files_its_pages_under_the_fingerprint_the_run_started_with(tmp_path, monkeypatch):
+    """A worker runs the code the run started with: an edit to the parser made meanwhile (which changes
+    the fingerprint read from disk) must not file the old code's pages under the new code's name."""
+    pdf = tmp_path / "one.pdf"
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "AB-510 hinge 12.50")
+    pdf.write_bytes(document.tobytes())
+    started = PageCache(tmp_path).fingerprint
+    monkeypatch.setattr(corpus, "parsing_libraries", lambda: ["pymupdf==0.0.0"])  # the code moved meanwhile
+    assert corpus._cached_pages(tmp_path, started, pdf) == ("one", 1)
+    assert [path.name.split("-")[-1] for path in (tmp_path / "ir").iterdir()] == [f"{started}.json.gz"]
+
+
 def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():
     rng = np.random.default_rng(3)
     scores = rng.random(5000)

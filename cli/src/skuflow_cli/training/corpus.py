@@ -104,9 +104,9 @@ def _parser_fingerprint() -> str:
 class PageCache:
     """Parsed pages by document, read once per parser version."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, fingerprint: str | None = None):
         self.root = root
-        self.fingerprint = _parser_fingerprint()
+        self.fingerprint = fingerprint or _parser_fingerprint()
 
     def _path(self, file_hash: str) -> Path:
         return self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
@@ -122,7 +122,8 @@ class PageCache:
         started, progress = time.perf_counter(), sys.stderr
         print(f"parsing {len(unread)} documents in {jobs} processes", file=progress, flush=True)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for n, done in enumerate(as_completed([pool.submit(_cached_pages, self.root, pdf) for pdf in unread]), 1):
+            reading = [pool.submit(_cached_pages, self.root, self.fingerprint, pdf) for pdf in unread]
+            for n, done in enumerate(as_completed(reading), 1):
                 name, pages = done.result()
                 print(f"\r[{n}/{len(unread)}] {name[:50]:<50} {pages:3d} pages {time.perf_counter() - started:6.0f} s",
                       end="", file=progress, flush=True)
@@ -143,9 +144,10 @@ class PageCache:
         return pages
 
 
-def _cached_pages(root: Path, pdf: Path) -> tuple[str, int]:
-    """In a worker process: read the PDF into the cache below ``root``."""
-    return pdf.stem, len(PageCache(root).pages(pdf))
+def _cached_pages(root: Path, fingerprint: str, pdf: Path) -> tuple[str, int]:
+    """In a worker process: read the PDF into the cache below ``root``, under the fingerprint of the code
+    the run started with (the worker runs that code: an edit made while it runs must not name its pages)."""
+    return pdf.stem, len(PageCache(root, fingerprint).pages(pdf))
 
 
 def _parse(data: bytes, file_hash: str) -> Iterator[ParsedPage]:
