@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 
 from skuflow_parser.backends.ocr_engines import MAX_SIDE_PX, OcrTuning, PaddleOcr, RapidOcr, engine
+from skuflow_parser.domain.corners import bounds
 from skuflow_parser.settings import ParserSettings
 
 
@@ -62,6 +63,25 @@ def test_rapidocr_reads_a_line_of_traditional_chinese_and_a_blank_image_as_nothi
     words = [word for line in lines for word, _ in line.words]
     assert "".join(words) == "鐵觀音拿鐵65" and "鐵" in words  # each Chinese character placed on its own
     assert reader.read(np.full((80, 200, 3), 255, dtype=np.uint8)) == []
+
+
+def test_rapidocr_reads_a_box_of_the_page_as_one_line_with_its_words_placed_on_the_page():
+    """Recognition alone, for rows gathered from a letter-spaced menu: the box is one line, however far
+    apart its characters stand, and each character is placed inside it in page pixels."""
+    document = pymupdf.open()
+    page = document.new_page(width=400, height=80)
+    for n, ch in enumerate("牛肉麵"):
+        page.insert_text((20 + 80 * n, 52), ch, fontname="china-t", fontsize=20)
+    page.insert_text((300, 52), "120", fontname="helv", fontsize=20)
+    pix = page.get_pixmap(dpi=200)
+    image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+    box = [[30.0, 90.0], [1100.0, 90.0], [1100.0, 170.0], [30.0, 170.0]]
+    [line] = engine(OcrTuning()).recognize(image, [box])
+    assert line.text.replace(" ", "") == "牛肉麵120" and line.corners == box and line.confidence > 0.8
+    placed = {word: bounds(corners) for word, corners in line.words}
+    assert placed["牛"][0] < placed["肉"][0] < placed["麵"][0]
+    assert all(30 <= x0 < x1 <= 1100 and 89 <= y0 < y1 <= 171 for x0, y0, x1, y1 in placed.values())
+    assert engine(OcrTuning()).recognize(image, []) == []
 
 
 def test_paddleocr_selected_but_not_installed_falls_back_to_rapidocr_with_an_error(monkeypatch, caplog):

@@ -3,13 +3,16 @@ outlines read like a scan, and pictures whose soft mask has another size."""
 
 import io
 
+import numpy as np
 import pymupdf
 import pytest
 from pdf_samples import PAGE, PRODUCT_TEXT, born_digital, scanned
 from PIL import Image
 
-from skuflow_parser.backends.ocr_backend import ocr_resolution, scan_resolution
+from skuflow_parser.backends.ocr_backend import across_rows, ocr_resolution, scan_resolution
+from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, engine
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
+from skuflow_parser.domain.letter_spacing import is_loose
 from skuflow_parser.domain.text_layer import MIN_OUTLINE_PATHS, MIN_OUTLINE_SEGMENTS, Drawn, ocr_reason
 from skuflow_parser.pages import parse_page
 
@@ -135,6 +138,33 @@ def test_a_page_of_vertical_chinese_is_read_down_its_columns():
     assert parsed.rotation == 270 and (parsed.width, parsed.height) == (PAGE.height, PAGE.width)
     lines = sorted(parsed.text_blocks, key=lambda b: b.bbox[1])
     assert [b.text for b in lines] == dishes
+
+
+def letter_spaced_menu(dishes: list[tuple[str, str]]) -> np.ndarray:
+    """A menu board's names spread across their column, rows closer than the characters of a name, and
+    each price at the row's end: the page's pixels at 150 dpi."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    for n, (dish, price) in enumerate(dishes):
+        for k, ch in enumerate(dish):
+            page.insert_text((60 + 240 / (len(dish) - 1) * k, 120 + 34 * n), ch, fontname="china-t", fontsize=26)
+        page.insert_text((420, 120 + 34 * n), price, fontname="helv", fontsize=26)
+    pix = page.get_pixmap(dpi=150, alpha=False)
+    return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+
+
+def test_a_letter_spaced_menu_is_read_row_by_row():
+    """The detector joins the names' characters down the rows or leaves them one by one; gathered into
+    rows and read again, each name comes out whole."""
+    dishes = [("魚肚飯", "90"), ("椒麻雞腿飯", "85"), ("大雞腿飯", "75"), ("辣味棒腿飯", "60"), ("滷雞腿飯", "60"),
+              ("炸雞排飯", "75"), ("炸排骨飯", "65"), ("鯖魚飯", "65"), ("宮保雞丁飯", "65")]
+    image = letter_spaced_menu(dishes)
+    found = engine(DEFAULT_TUNING).read(image)
+    assert is_loose([(line.corners, line.text) for line in found])
+    assert sum(1 for dish, _ in dishes if any(dish in line.text for line in found)) <= 1
+    read = [line.text.replace(" ", "") for line in across_rows(image, found, DEFAULT_TUNING)]
+    assert all(any(dish in text for text in read) for dish, _ in dishes)
+    assert "魚肚飯90" in read  # a price close enough to its name is read on its row
 
 
 def test_text_outlined_as_a_few_long_paths_is_read_by_ocr():

@@ -29,6 +29,7 @@ from skuflow_parser.backends.ocr_engines import (
 from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script, with_figures_of
 from skuflow_parser.domain.corners import Bounds, Corners, bounds
+from skuflow_parser.domain.letter_spacing import is_loose, pieces, reads_across, rows, span
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.orientation import (
     SIDEWAYS_SHARE,
@@ -146,6 +147,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         turn, image, found = _upright(image, found, tuning)
     elif _mostly_chinese(found) and may_be_vertical(shapes):
         turn, image, found = _down_columns(image, found, tuning)
+    if not turn and _mostly_chinese(found) and is_loose([(line.corners, line.text) for line in found]):
+        found = across_rows(image, found, tuning)
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
@@ -200,6 +203,29 @@ def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[i
     turn = better_turn(lying_weight(_weighed(found)),
                        {t: lying_weight(_weighed(lines)) for t, (_, lines) in readings.items()})
     return (turn, *readings[turn]) if turn else (0, image, found)
+
+
+def across_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list[Line]:
+    """A page of letter-spaced Chinese (``letter_spacing``): its rows holding loose characters read
+    again, each as one line, in place of the lines they cover, where that reads the page better."""
+    parts = pieces([(line.corners, line.text, line.words) for line in found])
+    segments = rows(parts)
+    if not segments:
+        return found
+    with _lock:
+        read = engine(tuning).recognize(image, [_corners(span(segment)) for segment in segments])
+    covered = {id(piece) for segment in segments for piece in segment}
+    touched = {piece.line for piece in parts if id(piece) in covered}
+    kept = [line for n, line in enumerate(found) if n not in touched]
+    left = [Line(_corners(piece.box), piece.text, found[piece.line].confidence) for piece in parts
+            if piece.line in touched and id(piece) not in covered]
+    across = kept + left + [line for line in read if line.text.strip()]
+    return across if reads_across(_weighed(found), _weighed(across)) else found
+
+
+def _corners(box: Bounds) -> Corners:
+    x0, y0, x1, y1 = box
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 
 
 DOWN = 270  # degrees clockwise: the page turned a quarter counter-clockwise, so columns read top to bottom lie

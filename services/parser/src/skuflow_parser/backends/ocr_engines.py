@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from skuflow_parser.domain.corners import Corners
+from skuflow_parser.domain.corners import Corners, bounds
 from skuflow_parser.domain.skew import skew_degrees, turned
 
 MAX_SIDE_PX = 2600  # the largest page image OCR is given (pages are rendered at most this large)
@@ -55,6 +55,10 @@ class OcrEngine(Protocol):
         """The image's lines; ``upright_lines`` lets the engine turn a line it finds upside down."""
         ...
 
+    def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
+        """Each box of ``image`` read as one line, without detection (rows ``letter_spacing`` gathered)."""
+        ...
+
 
 class RapidOcr:
     name = "rapidocr"
@@ -71,10 +75,23 @@ class RapidOcr:
         found = self._ocr(image, use_cls=upright_lines)
         if found.boxes is None:
             return []
-        words = found.word_results or [()] * len(found.boxes)
-        return [Line(np.asarray(corners, dtype=float).tolist(), text, float(score),
-                     tuple((word, np.asarray(box, dtype=float).tolist()) for word, _, box in placed))
-                for corners, text, score, placed in zip(found.boxes, found.txts, found.scores, words, strict=True)]
+        return _lines(found.boxes, found.txts, found.scores, found.word_results)
+
+    def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
+        crops = [np.ascontiguousarray(image[max(int(y0), 0):int(y1) + 1, max(int(x0), 0):int(x1) + 1])
+                 for x0, y0, x1, y1 in map(bounds, boxes)]
+        if not crops:
+            return []
+        found = self._ocr.cal_rec_boxes(crops, np.asarray(boxes, dtype=np.float32), self._ocr.recognize_txt(crops))
+        return _lines(boxes, found.txts, found.scores, found.word_results)
+
+
+def _lines(boxes, texts, scores, word_results) -> list[Line]:
+    """The engine's answer as lines, each word placed on the page."""
+    words = word_results or [()] * len(boxes)
+    return [Line(np.asarray(corners, dtype=float).tolist(), text, float(score),
+                 tuple((word, np.asarray(box, dtype=float).tolist()) for word, _, box in placed))
+            for corners, text, score, placed in zip(boxes, texts, scores, words, strict=True)]
 
 
 def levelled(lines: list[Line], centre: tuple[float, float]) -> tuple[list[Line], float]:
@@ -119,6 +136,10 @@ class PaddleOcr:
         return [Line(np.asarray(poly).tolist(), text, float(score)) for result in self._ocr.predict(image)
                 for poly, text, score in zip(result["rec_polys"], result["rec_texts"], result["rec_scores"],
                                              strict=True)]
+
+    def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
+        """Not offered by PaddleOCR's pipeline here: no lines, so the page keeps its detected ones."""
+        return []
 
 
 @cache

@@ -40,14 +40,14 @@ def _size(corners: Corners) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
-def _wide_chars(text: str) -> list[str]:
+def wide_chars(text: str) -> list[str]:
     """The full-width characters of a line (Chinese, Japanese), in order."""
     return [ch for ch in text if unicodedata.east_asian_width(ch) in "WF"]
 
 
 def _wide(text: str) -> bool:
     """Mostly Chinese or Japanese characters (full-width), which may be set on end."""
-    return len(_wide_chars(text)) * 2 >= len(text)
+    return len(wide_chars(text)) * 2 >= len(text)
 
 
 def _standing(lines: list[tuple[Corners, str]], chinese: bool) -> float:
@@ -81,7 +81,7 @@ def repeated_share(lines: list[tuple[Corners, str]]) -> float:
     """Of the pairs of neighbouring Chinese characters on the page's lines, the share that are equal."""
     pairs = equal = 0
     for _, text in lines:
-        chars = _wide_chars(text)
+        chars = wide_chars(text)
         pairs += max(len(chars) - 1, 0)
         equal += _equal_neighbours(chars)
     return equal / pairs if pairs else 0.0
@@ -100,7 +100,7 @@ def read_weight(lines: list[tuple[Corners, str, float]], chinese_only: bool = Fa
     for corners, text, confidence in lines:
         width, height = _size(corners)
         if width >= height:
-            chars = _wide_chars(text)
+            chars = wide_chars(text)
             counted = len(chars) if chinese_only else len(text.replace(" ", ""))
             weight += confidence * (counted - 2 * _equal_neighbours(chars))
     return weight
