@@ -132,7 +132,8 @@ def _box(corners: Corners, zoom: float) -> Bounds:
 
 def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_SIDE_PX,
              tuning: OcrTuning = DEFAULT_TUNING, flatten: bool = False) -> OcrPage:
-    """The page's words read by OCR, levelled when the scan is skewed (``skew``) and, with ``flatten``,
+    """The page's words read by OCR, turned to read upright (``orientation``), letter-spaced Chinese read
+    by rows (``letter_spacing``), levelled when the scan is skewed (``skew``) and, with ``flatten``,
     from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md); on a
     scan, also where the pictures printed on it are (``scan_pictures``)."""
     scanned_at = scan_resolution(page)

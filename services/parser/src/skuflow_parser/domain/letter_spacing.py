@@ -7,9 +7,9 @@ Such a reading is *loose*: many of its Chinese lines are a single character or s
 characters are then gathered into rows (boxes of like height overlapping vertically), each row cut where
 a gap is wider than ``ROW_GAP`` of its height, and every row holding a loose character is read again as
 one line by the recognizer alone. The rows' reading replaces the lines it covers when it reads at least
-as much Chinese, a character equal to its neighbour counting against its line (``orientation``), while
-keeping ``KEEPS`` of everything: a page of true vertical text, read across its columns, reads characters
-of different names side by side and loses by that count.
+as much Chinese, a character equal to its neighbour counting against its line (``orientation``), keeps
+``KEEPS`` of everything, and does not itself run across columns: a page of true vertical text, read by
+rows, sets characters of neighbouring names side by side, and names that end alike repeat them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ MIN_LOOSE = 6  # … and at least this many: a few stray characters (a logo, a s
 SAME_ROW = 0.6  # vertical overlap, of the lower box's height, that puts two boxes on one row
 ALIKE = 1.4  # boxes on one row are of like height: neither taller than this times the other
 ROW_GAP = 8.0  # a gap wider than this many row heights ends a row (another column of the page)
-MARGIN = 0.15  # of a row's height, the page read around it
+PAD = 0.15  # of a row's height, the page read around it
 
 
 @dataclass(frozen=True)
@@ -104,11 +104,11 @@ def rows(found: list[Piece]) -> list[list[Piece]]:
 
 
 def span(segment: list[Piece]) -> Bounds:
-    """The row's box, with ``MARGIN`` of its height around it (the recognizer reads a line best with
+    """The row's box, with ``PAD`` of its height around it (the recognizer reads a line best with
     a little of the page around its characters)."""
     x0, y0 = min(p.box[0] for p in segment), min(p.box[1] for p in segment)
     x1, y1 = max(p.box[2] for p in segment), max(p.box[3] for p in segment)
-    pad = MARGIN * (y1 - y0)
+    pad = PAD * (y1 - y0)
     return x0 - pad, y0 - pad, x1 + pad, y1 + pad
 
 
