@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skuflow_parser.domain.corners import Bounds, Corners, bounds
+from skuflow_parser.domain.ocr_text import same_row
 from skuflow_parser.domain.orientation import (
     ACROSS_COLUMNS,
     KEEPS,
@@ -28,8 +29,7 @@ from skuflow_parser.domain.orientation import (
 
 LOOSE_SHARE = 0.3  # of a reading's Chinese lines, the share that are single characters or stand on end
 MIN_LOOSE = 6  # … and at least this many: a few stray characters (a logo, a stamp) are no layout
-SAME_ROW = 0.6  # vertical overlap, of the lower box's height, that puts two boxes on one row
-ALIKE = 1.4  # boxes on one row are of like height: neither taller than this times the other
+LIKE_HEIGHT = 1.4  # boxes on one row are of like height: neither taller than this times the other
 ROW_GAP = 8.0  # a gap wider than this many row heights ends a row (another column of the page)
 PAD = 0.15  # of a row's height, the page read around it
 
@@ -73,11 +73,9 @@ def pieces(lines: list[tuple[Corners, str, tuple[tuple[str, Corners], ...]]]) ->
     return out
 
 
-def _same_row(row: Bounds, box: Bounds) -> bool:
-    low = min(row[3] - row[1], box[3] - box[1])
-    high = max(row[3] - row[1], box[3] - box[1])
-    overlap = min(row[3], box[3]) - max(row[1], box[1])
-    return low > 0 and high <= ALIKE * low and overlap >= SAME_ROW * low
+def _on_row(row: Bounds, box: Bounds) -> bool:
+    low, high = sorted((row[3] - row[1], box[3] - box[1]))
+    return low > 0 and high <= LIKE_HEIGHT * low and same_row(row, box)
 
 
 def rows(found: list[Piece]) -> list[list[Piece]]:
@@ -85,7 +83,7 @@ def rows(found: list[Piece]) -> list[list[Piece]]:
     only the rows with two pieces or more, one of them loose, each left to right."""
     gathered: list[tuple[Bounds, list[Piece]]] = []  # each row by the box of its first piece
     for piece in sorted(found, key=lambda p: (p.box[1] + p.box[3]) / 2):
-        row = next((members for seed, members in gathered if _same_row(seed, piece.box)), None)
+        row = next((members for seed, members in gathered if _on_row(seed, piece.box)), None)
         if row is None:
             gathered.append((piece.box, [piece]))
         else:

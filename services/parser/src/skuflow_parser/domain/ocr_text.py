@@ -106,7 +106,8 @@ class Fragment:
     chars: tuple[Box, ...] = ()
 
 
-def _same_row(a: Box, b: Box) -> bool:
+def same_row(a: Box, b: Box) -> bool:
+    """Two boxes sharing ``SAME_ROW`` of the lower one's height stand on one row."""
     return min(a[3], b[3]) - max(a[1], b[1]) >= SAME_ROW * min(a[3] - a[1], b[3] - b[1])
 
 
@@ -118,7 +119,7 @@ def overlapping(fragments: list[Fragment]) -> list[Fragment]:
     out: list[tuple[int, Fragment]] = []
     for n in sorted(range(len(fragments)), key=lambda n: (fragments[n].box[0], fragments[n].box[1])):
         fragment = fragments[n]
-        host = next((k for k, (_, kept) in enumerate(out) if _same_row(kept.box, fragment.box)
+        host = next((k for k, (_, kept) in enumerate(out) if same_row(kept.box, fragment.box)
                      and kept.box[0] < fragment.box[0] < kept.box[2] and kept.text[-1:] == fragment.text[:1]), None)
         if host is None:
             out.append((n, fragment))
