@@ -28,7 +28,7 @@ from skuflow_parser.backends.ocr_engines import (
 )
 from skuflow_parser.backends.pymupdf_backend import render
 from skuflow_parser.backends.tesseract import read_other_script, with_figures_of
-from skuflow_parser.domain.corners import Bounds, Corners, bounds
+from skuflow_parser.domain.corners import Bounds, Corners, bounds, corners_of
 from skuflow_parser.domain.letter_spacing import is_loose, pieces, reads_across, rows, span
 from skuflow_parser.domain.ocr_text import Fragment, overlapping, placed, repaired
 from skuflow_parser.domain.orientation import (
@@ -148,7 +148,7 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         turn, image, found = _upright(image, found, tuning)
     elif _mostly_chinese(found) and may_be_vertical(shapes):
         turn, image, found = _down_columns(image, found, tuning)
-    if not turn and _mostly_chinese(found) and is_loose([(line.corners, line.text) for line in found]):
+    if not turn and _mostly_chinese(found) and is_loose(shapes):  # not turned: ``found`` is what ``shapes`` shows
         found = across_rows(image, found, tuning)
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
@@ -214,19 +214,14 @@ def across_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list
     if not segments:
         return found
     with _lock:
-        read = engine(tuning).recognize(image, [_corners(span(segment)) for segment in segments])
+        read = engine(tuning).recognize(image, [corners_of(span(segment)) for segment in segments])
     covered = {id(piece) for segment in segments for piece in segment}
     touched = {piece.line for piece in parts if id(piece) in covered}
     kept = [line for n, line in enumerate(found) if n not in touched]
-    left = [Line(_corners(piece.box), piece.text, found[piece.line].confidence) for piece in parts
+    left = [Line(corners_of(piece.box), piece.text, found[piece.line].confidence) for piece in parts
             if piece.line in touched and id(piece) not in covered]
     across = kept + left + [line for line in read if line.text.strip()]
     return across if reads_across(_weighed(found), _weighed(across)) else found
-
-
-def _corners(box: Bounds) -> Corners:
-    x0, y0, x1, y1 = box
-    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 
 
 DOWN = 270  # degrees clockwise: the page turned a quarter counter-clockwise, so columns read top to bottom lie

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image
 
 from skuflow_parser.backends.ocr_engines import Line
-from skuflow_parser.domain.corners import Corners, bounds
+from skuflow_parser.domain.corners import Corners, bounds, corners_of
 
 log = logging.getLogger(__name__)
 # a script Tesseract detects → the language packs that read it, and the letters that spell it
@@ -82,10 +82,6 @@ def script_of(image: np.ndarray) -> str | None:
     return script.group(1) if script is not None and script.group(1) in LANGUAGES else None
 
 
-def _corners(left: int, top: int, width: int, height: int) -> Corners:
-    return [[left, top], [left + width, top], [left + width, top + height], [left, top + height]]
-
-
 def lines_of(tsv: str) -> list[Line]:
     """Tesseract's TSV words grouped into its lines, each word with its box and the line's confidence
     the mean of its words' (Tesseract says 0-100)."""
@@ -97,11 +93,10 @@ def lines_of(tsv: str) -> list[Line]:
             continue
         left, top, width, height = (int(v) for v in fields[6:10])
         grouped.setdefault((fields[2], fields[3], fields[4]), []).append(
-            (word, _corners(left, top, width, height), float(fields[10]) / 100))
+            (word, corners_of((left, top, left + width, top + height)), float(fields[10]) / 100))
     lines = []
     for words in grouped.values():
-        x0, y0, x1, y1 = bounds([point for _, corners, _ in words for point in corners])
-        corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+        corners = corners_of(bounds([point for _, corners, _ in words for point in corners]))
         lines.append(Line(corners, " ".join(w for w, _, _ in words), statistics.fmean(c for *_, c in words),
                           tuple((w, c) for w, c, _ in words)))
     return lines

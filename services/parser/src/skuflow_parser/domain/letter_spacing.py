@@ -21,9 +21,9 @@ from skuflow_parser.domain.ocr_text import same_row
 from skuflow_parser.domain.orientation import (
     ACROSS_COLUMNS,
     KEEPS,
-    STANDING,
     read_weight,
     repeated_share,
+    stands,
     wide_chars,
 )
 
@@ -44,13 +44,8 @@ class Piece:
     loose: bool  # from a loose line: a single Chinese character or a line standing on end
 
 
-def _standing(corners: Corners) -> bool:
-    x0, y0, x1, y1 = bounds(corners)
-    return y1 - y0 >= STANDING * (x1 - x0)
-
-
 def _loose(corners: Corners, text: str) -> bool:
-    return bool(wide_chars(text)) and (len(text.strip()) == 1 or _standing(corners))
+    return bool(wide_chars(text)) and (len(text.strip()) == 1 or stands(corners))
 
 
 def is_loose(lines: list[tuple[Corners, str]]) -> bool:

@@ -50,9 +50,15 @@ def _wide(text: str) -> bool:
     return len(wide_chars(text)) * 2 >= len(text)
 
 
+def stands(corners: Corners) -> bool:
+    """A line standing on end: ``STANDING`` times as tall as it is wide."""
+    width, height = _size(corners)
+    return height >= STANDING * width
+
+
 def _standing(lines: list[tuple[Corners, str]], chinese: bool) -> float:
-    sizes = [_size(corners) for corners, text in lines if len(text.strip()) >= MIN_CHARS and _wide(text) == chinese]
-    return sum(1 for width, height in sizes if height >= STANDING * width) / len(sizes) if sizes else 0.0
+    counted = [corners for corners, text in lines if len(text.strip()) >= MIN_CHARS and _wide(text) == chinese]
+    return sum(1 for corners in counted if stands(corners)) / len(counted) if counted else 0.0
 
 
 def standing_share(lines: list[tuple[Corners, str]]) -> float:
