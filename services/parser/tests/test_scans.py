@@ -9,6 +9,7 @@ import pytest
 from pdf_samples import PAGE, PRODUCT_TEXT, born_digital, scanned
 from PIL import Image
 
+from skuflow_parser.backends import ocr_backend
 from skuflow_parser.backends.ocr_backend import across_rows, ocr_resolution, scan_resolution
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, engine
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
@@ -165,6 +166,21 @@ def test_a_letter_spaced_menu_is_read_row_by_row():
     read = [line.text.replace(" ", "") for line in across_rows(image, found, DEFAULT_TUNING)]
     assert all(any(dish in text for text in read) for dish, _ in dishes)
     assert "魚肚飯90" in read  # a price close enough to its name is read on its row
+
+
+def test_an_engine_that_cannot_read_a_row_alone_leaves_the_letter_spaced_page_as_detected(monkeypatch):
+    """PaddleOCR offers no recognition alone here: the characters its rows would replace are kept."""
+    image = letter_spaced_menu([("魚肚飯", "90"), ("椒麻雞腿飯", "85"), ("大雞腿飯", "75"), ("辣味棒腿飯", "60"),
+                                ("滷雞腿飯", "60"), ("炸雞排飯", "75"), ("炸排骨飯", "65")])
+    rapid = engine(DEFAULT_TUNING)
+    found = rapid.read(image)
+
+    class DetectOnly:
+        def recognize(self, image, boxes):
+            return []
+
+    monkeypatch.setattr(ocr_backend, "engine", lambda tuning: DetectOnly())
+    assert across_rows(image, found, DEFAULT_TUNING) == found
 
 
 def test_text_outlined_as_a_few_long_paths_is_read_by_ocr():

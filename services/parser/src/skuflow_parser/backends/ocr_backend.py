@@ -215,6 +215,8 @@ def across_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list
         return found
     with _lock:
         read = engine(tuning).recognize(image, [corners_of(span(segment)) for segment in segments])
+    if not read:  # an engine that cannot read a box alone (PaddleOCR here): the page as detected
+        return found
     covered = {id(piece) for segment in segments for piece in segment}
     touched = {piece.line for piece in parts if id(piece) in covered}
     kept = [line for n, line in enumerate(found) if n not in touched]
