@@ -7,6 +7,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import lightgbm
 import numpy as np
 import pymupdf
 import pytest
@@ -18,7 +19,7 @@ from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
 from skuflow_cli.training.crossval import NO_BAR, HeldOut, judge
-from skuflow_cli.training.fit import isotonic
+from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
 from skuflow_contracts.results import PageResult, SkuRecord
@@ -76,6 +77,24 @@ def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers(
     calibration = isotonic(scores, labels)
     assert list(calibration.probabilities) == sorted(calibration.probabilities)
     assert abs(calibration(np.array([0.5]))[0] - 0.25) < 0.08 and abs(calibration(np.array([0.9]))[0] - 0.81) < 0.08
+
+
+def test_the_reader_is_its_seeds_models_averaged_into_one_that_saves_loads_and_trains_on():
+    rng = np.random.default_rng(5)
+    matrix = rng.random((800, 4))
+    labels = (matrix[:, 0] + 0.3 * rng.random(800) > 0.6).astype(int)
+    seeds = [lightgbm.train({**PARAMS, "seed": seed}, lightgbm.Dataset(matrix, label=labels, params={"verbose": -1}),
+                            num_boost_round=20) for seed in (1, 2, 3)]
+    merged = lightgbm.Booster(model_str=averaged(seeds).model_to_string())
+    mean = np.mean([b.predict(matrix, raw_score=True) for b in seeds], axis=0)
+    assert merged.num_trees() == 60
+    assert np.allclose(merged.predict(matrix, raw_score=True), mean, atol=1e-12)
+    assert not np.allclose(seeds[0].predict(matrix, raw_score=True), mean, atol=1e-3)  # the draws differ
+    more = lightgbm.train(PARAMS, lightgbm.Dataset(matrix[:50], label=labels[:50], params={"verbose": -1}),
+                          num_boost_round=5, init_model=merged)  # as a correction adapts it
+    assert more.num_trees() == 65
+    weights = np.ones(len(labels))
+    assert train(matrix, labels, weights).model_to_string() == train(matrix, labels, weights).model_to_string()
 
 
 def test_each_page_of_a_labelled_document_becomes_candidates_with_the_truths_verdict(tmp_path):
