@@ -43,7 +43,8 @@ def clean_database(llm_database):
     return llm_database
 
 
-@pytest.fixture(params=["local", "postgres"])
+# the Postgres case is marked infra by hand: the conftest marks only the fixtures a test names
+@pytest.fixture(params=["local", pytest.param("postgres", marks=pytest.mark.infra)])
 async def store(request):
     if request.param == "local":
         yield LocalState()
