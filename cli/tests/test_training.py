@@ -23,6 +23,7 @@ from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
 from skuflow_contracts.results import PageResult, SkuRecord
+from skuflow_extractor.reading.adaptation import ADAPTATION_PARAMS, ADAPTATION_ROUNDS
 from skuflow_extractor.reading.candidates import Candidate
 from skuflow_extractor.reading.decisions import Calibration, load_reader
 from skuflow_extractor.reading.labels import label, truth_keys
@@ -90,9 +91,9 @@ def test_the_reader_is_its_seeds_models_averaged_into_one_that_saves_loads_and_t
     assert merged.num_trees() == 60
     assert np.allclose(merged.predict(matrix, raw_score=True), mean, atol=1e-12)
     assert not np.allclose(seeds[0].predict(matrix, raw_score=True), mean, atol=1e-3)  # the draws differ
-    more = lightgbm.train(PARAMS, lightgbm.Dataset(matrix[:50], label=labels[:50], params={"verbose": -1}),
-                          num_boost_round=5, init_model=merged)  # as a correction adapts it
-    assert more.num_trees() == 65
+    more = lightgbm.train(ADAPTATION_PARAMS, lightgbm.Dataset(matrix[:50], label=labels[:50], params={"verbose": -1}),
+                          num_boost_round=ADAPTATION_ROUNDS, init_model=merged)  # as a correction adapts it
+    assert more.num_trees() == 60 + ADAPTATION_ROUNDS
     weights = np.ones(len(labels))
     assert train(matrix, labels, weights).model_to_string() == train(matrix, labels, weights).model_to_string()
 

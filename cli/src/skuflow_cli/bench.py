@@ -56,7 +56,7 @@ from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.storage import LocalStorage, sha256_hex
 from skuflow_platform.topic_reader import end_offsets, read_since
 
-ROUNDS = 3  # in-process timings: the machine's load moves a single one by up to 30 %
+TIMING_ROUNDS = 3  # in-process timings: the machine's load moves a single one by up to 30 %
 
 
 @dataclass(frozen=True)
@@ -83,12 +83,12 @@ def bare_pymupdf(pdf: Path) -> None:
 
 
 def in_process_figures(pdf: Path, pages: int, scratch: Path) -> list[Figure]:
-    """Bare PyMuPDF, the parser and the whole pipeline timed back to back in each of ``ROUNDS`` rounds;
+    """Bare PyMuPDF, the parser and the whole pipeline timed back to back in each of ``TIMING_ROUNDS`` rounds;
     each figure is its median, each ratio the median of the rounds' own ratios."""
     bare_pymupdf(pdf)  # untimed: the first figure would otherwise pay for a cold file cache and MuPDF's first use
     data = pdf.read_bytes()
     rounds = []
-    for n in range(ROUNDS):
+    for n in range(TIMING_ROUNDS):
         base = pages / _timed(lambda: bare_pymupdf(pdf))
         parser = pages / _timed(lambda: parse_and_store(data, job_id="bench", file_hash=sha256_hex(data),
                                                         storage=LocalStorage(scratch / "parser")))
@@ -96,7 +96,7 @@ def in_process_figures(pdf: Path, pages: int, scratch: Path) -> list[Figure]:
         rounds.append((base, parser, whole))
     base, parser, whole = (statistics.median(r[i] for r in rounds) for i in range(3))
     to_parser, to_whole = (statistics.median(r[i] / r[0] for r in rounds) for i in (1, 2))
-    return [Figure("pymupdf_bare_pages_per_s", base, "pages/s", f"baseline (median of {ROUNDS} rounds)"),
+    return [Figure("pymupdf_bare_pages_per_s", base, "pages/s", f"baseline (median of {TIMING_ROUNDS} rounds)"),
             Figure("parser_pages_per_s", parser, "pages/s", f"{to_parser:.2f}x of bare PyMuPDF"),
             Figure("extract_in_process_pages_per_s", whole, "pages/s", f"{to_whole:.2f}x of bare PyMuPDF"),
             ]

@@ -23,10 +23,10 @@ from skuflow_cli.training.fit import GOLDEN_WEIGHT
 from skuflow_contracts.profile import ThresholdProfile
 from skuflow_contracts.results import PageClassification
 
-PARAMS = {"objective": "multiclass", "num_class": len(PAGE_TYPES), "learning_rate": 0.05, "num_leaves": 7,
-          "min_data_in_leaf": 10, "feature_fraction": 0.8, "deterministic": True, "force_row_wise": True,
-          "num_threads": 1, "seed": 20261201, "verbose": -1}
-ROUNDS = 200
+PAGE_TYPE_PARAMS = {"objective": "multiclass", "num_class": len(PAGE_TYPES), "learning_rate": 0.05, "num_leaves": 7,
+                    "min_data_in_leaf": 10, "feature_fraction": 0.8, "deterministic": True, "force_row_wise": True,
+                    "num_threads": 1, "seed": 20261201, "verbose": -1}
+PAGE_TYPE_ROUNDS = 200
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def fit(readings: list[RuleReading]) -> PageTypeModel:
                             label=[PAGE_TYPES.index(r.truth) for r in readings],
                             weight=[GOLDEN_WEIGHT if r.batch == GOLDEN else 1.0 for r in readings],
                             params={"verbose": -1})
-    return PageTypeModel.of(lightgbm.train(PARAMS, data, num_boost_round=ROUNDS))
+    return PageTypeModel.of(lightgbm.train(PAGE_TYPE_PARAMS, data, num_boost_round=PAGE_TYPE_ROUNDS))
 
 
 def learn_page_types(readings: list[RuleReading], min_confidence: float) -> PageTypes:

@@ -38,10 +38,10 @@ from skuflow_extractor.reading.labels import labels_of, truth_keys
 from skuflow_extractor.reading.layouts import fortieth
 from skuflow_extractor.reading.pipeline import DecisionInputs
 
-ROUNDS = 40  # trees added per adaptation
-PARAMS = {"objective": "binary", "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 3,
-          "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
-          "seed": 20261129, "verbose": -1}
+ADAPTATION_ROUNDS = 40  # trees added per adaptation
+ADAPTATION_PARAMS = {"objective": "binary", "learning_rate": 0.2, "num_leaves": 7, "min_data_in_leaf": 3,
+                     "lambda_l2": 1.0, "deterministic": True, "force_row_wise": True, "num_threads": 1,
+                     "seed": 20261129, "verbose": -1}
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     if labels.min() == labels.max():
         return reader
     data = lightgbm.Dataset(matrix, label=labels, free_raw_data=False, params={"verbose": -1})
-    booster = lightgbm.train(PARAMS, data, num_boost_round=ROUNDS, init_model=reader.booster,
+    booster = lightgbm.train(ADAPTATION_PARAMS, data, num_boost_round=ADAPTATION_ROUNDS, init_model=reader.booster,
                              keep_training_booster=False)
     digest = hashlib.sha256(reader.version.encode())
     for n in usable:
