@@ -141,15 +141,15 @@ def test_a_page_of_vertical_chinese_is_read_down_its_columns():
     assert [b.text for b in lines] == dishes
 
 
-def letter_spaced_menu(dishes: list[tuple[str, str]]) -> np.ndarray:
+def letter_spaced_menu(dishes: list[tuple[str, str]], row: float = 34) -> np.ndarray:
     """A menu board's names spread across their column, rows closer than the characters of a name, and
     each price at the row's end: the page's pixels at 150 dpi."""
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
     for n, (dish, price) in enumerate(dishes):
         for k, ch in enumerate(dish):
-            page.insert_text((60 + 240 / (len(dish) - 1) * k, 120 + 34 * n), ch, fontname="china-t", fontsize=26)
-        page.insert_text((420, 120 + 34 * n), price, fontname="helv", fontsize=26)
+            page.insert_text((60 + 240 / (len(dish) - 1) * k, 120 + row * n), ch, fontname="china-t", fontsize=26)
+        page.insert_text((420, 120 + row * n), price, fontname="helv" if price.isascii() else "china-t", fontsize=26)
     pix = page.get_pixmap(dpi=150, alpha=False)
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
 
@@ -166,6 +166,24 @@ def test_a_letter_spaced_menu_is_read_row_by_row():
     read = [line.text.replace(" ", "") for line in across_rows(image, found, DEFAULT_TUNING)]
     assert all(any(dish in text for text in read) for dish, _ in dishes)
     assert "魚肚飯90" in read  # a price close enough to its name is read on its row
+
+
+def test_a_letter_spaced_menu_photographed_on_its_side_is_turned_and_read_row_by_row():
+    """A laminated menu photographed on its side: its prices stand on end, so it is read a quarter turn
+    either way, and only the way up reads its spread names whole, once its rows are read one by one."""
+    dishes = [("魚肚飯", "90元"), ("椒麻雞腿飯", "85元"), ("大雞腿飯", "75元"), ("辣味棒腿飯", "60元"),
+              ("滷雞腿飯", "60元"), ("炸雞排飯", "75元"), ("炸排骨飯", "65元"), ("鯖魚飯", "65元"),
+              ("宮保雞丁飯", "65元")]
+    sideways = np.ascontiguousarray(np.rot90(letter_spaced_menu(dishes, row=52), -1))  # its top to the right
+    photo = io.BytesIO()
+    Image.fromarray(sideways).save(photo, format="JPEG", quality=90)
+    doc = pymupdf.open()
+    doc.new_page(width=PAGE.height, height=PAGE.width).insert_image(pymupdf.Rect(0, 0, PAGE.height, PAGE.width),
+                                                                     stream=photo.getvalue())
+    parsed = parse_page(open_document(doc.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.rotation == 270
+    read = [b.text.replace(" ", "") for b in parsed.text_blocks]
+    assert sum(1 for dish, _ in dishes if any(dish in text for text in read)) >= 2 * len(dishes) // 3
 
 
 def test_an_engine_that_cannot_read_a_row_alone_leaves_the_letter_spaced_page_as_detected(monkeypatch):

@@ -148,8 +148,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
         turn, image, found = _upright(image, found, tuning)
     elif _mostly_chinese(found) and may_be_vertical(shapes):
         turn, image, found = _down_columns(image, found, tuning)
-    if not turn and _mostly_chinese(found) and is_loose(shapes):  # not turned: ``found`` is what ``shapes`` shows
-        found = across_rows(image, found, tuning)
+    else:
+        found = _by_rows(image, found, tuning)
     shown = [] if scanned_at is None else [
         tuple(round(v / zoom, 2) for v in box) for box in pictures(image, [_box(line.corners, 1.0) for line in found])]
     centre = (image.shape[1] / 2, image.shape[0] / 2)
@@ -196,14 +196,16 @@ def _weighed(lines: list[Line]) -> list[tuple[Corners, str, float]]:
 def _upright(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
     """A page whose lines stand on end, read a quarter turn either way with no line turned by the
     engine (``orientation``): the turn, picture and lines that read it upright (0 and the page as it
-    stands when neither turn reads better)."""
-    readings = {}
+    stands when neither turn reads better). Each way is read by rows where it is letter-spaced: a menu
+    photographed on its side, its names spread, reads them as columns either way up until its rows are
+    read, and only its rows tell which way is up."""
+    readings = {0: (image, _by_rows(image, found, tuning))}
     for turn in QUARTER_TURNS:
         turned = _turned(image, turn)
-        readings[turn] = (turned, _read(turned, tuning, upright_lines=False))
-    turn = better_turn(lying_weight(_weighed(found)),
-                       {t: lying_weight(_weighed(lines)) for t, (_, lines) in readings.items()})
-    return (turn, *readings[turn]) if turn else (0, image, found)
+        readings[turn] = (turned, _by_rows(turned, _read(turned, tuning, upright_lines=False), tuning))
+    turn = better_turn(lying_weight(_weighed(readings[0][1])),
+                       {t: lying_weight(_weighed(lines)) for t, (_, lines) in readings.items() if t})
+    return (turn, *readings[turn])
 
 
 def across_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list[Line]:
@@ -229,9 +231,20 @@ def across_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list
 DOWN = 270  # degrees clockwise: the page turned a quarter counter-clockwise, so columns read top to bottom lie
 
 
+def _by_rows(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> list[Line]:
+    """The reading of a page of letter-spaced Chinese (``letter_spacing``) by rows, else ``found``."""
+    if _mostly_chinese(found) and is_loose([(line.corners, line.text) for line in found]):
+        return across_rows(image, found, tuning)
+    return found
+
+
 def _down_columns(image: np.ndarray, found: list[Line], tuning: OcrTuning) -> tuple[int, np.ndarray, list[Line]]:
     """A page of Chinese that may be set in columns, read again turned so each column lies as a line
-    (``orientation``): that reading where it reads the page better, else the page as it stands."""
+    (``orientation``): that reading where it reads the page better, else the page as it stands; either
+    read by rows where it is letter-spaced. The two are weighed as detected: read by rows, a board set
+    in columns would read across them, as if it were text set in rows."""
     turned = _turned(image, DOWN)
     lines = _read(turned, tuning, upright_lines=False)
-    return (DOWN, turned, lines) if reads_down(_weighed(found), _weighed(lines)) else (0, image, found)
+    if reads_down(_weighed(found), _weighed(lines)):
+        return DOWN, turned, _by_rows(turned, lines, tuning)
+    return 0, image, _by_rows(image, found, tuning)

@@ -14,8 +14,11 @@ when most Chinese lines stand on end, the page is read again turned a quarter co
 column lies as a line, read top to bottom, with the price printed at its foot at the line's end, as a
 price list reads. The turn is taken when that reading's Chinese outweighs the page as it stands by
 ``MARGIN``, a character equal to its neighbour counting against its line. A Chinese page photographed
-on its side is still not told from vertical Chinese (its columns are rows of dishes): it stays as it
-stands unless the turned reading wins.
+on its side is turned as a sideways page where its figures stand ('15元'); where its names are
+letter-spaced, each way is read by rows before the turns are weighed (``ocr_backend``), since the
+detector reads spread names as columns whichever way up the page is. Where its figures lie too, it is
+not told from vertical Chinese (its rows of dishes stand as columns): it stays as it stands unless the
+reading down its columns wins.
 """
 
 from __future__ import annotations
