@@ -19,6 +19,13 @@ def spanned(x, y, text, size=10.0, height=12):
                                     char_boxes=boxes)])
 
 
+def spanned_rtl(right, y, text, height=12):
+    """A line of a right-to-left script as PyMuPDF gives it: its characters listed from the right."""
+    boxes = [(right - CHAR * (n + 1), y, right - CHAR * n, y + height) for n in range(len(text))]
+    box = (right - CHAR * len(text), y, right, y + height)
+    return TextLine(bbox=box, text=text, spans=[TextSpan(bbox=box, text=text, size=10.0, char_boxes=boxes)])
+
+
 def block(i, lines, block_type="paragraph"):
     x0, y0 = min(ln.bbox[0] for ln in lines), min(ln.bbox[1] for ln in lines)
     x1, y1 = max(ln.bbox[2] for ln in lines), max(ln.bbox[3] for ln in lines)

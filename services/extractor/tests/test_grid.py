@@ -1,6 +1,6 @@
 """Tables from word geometry: cells, columns, blocks and the rows above them."""
 
-from extractor_pages import block, lines_of, spanned, table
+from extractor_pages import block, lines_of, spanned, spanned_rtl, table
 
 from skuflow_extractor.domain.grid import Cell, Grid, Row, cell_rows, columns_of, grids_of, split_at_header
 from skuflow_extractor.domain.tables import find_tables
@@ -26,6 +26,15 @@ def test_a_closing_bracket_past_a_gutter_stays_with_the_phrase_it_closes():
     assert grid.texts(row) == ["Bánh ( gai )", "100"]
     loose = Row((Cell(")", (131, 415, 134, 425), words[3:4]),), frozenset({0}), 10)
     assert grid.texts(loose) == ["", ")"]  # a mark alone closes nothing: it stays where it stands
+
+
+def test_a_table_in_a_right_to_left_script_has_its_columns():
+    """Persian cells, their characters listed from the right (a Persian catalogue once crashed here)."""
+    rows = [block(n, [spanned_rtl(right, 100 + 20 * n, text) for right, text in
+                      ((480, name), (330, "كيلوگرم"), (180, f"{n}00"))])
+            for n, name in enumerate(["فيلتر", "روتاری", "ظرفيت", "كمپرسور"], start=1)]
+    [grid] = grids_of(lines_of(*rows), TOLERANCE)
+    assert len(grid.columns) == 3
 
 
 def test_a_title_across_the_table_does_not_join_its_columns():

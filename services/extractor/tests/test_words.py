@@ -2,7 +2,7 @@
 
 import math
 
-from extractor_pages import CHAR, block, lines_of, page, spanned, stacked
+from extractor_pages import CHAR, block, lines_of, page, spanned, spanned_rtl, stacked
 
 from skuflow_contracts.ir import TextLine, TextSpan, union
 from skuflow_extractor.domain.grid import cell_rows
@@ -14,6 +14,13 @@ def test_words_take_the_union_of_their_character_boxes():
     assert [w.text for w in words] == ["CB-26551-PK", "Pink"]
     assert words[0].bbox == (100, 50, 100 + 11 * CHAR, 62)
     assert words[1].bbox[0] == 100 + 13 * CHAR and {w.line for w in words} == {7}
+
+
+def test_a_right_to_left_word_is_boxed_from_its_leftmost_character_to_its_rightmost():
+    words = split_words(spanned_rtl(300, 50, "ظرفيت روز"), index=0)
+    assert [w.text for w in words] == ["ظرفيت", "روز"]
+    assert words[0].bbox == (300 - 5 * CHAR, 50, 300, 62)  # read first, it stands on the right
+    assert words[1].bbox == (300 - 9 * CHAR, 50, 300 - 6 * CHAR, 62)
 
 
 def test_ocr_lines_without_character_boxes_spread_the_line_box_by_character_widths():

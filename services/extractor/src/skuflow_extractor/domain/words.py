@@ -112,8 +112,10 @@ def _spread(line: TextLine) -> list[tuple[str, BBox]]:
 
 def _word(chars: list[tuple[str, BBox]], index: int,
           walls: tuple[float | None, float | None] = (None, None)) -> Word:
-    return Word("".join(c for c, _ in chars), (chars[0][1][0], min(b[1] for _, b in chars), chars[-1][1][2],
-                                               max(b[3] for _, b in chars)), index, walls)
+    """The characters as one word, boxed by their union: a right-to-left script (Persian, Arabic) lists
+    its characters from the right, so its first character is not its leftmost."""
+    return Word("".join(c for c, _ in chars), (min(b[0] for _, b in chars), min(b[1] for _, b in chars),
+                                               max(b[2] for _, b in chars), max(b[3] for _, b in chars)), index, walls)
 
 
 def split_words(line: TextLine, index: int, ocr: bool = False) -> tuple[Word, ...]:
