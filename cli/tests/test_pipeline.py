@@ -34,3 +34,24 @@ def test_a_parser_worker_killed_mid_document_costs_no_page(tmp_path):
     assert [page.fallback_reason for page in document.pages] == [None] * 12
     assert [len(page.skus) for page in document.pages] == [len(page.skus) for page in truth]
     assert page_pool().worker_pids() and set(page_pool().worker_pids()).isdisjoint(killed)
+
+
+def test_a_page_that_cannot_be_read_fails_alone_and_the_document_reads_on(tmp_path, monkeypatch):
+    """As the services dead-letter a page (page.failed, PARTIAL_FAILED), not the whole document."""
+    import skuflow_cli.pipeline as pipeline
+
+    pdf = tmp_path / "catalog.pdf"
+    truth = generate_catalog(pdf, pages=3, seed=4)
+    read_page = pipeline.read_page
+
+    def broken_on_page_two(page, *args, **kwargs):
+        if page.page == 2:
+            raise IndexError("list index out of range")
+        return read_page(page, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "read_page", broken_on_page_two)
+    document = asyncio.run(read_document(pdf.read_bytes(), LocalStorage(tmp_path / "scratch")))
+    assert [page.status for page in document.pages] == ["AI_COMPLETED", "DEAD_LETTER", "AI_COMPLETED"]
+    assert document.pages[1].needs_review and not document.pages[1].skus
+    assert [len(page.skus) for page in document.pages] == [len(truth[0].skus), 0, len(truth[2].skus)]
+    assert document.job.status == "PARTIAL_FAILED"

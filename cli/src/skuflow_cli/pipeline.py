@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import logging
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,18 +23,20 @@ from skuflow_binder.llm import settle_with_model
 from skuflow_classifier.domain.page_types import classify
 from skuflow_classifier.llm import classify_with_model
 from skuflow_contracts.evaluation import EvaluationReport
+from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.profile import profile_for
 from skuflow_contracts.results import JobSummary, PageResult, ResultDocument, reader_version_of
 from skuflow_contracts.revisions import machine_revision
 from skuflow_evaluator.llm import evaluate_with_model, wants_model
 from skuflow_evaluator.probe import evaluate_document, render
 from skuflow_extractor.domain.extraction import needs_previous_page
+from skuflow_extractor.domain.tables import TableHeader
 from skuflow_extractor.llm import read_with_model
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.pipeline import read_page
 from skuflow_llm import LLMService
 from skuflow_llm.pages import PageCall
-from skuflow_output.domain.completion import assemble, job_status
+from skuflow_output.domain.completion import assemble, failed_page, job_status
 from skuflow_output.export import write_result
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.domain.security import SecurityLimits
@@ -44,6 +47,7 @@ from skuflow_platform.storage import LocalStorage, sha256_hex
 
 CONFIG_VERSION = "v1"
 MERCHANT = "local"
+log = logging.getLogger(__name__)
 
 
 @functools.cache
@@ -99,31 +103,43 @@ async def process_pages(ahead: PagesAhead, file_hash: str, storage: LocalStorage
                         evaluation: EvaluationReport, llm: LLMService | None = None) -> list[PageResult]:
     """Pages in order, so each page sees the previous page's table header and the job's logos;
     the evaluation's review pages (HYBRID) are doubted and their reason kept."""
-    profile = profile_for(CONFIG_VERSION)
     seen = SeenImages()
     previous_table = None
     results = []
     async for stored in ahead.pages():
         page = stored.page
-        call = PageCall.of(page, job_id=job_id, merchant_id=MERCHANT, read=storage.get)
-        classification, spent = await classify_with_model(llm, classify(page, profile), call,
-                                                          profile.classification.page_type_min_confidence)
-        review = evaluation.review_pages.get(page.page)
-        # the previous page's header goes only to a page that may continue it, as the extractor service decides
-        geo = geometry(page)
-        continued = previous_table if previous_table and needs_previous_page(page, classification, profile,
-                                                                             geo.upright.lines) else None
-        rules = read_page(page, classification, file_hash, profile, continued, geo=geo)
-        extraction, more = await read_with_model(llm, rules, page, classification, review,
-                                                 dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
-        previous_table = extraction.table
-        result = bind_page(page, classification, extraction.skus, extraction.method, profile, seen,
-                           extraction.fallback_reason, [*extraction.review_reasons, *filter(None, [review])])
-        result = result.model_copy(update={"reader_version": extraction.reader_version,
-                                           "reading_confidence": extraction.confidence})
-        result, _ = await settle_with_model(llm, result, dataclasses.replace(call, calls_used=(spent + more).calls))
+        try:
+            result, previous_table = await _read_page(page, previous_table, seen, file_hash, storage, job_id,
+                                                      evaluation, llm)
+        except Exception:  # as the services dead-letter the page: the document goes on, PARTIAL_FAILED
+            log.exception("page %s of %s could not be read", page.page, job_id)
+            result, previous_table = failed_page(page.page), None
         results.append(result)
     return results
+
+
+async def _read_page(page: ParsedPage, previous_table: TableHeader | None, seen: SeenImages, file_hash: str,
+                     storage: LocalStorage, job_id: str, evaluation: EvaluationReport,
+                     llm: LLMService | None) -> tuple[PageResult, TableHeader | None]:
+    """One page classified, read and bound, with the table it leaves for the next page."""
+    profile = profile_for(CONFIG_VERSION)
+    call = PageCall.of(page, job_id=job_id, merchant_id=MERCHANT, read=storage.get)
+    classification, spent = await classify_with_model(llm, classify(page, profile), call,
+                                                      profile.classification.page_type_min_confidence)
+    review = evaluation.review_pages.get(page.page)
+    # the previous page's header goes only to a page that may continue it, as the extractor service decides
+    geo = geometry(page)
+    continued = previous_table if previous_table and needs_previous_page(page, classification, profile,
+                                                                         geo.upright.lines) else None
+    rules = read_page(page, classification, file_hash, profile, continued, geo=geo)
+    extraction, more = await read_with_model(llm, rules, page, classification, review,
+                                             dataclasses.replace(call, calls_used=spent.calls), file_hash, profile)
+    result = bind_page(page, classification, extraction.skus, extraction.method, profile, seen,
+                       extraction.fallback_reason, [*extraction.review_reasons, *filter(None, [review])])
+    result = result.model_copy(update={"reader_version": extraction.reader_version,
+                                       "reading_confidence": extraction.confidence})
+    result, _ = await settle_with_model(llm, result, dataclasses.replace(call, calls_used=(spent + more).calls))
+    return result, extraction.table
 
 
 async def evaluate(pdf: bytes, job_id: str, llm: LLMService | None = None) -> EvaluationReport:
