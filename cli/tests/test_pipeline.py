@@ -6,6 +6,7 @@ import signal
 import threading
 import time
 
+from skuflow_cli import pipeline
 from skuflow_cli.catalog import generate_catalog
 from skuflow_cli.pipeline import page_pool, read_document
 from skuflow_platform.storage import LocalStorage
@@ -38,8 +39,6 @@ def test_a_parser_worker_killed_mid_document_costs_no_page(tmp_path):
 
 def test_a_page_that_cannot_be_read_fails_alone_and_the_document_reads_on(tmp_path, monkeypatch):
     """As the services dead-letter a page (page.failed, PARTIAL_FAILED), not the whole document."""
-    import skuflow_cli.pipeline as pipeline
-
     pdf = tmp_path / "catalog.pdf"
     truth = generate_catalog(pdf, pages=3, seed=4)
     read_page = pipeline.read_page

@@ -19,11 +19,12 @@ def spanned(x, y, text, size=10.0, height=12):
                                     char_boxes=boxes)])
 
 
-def spanned_rtl(right, y, text, height=12):
-    """A line of a right-to-left script as PyMuPDF gives it: its characters listed from the right."""
-    boxes = [(right - CHAR * (n + 1), y, right - CHAR * n, y + height) for n in range(len(text))]
-    box = (right - CHAR * len(text), y, right, y + height)
-    return TextLine(bbox=box, text=text, spans=[TextSpan(bbox=box, text=text, size=10.0, char_boxes=boxes)])
+def spanned_rtl(right, y, text, size=10.0, height=12):
+    """``spanned`` ending at ``right`` in a right-to-left script, as PyMuPDF gives it: its characters
+    listed from the right."""
+    line = spanned(right - CHAR * len(text), y, text, size, height)
+    [span] = line.spans
+    return line.model_copy(update={"spans": [span.model_copy(update={"char_boxes": span.char_boxes[::-1]})]})
 
 
 def block(i, lines, block_type="paragraph"):
