@@ -58,6 +58,12 @@ def test_the_parse_cache_is_read_again_when_a_parsing_library_moves(tmp_path, mo
     assert PageCache(tmp_path).fingerprint != installed
 
 
+def test_the_parse_cache_is_read_again_when_a_tesseract_language_pack_comes_or_goes(tmp_path, monkeypatch):
+    installed = PageCache(tmp_path).fingerprint
+    monkeypatch.setattr(corpus.tesseract, "installed", lambda: frozenset({"eng", "osd"}))
+    assert PageCache(tmp_path).fingerprint != installed
+
+
 def test_a_worker_files_its_pages_under_the_fingerprint_the_run_started_with(tmp_path, monkeypatch):
     """A worker runs the code the run started with: an edit to the parser made meanwhile (which changes
     the fingerprint read from disk) must not file the old code's pages under the new code's name."""

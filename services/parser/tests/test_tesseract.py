@@ -1,8 +1,11 @@
-"""Pages in a script PP-OCR's models cannot read (Cyrillic) are read by Tesseract; others are not."""
+"""Pages in a script PP-OCR's models cannot read (Cyrillic, Persian) are read by Tesseract; others are not."""
 
+import logging
+import re
 import subprocess
 
 import pymupdf
+import pytest
 from pdf_samples import PAGE, scanned
 
 from skuflow_parser.backends import tesseract
@@ -28,6 +31,22 @@ def _russian_scan() -> bytes:
     return scan.tobytes()
 
 
+PERSIAN_PRICE_LIST = ["لیست قیمت محصولات", "عدس درشت ممتاز 350000", "لوبیا قرمز ممتاز 420000", "نخود ممتاز 380000",
+                      "برنج هاشمی اعلا 950000", "لپه باقالی ممتاز 320000", "ماش ممتاز 410000"]
+
+
+def _persian_scan() -> bytes:
+    """A Persian price list, shaped right to left (MuPDF's HTML layout) and scanned at 150 dpi."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_htmlbox(pymupdf.Rect(60, 80, 540, 700), "".join(
+        f'<p style="font-family: sans-serif; font-size: 13pt">{row}</p>' for row in PERSIAN_PRICE_LIST))
+    scan = pymupdf.open()
+    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(
+        PAGE, stream=page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80))
+    return scan.tobytes()
+
+
 def test_tesseract_words_are_grouped_into_its_lines_with_their_boxes_and_confidence():
     tsv = "\n".join([
         "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
@@ -48,6 +67,47 @@ def test_a_russian_price_list_scan_is_read_in_cyrillic():
     text = "\n".join(block.text for block in page.text_blocks)
     assert page.parser_backend == "ocr"
     assert "гречневая" in text and "кусковой" in text and "125,50" in text
+
+
+def test_a_persian_price_list_scan_is_read_in_its_own_script():
+    page = parse_page(open_document(_persian_scan()), 0, "f" * 64, ImageCache()).page
+    text = "\n".join(block.text for block in page.text_blocks)
+    assert page.parser_backend == "ocr"
+    assert "عدس درشت ممتاز" in text and "نخود ممتاز" in text and "برنج هاشمی اعلا" in text
+
+
+@pytest.fixture
+def without_the_persian_pack(monkeypatch):
+    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr"}))
+    tesseract._readable.cache_clear()
+    yield
+    tesseract._readable.cache_clear()
+
+
+def test_a_script_without_its_language_pack_keeps_the_first_reading_and_says_so(without_the_persian_pack, caplog):
+    with caplog.at_level(logging.WARNING, logger=tesseract.__name__):
+        page = parse_page(open_document(_persian_scan()), 0, "f" * 64, ImageCache()).page
+    text = "".join(block.text for block in page.text_blocks)
+    assert page.parser_backend == "ocr" and not re.search(r"[\u0600-\u06ff]", text)
+    assert any("no fas pack" in record.getMessage() for record in caplog.records)
+
+
+def test_letters_tesseract_parted_are_one_word_again_where_they_stand_close():
+    """Thai is written without spaces inside a phrase and Tesseract parts it letter by letter: letters
+    under a fifth of their height apart are glued, a wider gap stays a space, a Latin word stays apart."""
+    tsv = "\n".join([
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+        "5\t1\t1\t1\t1\t1\t10\t20\t15\t20\t90.0\tต",
+        "5\t1\t1\t1\t1\t2\t27\t20\t10\t20\t80.0\tา",  # 2 px after: 0.1 of the height
+        "5\t1\t1\t1\t1\t3\t39\t20\t15\t20\t90.0\tร",
+        "5\t1\t1\t1\t1\t4\t62\t20\t15\t20\t90.0\tค",  # 8 px after: 0.4, a space
+        "5\t1\t1\t1\t1\t5\t79\t20\t30\t20\t90.0\tKia"])
+    thai = re.compile(r"[\u0e00-\u0e7f]")
+    line, = lines_of(tsv, thai)
+    assert line.text == "ตาร ค Kia" and round(line.confidence, 2) == 0.88
+    assert [(word, corners[0][0], corners[1][0]) for word, corners in line.words] == [
+        ("ตาร", 10, 54), ("ค", 62, 77), ("Kia", 79, 109)]
+    assert lines_of(tsv)[0].text == "ต า ร ค Kia"  # a script Tesseract spaces rightly is left as read
 
 
 def test_a_latin_scan_keeps_the_reading_of_the_default_models():

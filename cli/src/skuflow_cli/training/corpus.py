@@ -86,9 +86,10 @@ PARSING_LIBRARIES = ("pymupdf", "rapidocr", "onnxruntime", "opencv-python-headle
 
 
 def parsing_libraries() -> list[str]:
-    """The versions of the parsing libraries and of the Tesseract program, as ``name==version``."""
+    """The versions of the parsing libraries and of the Tesseract program, as ``name==version``, and
+    Tesseract's language packs (a scan in a script without its pack reads otherwise)."""
     return [*(f"{name}=={importlib.metadata.version(name)}" for name in PARSING_LIBRARIES),
-            f"tesseract=={tesseract.version()}"]
+            f"tesseract=={tesseract.version()}", f"tessdata=={'+'.join(sorted(tesseract.installed()))}"]
 
 
 def _parser_fingerprint() -> str:

@@ -1,11 +1,12 @@
 """Tesseract, for the scripts PP-OCR's models cannot read.
 
 RapidOCR's bundled models read Chinese and Latin; a Russian price list comes out as Latin look-alikes
-('Kpynbl' for 'Крупы'), no code or name of it usable. Tesseract (Debian's ``tesseract-ocr`` with its
-language packs, run as a program, so nothing is linked into the parser) detects a page's script
-(``--psm 0``) and reads Cyrillic. It is asked only about pages whose first reading is not Chinese,
-and reads only pages it finds written in a script it has a language pack for. Where the program is
-missing, pages are read as before and that is logged once.
+('Kpynbl' for 'Крупы'), a Persian one as Latin letters and stray figures, no code or name of it usable.
+Tesseract (Debian's ``tesseract-ocr`` with its language packs, run as a program, so nothing is linked
+into the parser) detects a page's script (``--psm 0``) and reads Cyrillic, Arabic-script (Persian),
+Korean and Thai pages. It is asked only about pages whose first reading is not Chinese, and reads only
+pages it finds written in a script it has a language pack for. Where the program or a pack is missing,
+pages are read as before and that is logged once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import shutil
 import statistics
 import subprocess
+from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
 
@@ -26,8 +28,32 @@ from skuflow_parser.backends.ocr_engines import Line
 from skuflow_parser.domain.corners import Corners, bounds, corners_of
 
 log = logging.getLogger(__name__)
-# a script Tesseract detects → the language packs that read it, and the letters that spell it
-LANGUAGES = {"Cyrillic": ("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"))}
+
+
+@dataclass(frozen=True)
+class Script:
+    """How Tesseract reads a script it detects: the language packs, and the letters that spell it.
+    ``unspaced``: Tesseract's models part its words letter by letter or syllable by syllable ('ต า ร า ง',
+    '아 유 타'), so letters closer than ``GLUED`` of their height are one word again."""
+
+    languages: str
+    letter: re.Pattern
+    unspaced: bool = False
+
+
+# a script Tesseract's --psm 0 names → how it is read. Arabic script is read with the Persian pack: on a
+# scanned Persian price list 13 of 21 names came out whole with it, 8 with Persian and Arabic together
+# (which writes Arabic yeh and kaf where Persian prints its own); an Arabic page comes out in Persian
+# letter forms.
+LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]")),
+             "Arabic": Script("fas", re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")),
+             "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True),
+             "Thai": Script("tha+eng", re.compile(r"[\u0e00-\u0e7f]"), unspaced=True)}
+# of a word's height, measured on a Thai and a Korean price list rendered as 150 dpi scans: Thai letters
+# of one word stand 0-0.14 apart and words 0.23-0.37; Hangul syllables of one word 0.12-0.2, but two
+# Korean words 0.15 to 0.66, so a Korean word is now and then glued to the next (a space lost, not a
+# word parted)
+GLUED = 0.21
 MIN_WORD_CONFIDENCE = 0.2  # a word read less surely is a picture's edge or a rule read as letters
 # Tesseract's script detection is a weak witness on price lists (few words, many numbers): it said
 # 'Cyrillic' of an English catalogue page, 'Latin' of a Russian road-sign list, and 'Cyrillic' with a
@@ -73,18 +99,40 @@ def _run(image: np.ndarray, *args: str) -> str:
     return done.stdout.decode("utf-8", errors="replace")
 
 
+@cache
+def installed() -> frozenset[str]:
+    """The language packs the installed Tesseract has (empty when it is not installed)."""
+    found = program()
+    if found is None:
+        return frozenset()
+    listed = subprocess.run([found, "--list-langs"], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    return frozenset(line.strip() for line in listed.stdout.splitlines()[1:] if line.strip())
+
+
+@cache
+def _readable(script: str) -> bool:
+    """Whether every pack the script is read with is installed (a missing one is logged once)."""
+    missing = set(LANGUAGES[script].languages.split("+")) - installed()
+    if missing:
+        log.warning("tesseract has no %s pack: pages in %s script keep PP-OCR's reading", "+".join(sorted(missing)),
+                    script)
+    return not missing
+
+
 def script_of(image: np.ndarray) -> str | None:
     """The script Tesseract sees on the page, when it has languages for it."""
     if program() is None:
         return None
     answer = _run(image, "--psm", "0")
     script = SCRIPT.search(answer)
-    return script.group(1) if script is not None and script.group(1) in LANGUAGES else None
+    return script.group(1) if script is not None and script.group(1) in LANGUAGES and _readable(script.group(1)) \
+        else None
 
 
-def lines_of(tsv: str) -> list[Line]:
+def lines_of(tsv: str, unspaced: re.Pattern | None = None) -> list[Line]:
     """Tesseract's TSV words grouped into its lines, each word with its box and the line's confidence
-    the mean of its words' (Tesseract says 0-100)."""
+    the mean of its words' (Tesseract says 0-100). ``unspaced``: the letters of a script whose words
+    Tesseract parts letter by letter, glued again where they stand close."""
     grouped: dict[tuple[str, str, str], list[tuple[str, Corners, float]]] = {}
     for row in tsv.splitlines()[1:]:
         fields = row.split("\t")
@@ -95,11 +143,27 @@ def lines_of(tsv: str) -> list[Line]:
         grouped.setdefault((fields[2], fields[3], fields[4]), []).append(
             (word, corners_of((left, top, left + width, top + height)), float(fields[10]) / 100))
     lines = []
-    for words in grouped.values():
+    for read in grouped.values():
+        words = _glued(read, unspaced) if unspaced is not None else read
         corners = corners_of(bounds([point for _, corners, _ in words for point in corners]))
-        lines.append(Line(corners, " ".join(w for w, _, _ in words), statistics.fmean(c for *_, c in words),
+        lines.append(Line(corners, " ".join(w for w, _, _ in words), statistics.fmean(c for *_, c in read),
                           tuple((w, c) for w, c, _ in words)))
     return lines
+
+
+def _glued(words: list[tuple[str, Corners, float]], letter: re.Pattern) -> list[tuple[str, Corners, float]]:
+    """Neighbouring words joined into one where a letter of ``letter`` meets another across a gap of less
+    than ``GLUED`` of their height."""
+    out = [words[0]]
+    for word, corners, confidence in words[1:]:
+        last, last_corners, last_confidence = out[-1]
+        before, after = bounds(last_corners), bounds(corners)
+        height = max(before[3] - before[1], after[3] - after[1])
+        if letter.match(last[-1]) and letter.match(word[0]) and after[0] - before[2] < GLUED * height:
+            out[-1] = (last + word, corners_of(bounds([*last_corners, *corners])), min(last_confidence, confidence))
+        else:
+            out.append((word, corners, confidence))
+    return out
 
 
 # a word with a digit and no letter: a code, a size or a price, whatever the script around it
@@ -151,11 +215,11 @@ def read_other_script(image: np.ndarray) -> list[Line] | None:
         script = script_of(image)
         if script is None:
             return None
-        languages, letter = LANGUAGES[script]
-        lines = lines_of(_run(image, "-l", languages, "--psm", "3", "tsv"))
+        read = LANGUAGES[script]
+        lines = lines_of(_run(image, "-l", read.languages, "--psm", "3", "tsv"), read.letter if read.unspaced else None)
     except (OSError, subprocess.SubprocessError, ValueError):
         log.exception("tesseract failed; the page keeps its first reading")
         return None
     letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
-    written = sum(1 for ch in letters if letter.match(ch))
+    written = sum(1 for ch in letters if read.letter.match(ch))
     return lines if letters and written >= SCRIPT_SHARE * len(letters) else None
