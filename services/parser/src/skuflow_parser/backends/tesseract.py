@@ -32,22 +32,28 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Script:
-    """How Tesseract reads a script it detects: the language packs, and the letters that spell it.
+    """How Tesseract reads a script it detects: the language packs, the letters that spell it, and the
+    share of a reading's letters that must be the script's for the reading to be kept.
     ``unspaced``: Tesseract's models part its words letter by letter or syllable by syllable ('ต า ร า ง',
     '아 유 타'), so letters closer than ``GLUED`` of their height are one word again."""
 
     languages: str
     letter: re.Pattern
     unspaced: bool = False
+    share: float = 0.45
 
 
 # a script Tesseract's --psm 0 names → how it is read. Arabic script is read with the Persian pack: on a
 # scanned Persian price list 13 of 21 names came out whole with it, 8 with Persian and Arabic together
 # (which writes Arabic yeh and kaf where Persian prints its own); an Arabic page comes out in Persian
-# letter forms.
+# letter forms. A Hangul letter is a whole syllable, so beside Latin words a Korean page's share of
+# Hangul letters is low (a Korean-English coffee list 0.16, two Korean price lists 0.33 and 0.69, as
+# 150 dpi scans); Korean has no Latin look-alikes to guard against (an English list read with the Korean
+# pack: 0.00), so a tenth keeps its reading.
 LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]")),
              "Arabic": Script("fas", re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")),
-             "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True),
+             "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True,
+                              share=0.1),
              "Thai": Script("tha+eng", re.compile(r"[\u0e00-\u0e7f]"), unspaced=True)}
 # of a word's height, measured on a Thai and a Korean price list rendered as 150 dpi scans: Thai letters
 # of one word stand 0-0.14 apart and words 0.23-0.37; Hangul syllables of one word 0.12-0.2, but two
@@ -58,10 +64,9 @@ MIN_WORD_CONFIDENCE = 0.2  # a word read less surely is a picture's edge or a ru
 # Tesseract's script detection is a weak witness on price lists (few words, many numbers): it said
 # 'Cyrillic' of an English catalogue page, 'Latin' of a Russian road-sign list, and 'Cyrillic' with a
 # confidence of 0.1 of a short Russian list. So naming the script at all asks for a reading, which is
-# kept only when most of its letters, of lines read this surely, are the script's (Russian pages
-# 0.51-0.98, others 0.00-0.27 on the real set).
+# kept only when enough of its letters, of lines read this surely, are the script's (``Script.share``;
+# for Cyrillic most of them: Russian pages 0.51-0.98, others 0.00-0.27 on the real set).
 SURE_LINE = 0.6
-SCRIPT_SHARE = 0.45
 TIMEOUT = 120  # seconds for one page
 # Tesseract's OpenMP threads spin on a 2-core machine that onnxruntime also uses: one thread read the
 # committed Russian and Swedish scans 4-9x faster (7.8 -> 1.9 s, 18.3 -> 2.0 s), word for word the same.
@@ -222,4 +227,4 @@ def read_other_script(image: np.ndarray) -> list[Line] | None:
         return None
     letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
     written = sum(1 for ch in letters if read.letter.match(ch))
-    return lines if letters and written >= SCRIPT_SHARE * len(letters) else None
+    return lines if letters and written >= read.share * len(letters) else None
