@@ -4,6 +4,7 @@ import logging
 import re
 import subprocess
 
+import numpy as np
 import pymupdf
 import pytest
 from pdf_samples import PAGE, scanned
@@ -108,6 +109,29 @@ def test_letters_tesseract_parted_are_one_word_again_where_they_stand_close():
     assert [(word, corners[0][0], corners[1][0]) for word, corners in line.words] == [
         ("ตาร", 10, 54), ("ค", 62, 77), ("Kia", 79, 109)]
     assert lines_of(tsv)[0].text == "ต า ร ค Kia"  # a script Tesseract spaces rightly is left as read
+
+
+def _answering(monkeypatch, script: str, *words: str) -> None:
+    """Tesseract answering that the page is in ``script`` and reading ``words``, one line, surely."""
+    rows = ["level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"]
+    rows += [f"5\t1\t1\t1\t1\t{n}\t{60 * n}\t20\t50\t20\t95.0\t{word}" for n, word in enumerate(words, start=1)]
+    answer = {True: f"Script: {script}\n", False: "\n".join(rows)}  # --psm 0 asks for the script
+    monkeypatch.setattr(tesseract, "_run", lambda _image, *args: answer["0" in args])
+    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha"}))
+    tesseract._readable.cache_clear()
+
+
+@pytest.mark.parametrize(("script", "words", "kept"), [
+    ("Korean", ("[브라질]", "Brazil", "Cerrado", "Natural"), True),  # a syllable a letter: 3 of 23 letters
+    ("Cyrillic", ("Крупа", "Brazil", "Cerrado", "Natural"), False),  # 5 of 25: Latin read as look-alikes
+    ("Cyrillic", ("Крупа", "гречневая", "Brazil"), True)])
+def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypatch, script, words, kept):
+    _answering(monkeypatch, script, *words)
+    try:
+        lines = tesseract.read_other_script(np.zeros((40, 300, 3), dtype=np.uint8))
+    finally:
+        tesseract._readable.cache_clear()
+    assert (lines is not None) == kept
 
 
 def test_a_latin_scan_keeps_the_reading_of_the_default_models():
