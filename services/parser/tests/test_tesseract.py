@@ -174,6 +174,17 @@ def test_tesseract_keeps_its_letters_and_takes_the_figures_pp_ocr_read():
     assert [line.text for line in merged] == ["Крупа 670 12", "98,00"]  # a figure Tesseract missed is added
 
 
+def test_on_a_korean_page_pp_ocr_s_latin_words_stand_too_where_tesseract_missed_them():
+    """PP-OCR reads Hangul as Chinese look-alikes, never as Latin ones: on a Korean page its codes are
+    codes. On a Cyrillic page a Latin word of PP-OCR's is a look-alike and only its figures count."""
+    tesseract_reading = [_line(("보행보조기", 0), ("72", 50))]
+    ppocr_reading = [_line(("互互丕", 0), ("72", 50), ("HM-1FW-00", 300))]
+    korean = with_figures_of(tesseract_reading, ppocr_reading, tesseract.LANGUAGES["Korean"].from_ppocr)
+    assert [line.text for line in korean] == ["보행보조기 72", "HM-1FW-00"]
+    cyrillic = with_figures_of(tesseract_reading, ppocr_reading, tesseract.LANGUAGES["Cyrillic"].from_ppocr)
+    assert [line.text for line in cyrillic] == ["보행보조기 72"]
+
+
 def test_a_tesseract_word_over_two_pp_ocr_figures_is_left_as_it_read():
     wide = Line([[0, 10], [100, 10], [100, 30], [0, 30]], "125,50", 0.9,
                 (("125,50", [[0, 10], [100, 10], [100, 30], [0, 30]]),))

@@ -156,8 +156,8 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     first = found  # PP-OCR's lines where the image has them, as Tesseract places its words
     found, skew = levelled(found, centre)
     if not _mostly_chinese(found) and (other := read_other_script(image)) is not None:
-        # a script PP-OCR's models misread as Latin look-alikes (Cyrillic), its figures as PP-OCR read them
-        found = turned_lines(with_figures_of(other, first), skew, centre)
+        # a script PP-OCR's models cannot read, its figures (and codes) as PP-OCR read them
+        found = turned_lines(with_figures_of(other.lines, first, other.from_ppocr), skew, centre)
     blocks: list[TextBlock] = []
     confidences = []
     laid = [placed(_normal(line.text), [(_normal(word), _box(corners, 1.0)) for word, corners in line.words])

@@ -30,17 +30,33 @@ from skuflow_parser.domain.corners import Corners, bounds, corners_of
 log = logging.getLogger(__name__)
 
 
+# a word with a digit and no letter: a code, a size or a price, whatever the script around it
+FIGURES = re.compile(r"^\W*\d[\d\W_]*$")
+# a word in Latin letters, figures and ASCII marks: a code ('HM-1FW-00') or a Latin word, as PP-OCR reads it
+LATIN_WORDS = re.compile(r"^(?=.*[A-Za-z0-9])[!-~]+$")
+
+
 @dataclass(frozen=True)
 class Script:
     """How Tesseract reads a script it detects: the language packs, the letters that spell it, and the
     share of a reading's letters that must be the script's for the reading to be kept.
     ``unspaced``: Tesseract's models part its words letter by letter or syllable by syllable ('ต า ร า ง',
-    '아 유 타'), so letters closer than ``GLUED`` of their height are one word again."""
+    '아 유 타'), so letters closer than ``GLUED`` of their height are one word again. ``from_ppocr``: the
+    words of PP-OCR's first reading that stand for Tesseract's (see ``with_figures_of``)."""
 
     languages: str
     letter: re.Pattern
     unspaced: bool = False
     share: float = 0.45
+    from_ppocr: re.Pattern = FIGURES
+
+
+@dataclass(frozen=True)
+class OtherReading:
+    """Tesseract's lines of a page in another script, and which of PP-OCR's words stand for its own."""
+
+    lines: list[Line]
+    from_ppocr: re.Pattern
 
 
 # a script Tesseract's --psm 0 names → how it is read. Arabic script is read with the Persian pack and
@@ -52,11 +68,14 @@ class Script:
 # forms. A Hangul letter is a whole syllable, so beside Latin words a Korean page's share of
 # Hangul letters is low (a Korean-English coffee list 0.16, two Korean price lists 0.33 and 0.69, as
 # 150 dpi scans); Korean has no Latin look-alikes to guard against (an English list read with the Korean
-# pack: 0.00), so a tenth keeps its reading.
+# pack: 0.00), so a tenth keeps its reading. PP-OCR reads Hangul as Chinese look-alikes, never as Latin
+# ones, so its Latin words on a Korean page are Latin: they stand for Tesseract's (Tesseract missed a walker
+# catalogue's six white-on-grey model codes that PP-OCR read right); on Cyrillic, Arabic and Thai pages
+# its Latin words are look-alikes of the script's letters and only its figures are kept.
 LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]")),
              "Arabic": Script("fas+eng", re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")),
              "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True,
-                              share=0.1),
+                              share=0.1, from_ppocr=LATIN_WORDS),
              "Thai": Script("tha+eng", re.compile(r"[\u0e00-\u0e7f]"), unspaced=True)}
 # of a word's height, measured on a Thai and a Korean price list rendered as 150 dpi scans: Thai letters
 # of one word stand 0-0.14 apart and words 0.23-0.37; Hangul syllables of one word 0.12-0.2, but two
@@ -174,8 +193,6 @@ def _glued(words: list[tuple[str, Corners, float]], letter: re.Pattern) -> list[
     return out
 
 
-# a word with a digit and no letter: a code, a size or a price, whatever the script around it
-FIGURES = re.compile(r"^\W*\d[\d\W_]*$")
 SAME_WORD = 0.5  # of the smaller box that two readings' words share to be one printed word
 HALF_SEEN = 0.3  # a PP-OCR word overlapping a Tesseract word this much was seen by Tesseract
 
@@ -189,14 +206,14 @@ def _shared(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return width * height / smaller if smaller > 0 else 0.0
 
 
-def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> list[Line]:
-    """Tesseract's reading with the figures PP-OCR read on the same image: Tesseract is asked only for
-    the Cyrillic letters, and PP-OCR reads digits better (on the real set's Cyrillic scans and their
-    scanned twins, truth codes and prices found 230 of 421 in Tesseract's text, 294 with PP-OCR's
-    figures). A Tesseract word covering one PP-OCR word that has digits and no letter takes its text;
-    a PP-OCR figure Tesseract did not see at all is added as a line of its own."""
+def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line], taken: re.Pattern = FIGURES) -> list[Line]:
+    """Tesseract's reading with the figures PP-OCR read on the same image (``taken``: the PP-OCR words
+    that count, by default figures): Tesseract is asked only for the script's letters, and PP-OCR reads
+    digits better (on the real set's Cyrillic scans and their scanned twins, truth codes and prices found
+    230 of 421 in Tesseract's text, 294 with PP-OCR's figures). A Tesseract word covering one such PP-OCR
+    word takes its text; one Tesseract did not see at all is added as a line of its own."""
     figures = [(word, bounds(corners), corners, line.confidence) for line in ppocr_lines
-               for word, corners in (line.words or ((line.text, line.corners),)) if FIGURES.match(word)]
+               for word, corners in (line.words or ((line.text, line.corners),)) if taken.match(word)]
     seen: set[int] = set()
     boxes = []  # every Tesseract word's
     merged = []
@@ -215,7 +232,7 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line]) -> lis
     return merged
 
 
-def read_other_script(image: np.ndarray) -> list[Line] | None:
+def read_other_script(image: np.ndarray) -> OtherReading | None:
     """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not.
     Tesseract failing (killed, too slow, a broken language pack) leaves the first reading: logged, not
     raised, so the page keeps the text it had."""
@@ -230,4 +247,4 @@ def read_other_script(image: np.ndarray) -> list[Line] | None:
         return None
     letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
     written = sum(1 for ch in letters if read.letter.match(ch))
-    return lines if letters and written >= read.share * len(letters) else None
+    return OtherReading(lines, read.from_ppocr) if letters and written >= read.share * len(letters) else None
