@@ -32,7 +32,7 @@ $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei
 
 # the parser reads Cyrillic, Persian, Korean and Thai scans with Tesseract (skuflow_parser.backends.tesseract);
-# DejaVu draws the tests' Cyrillic and Persian pages (the Thai pack, installed last, stands for the set)
+# DejaVu draws the Cyrillic test page (the Thai pack, installed last, stands for the set of packs)
 $(TESSDATA):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-osd \
 		tesseract-ocr-rus tesseract-ocr-ukr tesseract-ocr-fas tesseract-ocr-kor tesseract-ocr-tha fonts-dejavu-core

@@ -78,14 +78,16 @@ def test_a_persian_price_list_scan_is_read_in_its_own_script():
 
 
 @pytest.fixture
-def without_the_persian_pack(monkeypatch):
-    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr"}))
+def packs_asked_again():
+    """Which packs a script needs is asked once per process: asked afresh for a test that fakes them."""
     tesseract._readable.cache_clear()
     yield
     tesseract._readable.cache_clear()
 
 
-def test_a_script_without_its_language_pack_keeps_the_first_reading_and_says_so(without_the_persian_pack, caplog):
+def test_a_script_without_its_language_pack_keeps_the_first_reading_and_says_so(monkeypatch, packs_asked_again,
+                                                                                 caplog):
+    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr"}))
     with caplog.at_level(logging.WARNING, logger=tesseract.__name__):
         page = parse_page(open_document(_persian_scan()), 0, "f" * 64, ImageCache()).page
     text = "".join(block.text for block in page.text_blocks)
@@ -95,7 +97,7 @@ def test_a_script_without_its_language_pack_keeps_the_first_reading_and_says_so(
 
 def test_letters_tesseract_parted_are_one_word_again_where_they_stand_close():
     """Thai is written without spaces inside a phrase and Tesseract parts it letter by letter: letters
-    under a fifth of their height apart are glued, a wider gap stays a space, a Latin word stays apart."""
+    about a fifth of their height apart or closer are glued, a wider gap stays a space, a Latin word stays apart."""
     tsv = "\n".join([
         "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
         "5\t1\t1\t1\t1\t1\t10\t20\t15\t20\t90.0\tต",
@@ -118,20 +120,16 @@ def _answering(monkeypatch, script: str, *words: str) -> None:
     answer = {True: f"Script: {script}\n", False: "\n".join(rows)}  # --psm 0 asks for the script
     monkeypatch.setattr(tesseract, "_run", lambda _image, *args: answer["0" in args])
     monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha"}))
-    tesseract._readable.cache_clear()
 
 
 @pytest.mark.parametrize(("script", "words", "kept"), [
     ("Korean", ("[브라질]", "Brazil", "Cerrado", "Natural"), True),  # a syllable a letter: 3 of 23 letters
     ("Cyrillic", ("Крупа", "Brazil", "Cerrado", "Natural"), False),  # 5 of 25: Latin read as look-alikes
     ("Cyrillic", ("Крупа", "гречневая", "Brazil"), True)])
-def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypatch, script, words, kept):
+def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypatch, packs_asked_again, script,
+                                                                        words, kept):
     _answering(monkeypatch, script, *words)
-    try:
-        lines = tesseract.read_other_script(np.zeros((40, 300, 3), dtype=np.uint8))
-    finally:
-        tesseract._readable.cache_clear()
-    assert (lines is not None) == kept
+    assert (tesseract.read_other_script(np.zeros((40, 300, 3), dtype=np.uint8)) is not None) == kept
 
 
 def test_a_latin_scan_keeps_the_reading_of_the_default_models():
