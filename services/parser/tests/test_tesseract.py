@@ -132,6 +132,35 @@ def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypat
     assert (tesseract.read_other_script(np.zeros((40, 300, 3), dtype=np.uint8)) is not None) == kept
 
 
+def test_a_russian_scan_the_script_detection_calls_latin_is_read_in_cyrillic_on_a_second_witness(monkeypatch):
+    """The detection called 7 of 30 pages of Russian price lists scanned as twins Latin: a strip of PP-OCR's
+    lines of letters, read as Cyrillic, says otherwise."""
+    monkeypatch.setattr(tesseract, "script_of", lambda _image: None)
+    page = parse_page(open_document(_russian_scan()), 0, "f" * 64, ImageCache()).page
+    text = "\n".join(block.text for block in page.text_blocks)
+    assert "гречневая" in text and "кусковой" in text and "125,50" in text
+
+
+@pytest.mark.parametrize(("words", "witnessed"), [
+    (("руб", "Крупа", "руб", "SKU"), True),
+    (("о", "З", "та", "Е", "Ф", "ке)"), False),  # Latin capitals and specks read as Cyrillic letters, not words
+    (("Ultra", "Yogun", "Сатаяг", "Temizlik", "Огопіегі", "Makine", "рік"), False)])  # a Turkish page: 3 of 7
+def test_the_second_witness_counts_words_in_the_script_not_letters(monkeypatch, packs_asked_again, words, witnessed):
+    _answering(monkeypatch, "Latin", *words)
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    first = [_line(("Kpyna", 0), ("rpeчневая", 50))]
+    assert (tesseract.read_other_script(image, first) is not None) == witnessed
+
+
+def test_the_strip_stacks_the_longest_lines_not_read_as_figures():
+    image = np.zeros((100, 400, 3), dtype=np.uint8)
+    words, figures, short = _line(("Kpyna", 0), ("rpeчневая", 50)), _line(("12", 0), ("98,00", 50)), _line(("Caxap", 0))
+    strip = tesseract.strip_of(image, [short, words, figures])
+    gap = tesseract.WITNESS_GAP
+    assert strip.shape == (21 + 2 * gap, 91 + 2 * gap, 3)  # only the line of words: 91 px, 4.5 heights long
+    assert tesseract.strip_of(image, [figures, short]) is None
+
+
 def test_a_latin_scan_keeps_the_reading_of_the_default_models():
     page = parse_page(open_document(scanned()), 0, "f" * 64, ImageCache()).page
     text = "".join(block.text for block in page.text_blocks)

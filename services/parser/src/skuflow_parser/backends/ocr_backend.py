@@ -155,7 +155,7 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     centre = (image.shape[1] / 2, image.shape[0] / 2)
     first = found  # PP-OCR's lines where the image has them, as Tesseract places its words
     found, skew = levelled(found, centre)
-    if not _mostly_chinese(found) and (other := read_other_script(image)) is not None:
+    if not _mostly_chinese(found) and (other := read_other_script(image, first)) is not None:
         # a script PP-OCR's models cannot read, its figures (and codes) as PP-OCR read them
         found = turned_lines(with_figures_of(other.lines, first, other.from_ppocr), skew, centre)
     blocks: list[TextBlock] = []

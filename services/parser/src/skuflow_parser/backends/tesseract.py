@@ -3,10 +3,10 @@
 RapidOCR's bundled models read Chinese and Latin; a Russian price list comes out as Latin look-alikes
 ('Kpynbl' for 'Крупы'), a Persian one as Latin letters and stray figures, no code or name of it usable.
 Tesseract (Debian's ``tesseract-ocr`` with its language packs, run as a program, so nothing is linked
-into the parser) detects a page's script (``--psm 0``) and reads Cyrillic, Arabic-script (Persian),
-Korean and Thai pages. It is asked only about pages whose first reading is not Chinese, and reads only
-pages it finds written in a script it has a language pack for. Where the program or a pack is missing,
-pages are read as before and that is logged once.
+into the parser) detects a page's script (``--psm 0``, with a second witness for Cyrillic) and reads
+Cyrillic, Arabic-script (Persian), Korean and Thai pages. It is asked only about pages whose first reading
+is not Chinese, and reads only pages it finds written in a script it has a language pack for. Where the
+program or a pack is missing, pages are read as before and that is logged once.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import re
 import shutil
 import statistics
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
@@ -232,19 +233,89 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line], taken:
     return merged
 
 
-def read_other_script(image: np.ndarray) -> OtherReading | None:
-    """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not.
-    Tesseract failing (killed, too slow, a broken language pack) leaves the first reading: logged, not
-    raised, so the page keeps the text it had."""
+# Tesseract's script detection misses Cyrillic on scans: on the scanned twins of the real set's Russian,
+# Ukrainian and Uzbek price lists (100-150 dpi) it called 8 of 27 pages Latin, Fraktur or Arabic, and they
+# kept PP-OCR's Latin look-alikes. So a page it names in no other script Tesseract reads, or whose reading
+# in that script fails, is asked a second witness: PP-OCR's longest lines, cut out and stacked (no figures,
+# rules or pictures to mislead it), read as Cyrillic. It counts words of three letters or more, not letters:
+# Latin capitals have Cyrillic look-alikes, and a raster brochure's strip came out 0.83 Cyrillic letters, in ones
+# and twos ('о', 'З', 'та'). It heard 5 of those 8 pages, and none of the 64 pages of the real set's 43
+# Latin-script scans and photos (docs/decisions.md, Tesseract for other scripts).
+WITNESSED = "Cyrillic"
+WITNESS_LINES = 12  # PP-OCR's lines in the strip: a second of Tesseract at most
+WITNESS_LETTERS = 4  # a line in the strip is at least this many heights long
+WITNESS_GAP = 6  # white pixels around each line in the strip
+WORD_LETTERS = 3  # a word's letters, for it to count
+WITNESS_WORDS = 3  # words in the script the strip must read
+WITNESS_SHARE = 0.5  # of the strip's counted words
+
+
+def _sure_letters(lines: list[Line]) -> list[str]:
+    return [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
+
+
+def _written_in(letters: list[str], read: Script) -> bool:
+    return bool(letters) and sum(1 for ch in letters if read.letter.match(ch)) >= read.share * len(letters)
+
+
+def _length(line: Line) -> float:
+    """A line's length in its own heights: about how many letters it holds, whatever PP-OCR made of them."""
+    left, top, right, bottom = bounds(line.corners)
+    return (right - left) / max(bottom - top, 1)
+
+
+def strip_of(image: np.ndarray, lines: Sequence[Line]) -> np.ndarray | None:
+    """The ``WITNESS_LINES`` longest of ``lines`` (by PP-OCR's boxes: its models may read a Cyrillic line as
+    nothing at all) not read as figures alone, cut from ``image`` and stacked on white."""
+    lettered = sorted((line for line in lines if _length(line) >= WITNESS_LETTERS and not FIGURES.match(line.text)),
+                      key=_length, reverse=True)[:WITNESS_LINES]
+    crops = []
+    for line in lettered:
+        left, top, right, bottom = (max(int(v), 0) for v in bounds(line.corners))
+        crop = image[top:bottom + 1, left:right + 1]
+        if crop.size:
+            crops.append(crop)
+    if not crops:
+        return None
+    width = max(crop.shape[1] for crop in crops) + 2 * WITNESS_GAP
+    rows = []
+    for crop in crops:
+        row = np.full((crop.shape[0] + 2 * WITNESS_GAP, width, *crop.shape[2:]), 255, dtype=image.dtype)
+        row[WITNESS_GAP:WITNESS_GAP + crop.shape[0], WITNESS_GAP:WITNESS_GAP + crop.shape[1]] = crop
+        rows.append(row)
+    return np.concatenate(rows)
+
+
+def _witnessed(image: np.ndarray, first: Sequence[Line]) -> bool:
+    """Whether PP-OCR's longest lines, read by Tesseract as ``WITNESSED``, are mostly words in it."""
+    strip = strip_of(image, first)
+    if strip is None:
+        return False
+    read = LANGUAGES[WITNESSED]
+    words = [word for line in lines_of(_run(strip, "-l", read.languages, "--psm", "6", "tsv"))
+             if line.confidence >= SURE_LINE for word in line.text.split()
+             if sum(ch.isalpha() for ch in word) >= WORD_LETTERS]
+    written = sum(1 for word in words if all(read.letter.match(ch) for ch in word if ch.isalpha()))
+    return written >= WITNESS_WORDS and written >= WITNESS_SHARE * len(words)
+
+
+def _reading(script: str, image: np.ndarray) -> OtherReading | None:
+    """The page read in ``script``, kept when enough of its sure letters are the script's."""
+    read = LANGUAGES[script]
+    lines = lines_of(_run(image, "-l", read.languages, "--psm", "3", "tsv"), read.letter if read.unspaced else None)
+    return OtherReading(lines, read.from_ppocr) if _written_in(_sure_letters(lines), read) else None
+
+
+def read_other_script(image: np.ndarray, first: Sequence[Line] = ()) -> OtherReading | None:
+    """The page read by Tesseract, if it is written in a script Tesseract reads and PP-OCR does not
+    (``first``: PP-OCR's lines, for the second witness). Tesseract failing (killed, too slow, a broken
+    language pack) leaves the first reading: logged, not raised, so the page keeps the text it had."""
     try:
         script = script_of(image)
-        if script is None:
-            return None
-        read = LANGUAGES[script]
-        lines = lines_of(_run(image, "-l", read.languages, "--psm", "3", "tsv"), read.letter if read.unspaced else None)
+        if script is not None and (reading := _reading(script, image)) is not None:
+            return reading
+        if script != WITNESSED and _readable(WITNESSED) and _witnessed(image, first):
+            return _reading(WITNESSED, image)
     except (OSError, subprocess.SubprocessError, ValueError):
         log.exception("tesseract failed; the page keeps its first reading")
-        return None
-    letters = [ch for line in lines if line.confidence >= SURE_LINE for ch in line.text if ch.isalpha()]
-    written = sum(1 for ch in letters if read.letter.match(ch))
-    return OtherReading(lines, read.from_ppocr) if letters and written >= read.share * len(letters) else None
+    return None
