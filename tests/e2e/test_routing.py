@@ -65,7 +65,7 @@ def test_a_scanned_catalog_degrades_to_people_with_a_task_per_page(pipeline):
     report = evaluation(pipeline, job_id)
     explained(report, "HUMAN_ALL")
     assert report["c_doc"] < report["thresholds"]["B"] and report["prescan_penalties"][0]["rule"] == "ocr_rate_low"
-    tasks = tasks_of(pipeline, job_id, 5)
+    tasks = tasks_of(pipeline, job_id, 5, timeout=240)  # each page's task waits for its OCR (about 15 s a page)
     assert {t["task_type"] for t in tasks} == {"DOCUMENT_ANNOTATION"} and [t["page"] for t in tasks] == [1, 2, 3, 4, 5]
 
 
