@@ -133,8 +133,8 @@ def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypat
 
 
 def test_a_russian_scan_the_script_detection_calls_latin_is_read_in_cyrillic_on_a_second_witness(monkeypatch):
-    """The detection called 7 of 30 pages of Russian price lists scanned as twins Latin: a strip of PP-OCR's
-    lines of letters, read as Cyrillic, says otherwise."""
+    """The detection called 8 of 27 pages of Cyrillic price lists scanned as twins Latin, Fraktur or Arabic: a
+    strip of PP-OCR's longest lines, read as Cyrillic, says otherwise."""
     monkeypatch.setattr(tesseract, "script_of", lambda _image: None)
     page = parse_page(open_document(_russian_scan()), 0, "f" * 64, ImageCache()).page
     text = "\n".join(block.text for block in page.text_blocks)

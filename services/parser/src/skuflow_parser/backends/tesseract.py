@@ -243,7 +243,7 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line], taken:
 # Latin-script scans and photos (docs/decisions.md, Tesseract for other scripts).
 WITNESSED = "Cyrillic"
 WITNESS_LINES = 12  # PP-OCR's lines in the strip: a second of Tesseract at most
-WITNESS_LETTERS = 4  # a line in the strip is at least this many heights long
+WITNESS_LENGTH = 4  # a line in the strip is at least this many heights long
 WITNESS_GAP = 6  # white pixels around each line in the strip
 WORD_LETTERS = 3  # a word's letters, for it to count
 WITNESS_WORDS = 3  # words in the script the strip must read
@@ -267,7 +267,7 @@ def _length(line: Line) -> float:
 def strip_of(image: np.ndarray, lines: Sequence[Line]) -> np.ndarray | None:
     """The ``WITNESS_LINES`` longest of ``lines`` (by PP-OCR's boxes: its models may read a Cyrillic line as
     nothing at all) not read as figures alone, cut from ``image`` and stacked on white."""
-    lettered = sorted((line for line in lines if _length(line) >= WITNESS_LETTERS and not FIGURES.match(line.text)),
+    lettered = sorted((line for line in lines if _length(line) >= WITNESS_LENGTH and not FIGURES.match(line.text)),
                       key=_length, reverse=True)[:WITNESS_LINES]
     crops = []
     for line in lettered:
