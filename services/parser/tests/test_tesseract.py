@@ -152,6 +152,19 @@ def test_the_second_witness_counts_words_in_the_script_not_letters(monkeypatch, 
     assert (tesseract.read_other_script(image, first) is not None) == witnessed
 
 
+@pytest.mark.parametrize(("words", "korean"), [
+    (("도매가", "Premium", "부가세", "은행", "Brazil"), True),  # 3 Hangul words of 5: a Korean price list
+    (("바", "Natural", "태", "Brazil", "Cerrado"), False)])  # lone syllables on a Latin page: not words
+def test_a_page_the_detection_names_in_no_script_is_heard_in_korean_by_its_words(monkeypatch, packs_asked_again,
+                                                                                  words, korean):
+    """The detection named no script on two Korean price lists' scanned twins: the strip read in Korean says
+    otherwise, counting words of two syllables or more (Latin and Russian pages read as Korean gave lone syllables)."""
+    _answering(monkeypatch, "Latin", *words)
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    reading = tesseract.read_other_script(image, [_line(("Premium", 0), ("Brazil", 50))])
+    assert (reading is not None and reading.from_ppocr is tesseract.LATIN_WORDS) == korean
+
+
 def test_the_strip_stacks_the_longest_lines_not_read_as_figures():
     image = np.zeros((100, 400, 3), dtype=np.uint8)
     words, figures, short = _line(("Kpyna", 0), ("rpeчневая", 50)), _line(("12", 0), ("98,00", 50)), _line(("Caxap", 0))

@@ -38,18 +38,30 @@ LATIN_WORDS = re.compile(r"^(?=.*[A-Za-z0-9])[!-~]+$")
 
 
 @dataclass(frozen=True)
+class Witness:
+    """What PP-OCR's longest lines, read in a script (``_witnessed``), must come out as for the page to be
+    taken as written in it: words of at least ``letters`` letters, at least ``WITNESS_WORDS`` of them in the
+    script's letters only, and at least ``share`` of such words."""
+
+    letters: int
+    share: float
+
+
+@dataclass(frozen=True)
 class Script:
     """How Tesseract reads a script it detects: the language packs, the letters that spell it, and the
     share of a reading's letters that must be the script's for the reading to be kept.
     ``unspaced``: Tesseract's models part its words letter by letter or syllable by syllable ('ต า ร า ง',
     '아 유 타'), so letters closer than ``GLUED`` of their height are one word again. ``from_ppocr``: the
-    words of PP-OCR's first reading that stand for Tesseract's (see ``with_figures_of``)."""
+    words of PP-OCR's first reading that stand for Tesseract's (see ``with_figures_of``). ``witness``: how a
+    page the detection does not name in the script is heard to be written in it (see ``_witnessed``)."""
 
     languages: str
     letter: re.Pattern
     unspaced: bool = False
     share: float = 0.45
     from_ppocr: re.Pattern = FIGURES
+    witness: Witness | None = None
 
 
 @dataclass(frozen=True)
@@ -73,10 +85,10 @@ class OtherReading:
 # ones, so its Latin words on a Korean page are Latin: they stand for Tesseract's (Tesseract missed a walker
 # catalogue's six white-on-grey model codes that PP-OCR read right); on Cyrillic, Arabic and Thai pages
 # its Latin words are look-alikes of the script's letters and only its figures are kept.
-LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]")),
+LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"), witness=Witness(letters=3, share=0.5)),
              "Arabic": Script("fas+eng", re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")),
              "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True,
-                              share=0.1, from_ppocr=LATIN_WORDS),
+                              share=0.1, from_ppocr=LATIN_WORDS, witness=Witness(letters=2, share=0.2)),
              "Thai": Script("tha+eng", re.compile(r"[\u0e00-\u0e7f]"), unspaced=True)}
 # of a word's height, measured on a Thai and a Korean price list rendered as 150 dpi scans: Thai letters
 # of one word stand 0-0.14 apart and words 0.23-0.37; Hangul syllables of one word 0.12-0.2, but two
@@ -233,21 +245,22 @@ def with_figures_of(tesseract_lines: list[Line], ppocr_lines: list[Line], taken:
     return merged
 
 
-# Tesseract's script detection misses Cyrillic on scans: on the scanned twins of the real set's Russian,
+# Tesseract's script detection misses scripts on scans: on the scanned twins of the real set's Russian,
 # Ukrainian and Uzbek price lists (100-150 dpi) it called 8 of 27 pages Latin, Fraktur or Arabic, and they
-# kept PP-OCR's Latin look-alikes. So a page it names in no other script Tesseract reads, or whose reading
-# in that script fails, is asked a second witness: PP-OCR's longest lines, cut out and stacked (no figures,
-# rules or pictures to mislead it), read as Cyrillic. It counts words of three letters or more, not letters:
-# Latin capitals have Cyrillic look-alikes, and a raster brochure's strip came out 0.83 Cyrillic letters, in ones
-# and twos ('о', 'З', 'та'). It heard 5 of those 8 pages, and none of the 64 pages of the real set's 43
+# kept PP-OCR's Latin look-alikes; it named no script on two Korean price lists' twins. So a page it names in
+# no other script Tesseract reads, or whose reading in that script fails, is asked a second witness for each
+# script with a ``Witness``, Cyrillic first: PP-OCR's longest lines, cut out and stacked (no figures, rules
+# or pictures to mislead it), read in the script. It counts words, not letters: Latin capitals have Cyrillic
+# look-alikes, and a raster brochure's strip came out 0.83 Cyrillic letters, in ones and twos ('о', 'З',
+# 'та'), so a Cyrillic word has three letters or more; a Hangul letter is a syllable, and the real set's
+# Latin and Russian pages read as Korean gave lone syllables ('바', '태') and at most one word of two ('티사'),
+# so a Korean word has two. The Cyrillic witness heard 5 of those 8 pages, and none of the 64 pages of the real set's 43
 # Latin-script scans and photos (docs/decisions.md, Tesseract for other scripts).
-WITNESSED = "Cyrillic"
 WITNESS_LINES = 12  # PP-OCR's lines in the strip: a second of Tesseract at most
 WITNESS_LENGTH = 4  # a line in the strip is at least this many heights long
 WITNESS_GAP = 6  # white pixels around each line in the strip
-WORD_LETTERS = 3  # a word's letters, for it to count
 WITNESS_WORDS = 3  # words in the script the strip must read
-WITNESS_SHARE = 0.5  # of the strip's counted words
+WITNESSED = tuple(name for name, read in LANGUAGES.items() if read.witness is not None)
 
 
 def _sure_letters(lines: list[Line]) -> list[str]:
@@ -286,17 +299,17 @@ def strip_of(image: np.ndarray, lines: Sequence[Line]) -> np.ndarray | None:
     return np.concatenate(rows)
 
 
-def _witnessed(image: np.ndarray, first: Sequence[Line]) -> bool:
-    """Whether PP-OCR's longest lines, read by Tesseract as ``WITNESSED``, are mostly words in it."""
-    strip = strip_of(image, first)
-    if strip is None:
+def _witnessed(strip: np.ndarray, script: str) -> bool:
+    """Whether PP-OCR's longest lines (``strip_of``), read by Tesseract in ``script``, are words in it."""
+    read = LANGUAGES[script]
+    if read.witness is None:
         return False
-    read = LANGUAGES[WITNESSED]
-    words = [word for line in lines_of(_run(strip, "-l", read.languages, "--psm", "6", "tsv"))
+    tsv = _run(strip, "-l", read.languages, "--psm", "6", "tsv")
+    words = [word for line in lines_of(tsv, read.letter if read.unspaced else None)
              if line.confidence >= SURE_LINE for word in line.text.split()
-             if sum(ch.isalpha() for ch in word) >= WORD_LETTERS]
+             if sum(ch.isalpha() for ch in word) >= read.witness.letters]
     written = sum(1 for word in words if all(read.letter.match(ch) for ch in word if ch.isalpha()))
-    return written >= WITNESS_WORDS and written >= WITNESS_SHARE * len(words)
+    return written >= WITNESS_WORDS and written >= read.witness.share * len(words)
 
 
 def _reading(script: str, image: np.ndarray) -> OtherReading | None:
@@ -314,8 +327,11 @@ def read_other_script(image: np.ndarray, first: Sequence[Line] = ()) -> OtherRea
         script = script_of(image)
         if script is not None and (reading := _reading(script, image)) is not None:
             return reading
-        if script != WITNESSED and _readable(WITNESSED) and _witnessed(image, first):
-            return _reading(WITNESSED, image)
+        strip = strip_of(image, first)
+        for witnessed in WITNESSED if strip is not None else ():
+            if script != witnessed and _readable(witnessed) and _witnessed(strip, witnessed) and (
+                    reading := _reading(witnessed, image)) is not None:
+                return reading
     except (OSError, subprocess.SubprocessError, ValueError):
         log.exception("tesseract failed; the page keeps its first reading")
     return None
