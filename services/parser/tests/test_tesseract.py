@@ -158,7 +158,8 @@ def test_the_second_witness_counts_words_in_the_script_not_letters(monkeypatch, 
 def test_a_page_the_detection_names_in_no_script_is_heard_in_korean_by_its_words(monkeypatch, packs_asked_again,
                                                                                   words, korean):
     """The detection named no script on two Korean price lists' scanned twins: the strip read in Korean says
-    otherwise, counting words of two syllables or more (Latin and Russian pages read as Korean gave lone syllables)."""
+    otherwise, counting words of two syllables or more (Latin and Russian pages read as Korean gave lone
+    syllables)."""
     _answering(monkeypatch, "Latin", *words)
     image = np.full((40, 400, 3), 255, dtype=np.uint8)
     reading = tesseract.read_other_script(image, [_line(("Premium", 0), ("Brazil", 50))])

@@ -260,7 +260,7 @@ WITNESS_LINES = 12  # PP-OCR's lines in the strip: a second of Tesseract at most
 WITNESS_LENGTH = 4  # a line in the strip is at least this many heights long
 WITNESS_GAP = 6  # white pixels around each line in the strip
 WITNESS_WORDS = 3  # words in the script the strip must read
-WITNESSED = tuple(name for name, read in LANGUAGES.items() if read.witness is not None)
+WITNESSES = {name: read.witness for name, read in LANGUAGES.items() if read.witness is not None}  # asked in this order
 
 
 def _sure_letters(lines: list[Line]) -> list[str]:
@@ -301,15 +301,13 @@ def strip_of(image: np.ndarray, lines: Sequence[Line]) -> np.ndarray | None:
 
 def _witnessed(strip: np.ndarray, script: str) -> bool:
     """Whether PP-OCR's longest lines (``strip_of``), read by Tesseract in ``script``, are words in it."""
-    read = LANGUAGES[script]
-    if read.witness is None:
-        return False
+    read, witness = LANGUAGES[script], WITNESSES[script]
     tsv = _run(strip, "-l", read.languages, "--psm", "6", "tsv")
     words = [word for line in lines_of(tsv, read.letter if read.unspaced else None)
              if line.confidence >= SURE_LINE for word in line.text.split()
-             if sum(ch.isalpha() for ch in word) >= read.witness.letters]
+             if sum(ch.isalpha() for ch in word) >= witness.letters]
     written = sum(1 for word in words if all(read.letter.match(ch) for ch in word if ch.isalpha()))
-    return written >= WITNESS_WORDS and written >= read.witness.share * len(words)
+    return written >= WITNESS_WORDS and written >= witness.share * len(words)
 
 
 def _reading(script: str, image: np.ndarray) -> OtherReading | None:
@@ -328,7 +326,7 @@ def read_other_script(image: np.ndarray, first: Sequence[Line] = ()) -> OtherRea
         if script is not None and (reading := _reading(script, image)) is not None:
             return reading
         strip = strip_of(image, first)
-        for witnessed in WITNESSED if strip is not None else ():
+        for witnessed in WITNESSES if strip is not None else ():
             if script != witnessed and _readable(witnessed) and _witnessed(strip, witnessed) and (
                     reading := _reading(witnessed, image)) is not None:
                 return reading
