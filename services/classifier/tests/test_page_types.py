@@ -47,9 +47,18 @@ def test_a_page_the_model_calls_without_products_has_no_layout():
     assert classify(TABLE, PROFILE, model_saying(["D"] * 20)).layout is None
 
 
-def test_a_page_type_the_model_is_unsure_of_goes_to_review():
-    unsure = classify(TABLE, PROFILE, model_saying(["A", "B", "C", "D"] * 5))
+def test_a_page_the_model_is_unsure_lists_products_goes_to_review():
+    unsure = classify(TABLE, PROFILE, model_saying(["A", "D"] * 10))
     assert unsure.page_type_confidence < PROFILE.classification.page_type_min_confidence and unsure.needs_review
+    called_d = classify(TABLE, PROFILE, model_saying(["D", "D", "A"] * 7))
+    assert called_d.page_type == "D" and called_d.page_type_confidence < 0.7 and called_d.needs_review
+
+
+def test_a_product_page_torn_between_product_types_is_not_reviewed_for_its_type():
+    torn = classify(TABLE, PROFILE, model_saying(["A", "B", "C"] * 7))
+    assert torn.page_type in ("A", "B", "C") and torn.page_type_confidence < 0.5
+    assert not torn.needs_review  # it lists products, whichever kind of product page it is
+    assert classify(TABLE, PROFILE, model_saying(["A", "B", "C", "D"] * 5)).needs_review is False  # D at a fourth
 
 
 def test_the_model_reads_the_rules_type_confidence_and_counts():

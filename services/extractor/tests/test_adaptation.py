@@ -54,6 +54,9 @@ def test_a_page_type_the_classifier_doubted_is_the_one_a_person_gave_its_layout_
     assert retyped.page_type == "B" and retyped.detail["classifier"]["page_type"] == "C"
     sure = classification("C")
     assert adaptation.typed_as(sure, "A") == sure  # a type the classifier was sure of stands
+    torn = classification("B").model_copy(update={  # a product page, not reviewed, its type given at 0.55
+        "page_type_confidence": 0.55, "detail": {"thresholds": {"page_type_min_confidence": 0.7}}})
+    assert (adaptation.typed_as(torn, "A").page_type, adaptation.typed_as(torn, "A").needs_review) == ("A", False)
 
 
 LETTERS = ["HCC", "HTO", "SCL", "KMB", "PRV", "TXD", "BLQ", "WGN", "ZRF", "MDS", "CPT", "LNR"]

@@ -71,7 +71,7 @@ def learn_page_types(readings: list[RuleReading], min_confidence: float) -> Page
     batches = sorted({r.batch for r in readings} - {GOLDEN, CORRECTIONS}, key=int)
     without = {batch: fit([r for r in readings if r.batch != batch]) for batch in batches}
     held = [(r, without[r.batch].typed(r.rules, min_confidence)) for r in readings if r.batch in without]
-    sure = [(r, typed) for r, typed in held if not typed.needs_review]
+    sure = [(r, typed) for r, typed in held if typed.page_type_confidence >= min_confidence]  # of the type itself
     product = [(r, typed) for r, typed in held if r.truth != "D"]
 
     def share(pairs: list, right) -> float | None:
@@ -79,7 +79,7 @@ def learn_page_types(readings: list[RuleReading], min_confidence: float) -> Page
 
     report = {"pages": len(held), "learned_right": share(held, lambda r, t: t.page_type == r.truth),
               "rules_right": share(held, lambda r, t: r.rules.page_type == r.truth),
-              "learned_sure": share(held, lambda r, t: not t.needs_review),
+              "learned_sure": round(len(sure) / len(held), 4) if held else None,
               "learned_right_when_sure": share(sure, lambda r, t: t.page_type == r.truth),
               "product_pages_called_D": {"learned": share(product, lambda r, t: t.page_type == "D"),
                                          "rules": share(product, lambda r, t: r.rules.page_type == "D")}}

@@ -1,4 +1,5 @@
-"""The classifier's call to a model (when one is configured), only below the type confidence threshold."""
+"""The classifier's call to a model (when one is configured), only for a page it sends to review (in doubt
+whether the page lists products)."""
 
 from __future__ import annotations
 

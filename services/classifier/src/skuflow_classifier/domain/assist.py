@@ -1,6 +1,7 @@
 """When the classifier is unsure of a page's type, a model's answer may settle it (seed-000 §7, seed-001a §7.11).
 
-A model is asked only below ``page_type_min_confidence`` (or for a page called D that the rules doubted);
+A model is asked only about a page the classifier sends to review: under ``page_type_min_confidence`` that it
+lists products, or that it does not (or a page called D that the rules doubted);
 its answer is adopted when it is itself at least that sure and the adapter did not flag it (repair,
 anomaly, injection); otherwise the page keeps the classifier's reading and stays in review, with the
 reason recorded.

@@ -5,9 +5,11 @@ catalogs give the labelled type on under half the pages. Boosted trees (LightGBM
 measured (their counts in ``detail["features"]``), their type and their confidence, trained by
 ``skuflow train`` on the labelled pages, give it on three in four held out by batch (docs/decisions.md,
 "Page types"). The rules still decide the roles of blocks and pictures; the learned type replaces
-theirs, the layout follows the type, and the model's probability is the page type's confidence (under
-``page_type_min_confidence`` the page is reviewed and the LLM assist may be asked). The rules' verdict
-stays in ``detail``. Loaded once per process; without a committed model the rules' reading stands.
+theirs, the layout follows the type, and the model's probability is the page type's confidence. What
+goes to review is the model's doubt about what is read: whether the page lists products at all (under
+``page_type_min_confidence`` the page is reviewed and the LLM assist may be asked); a product page torn
+between A, B and C is read the same and is not reviewed for that. The rules' verdict stays in
+``detail``. Loaded once per process; without a committed model the rules' reading stands.
 """
 
 from __future__ import annotations
@@ -60,16 +62,24 @@ class PageTypeModel:
     def typed(self, rules: PageClassification, min_confidence: float) -> PageClassification:
         """The rules' classification with the learned type, its probability and the layout it implies.
 
+        The review asks whether the page lists products: a page called D is reviewed when D's probability
+        is under ``min_confidence``, a product page when the probability that it lists products is. Which
+        of A, B and C a product page is does not decide whether its products are read (the reader weighs
+        the type among its features and its own doubts flag the page), so that doubt sends no page to a
+        person.
         A page called D is read by no one, so where the rules doubted it (a scan read poorly, a table's
         last row run onto a page of its own, products named without codes) it goes to review however
         sure the model is: a silent loss costs more than a look."""
         p = self.probabilities([measures(rules)])[0]
         page_type, confidence = PAGE_TYPES[int(p.argmax())], round(float(p.max()), 4)
+        no_products = float(p[PAGE_TYPES.index("D")])
+        sure_what_is_read = no_products if page_type == "D" else 1.0 - no_products
         return rules.model_copy(update={
             "page_type": page_type, "page_type_confidence": confidence,
             "layout": layout_of(PageFeatures(**rules.detail["features"]), page_type),
-            "needs_review": confidence < min_confidence or (page_type == "D" and rules.needs_review),
-            "reason": f"learned {page_type} at {confidence:.2f} (rules: {rules.page_type} {rules.reason})",
+            "needs_review": sure_what_is_read < min_confidence or (page_type == "D" and rules.needs_review),
+            "reason": f"learned {page_type} at {confidence:.2f}, listing products at {1.0 - no_products:.2f} "
+                      f"(rules: {rules.page_type} {rules.reason})",
             "detail": {**rules.detail, "learned": {
                 "version": self.version, "probabilities": dict(zip(PAGE_TYPES, (round(float(v), 4) for v in p),
                                                                    strict=True))}}})

@@ -136,12 +136,14 @@ VERDICT = ("page_type", "page_type_confidence", "needs_review", "reason")
 def typed_as(classification: PageClassification, page_type: str | None) -> PageClassification:
     """A page type the classifier doubted, on a page of a layout a person typed: the person's type, no
     longer in doubt (the classifier's verdict kept in ``detail``). Without ``page_type`` (no lesson, or
-    the lesson reverted), the classifier's own verdict again. A type the classifier was sure of stands."""
+    the lesson reverted), the classifier's own verdict again. A type the classifier was sure of stands;
+    doubted is a page it sent to review, or a product page whose type (A, B or C) it gave under its bar."""
     own = classification
     if isinstance(verdict := classification.detail.get(CLASSIFIER), dict):
         detail = {k: v for k, v in classification.detail.items() if k != CLASSIFIER}
         own = classification.model_copy(update={**verdict, "detail": detail})
-    if page_type is None or not own.needs_review:
+    bar = own.detail.get("thresholds", {}).get("page_type_min_confidence")
+    if page_type is None or not (own.needs_review or (bar is not None and own.page_type_confidence < bar)):
         return own
     return own.model_copy(update={
         "page_type": page_type, "needs_review": False, "reason": "the type a person gave a page of its layout",
