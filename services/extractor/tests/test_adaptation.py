@@ -78,6 +78,18 @@ def test_the_columns_a_correction_shows_holding_the_keys_become_candidates_on_pa
     assert not any(kind == "code" and key.startswith("Widget") for kind, key in found)  # another column
 
 
+def test_a_taught_column_holds_one_cell_a_row_not_the_next_column_a_fortieth_over():
+    column = TaughtColumn("code", 6, frozenset({"9"}))  # sizes printed at 90 pt of 595 (the sixth fortieth)
+    sizes = page(*[cells(n, 100 + 20 * n, [str(200 + 10 * n), str(110 + 20 * n), f"Reducer {n}"],
+                         xs=(90, 118, 300)) for n in range(6)])  # each size beside a dimension, a fortieth over
+    taught_here = {c.key for c in candidates(geometry(sizes), [], (column,)) if "taught" in c.sources}
+    assert taught_here == {str(200 + 10 * n) for n in range(6)}
+    shifted = page(*[cells(n, 100 + 20 * n, [str(200 + 10 * n), f"Reducer {n}"], xs=(118 if n % 2 else 90, 300))
+                     for n in range(6)])  # the sizes themselves start a fortieth apart from row to row
+    taught_here = {c.key for c in candidates(geometry(shifted), [], (column,)) if "taught" in c.sources}
+    assert taught_here == {str(200 + 10 * n) for n in range(6)}
+
+
 def numbered_page(first: int, rows: int):
     """A parts list keyed by item numbers, one digit on the first page and two on the next."""
     return page(*[cells(n, 100 + 20 * n, [str(first + n), f"Rodamiento {first + n}", "PZA", f"{n + 1}.50"],

@@ -111,6 +111,7 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
         if sku.validity == "valid":
             add(_from_engine(geo, sku), "engine")
     first_named = _first_named(geo)
+    columns = _taught_cells(geo, taught) if taught else {}
     for cell in geo.cells:
         for key, source in _codes_in(cell.text, first=int(geo.row_of[cell.index]) in first_named and
                                      geo.rows[int(geo.row_of[cell.index])][0] == cell.index):
@@ -119,18 +120,34 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
             add(_at_cell(geo, cell.index, "name", key), source)
             if first_named.get(int(geo.row_of[cell.index])) == cell.index:
                 add(_at_cell(geo, cell.index, "name", key), "name")
-        for kind, key in _taught_in(geo, cell.index, taught):
+        for kind, key in _taught_in(geo, cell.index, columns):
             add(_at_cell(geo, cell.index, kind, key), "taught")
     return list(found.values())
 
 
-def _taught_in(geo: Geometry, cell: int, taught: tuple[TaughtColumn, ...]) -> list[tuple[Kind, str]]:
-    """The keys a cell prints as a taught column's cells printed theirs (within a fortieth of its edge)."""
-    if not taught:
-        return []
-    key = clean_code(geo.cells[cell].text)
-    edge, form = fortieth(geo, cell), shape(normalize(key))
-    return [(column.kind, key) for column in taught if abs(edge - column.left) <= 1 and form in column.shapes]
+def _taught_cells(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[TaughtColumn, set[int]]:
+    """The cells of each taught column on this page: cells of its shapes within a fortieth of its edge, at
+    the nearest such edge, or a fortieth over in a row that has none there (a column of right-aligned
+    figures starts a fortieth apart from row to row). A column holds one cell a row, so a cell a fortieth
+    over beside one at the edge is the next column's (sizes beside their dimensions, all three-digit
+    numbers), not this one's."""
+    found: dict[TaughtColumn, set[int]] = {}
+    for column in taught:
+        near: dict[int, int] = {}  # cell → fortieths from the column's edge
+        for cell in geo.cells:
+            off = abs(fortieth(geo, cell.index) - column.left)
+            if off <= 1 and shape(normalize(clean_code(cell.text))) in column.shapes:
+                near[cell.index] = off
+        if near:
+            nearest = min(near.values())
+            rows = {int(geo.row_of[n]) for n, off in near.items() if off == nearest}
+            found[column] = {n for n, off in near.items() if off == nearest or int(geo.row_of[n]) not in rows}
+    return found
+
+
+def _taught_in(geo: Geometry, cell: int, columns: dict[TaughtColumn, set[int]]) -> list[tuple[Kind, str]]:
+    """The keys a cell prints as a taught column's cells printed theirs (one of the column's cells here)."""
+    return [(column.kind, clean_code(geo.cells[cell].text)) for column, held in columns.items() if cell in held]
 
 
 def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
