@@ -72,13 +72,13 @@ class PageTypeModel:
         sure the model is: a silent loss costs more than a look."""
         p = self.probabilities([measures(rules)])[0]
         page_type, confidence = PAGE_TYPES[int(p.argmax())], round(float(p.max()), 4)
-        no_products = float(p[PAGE_TYPES.index("D")])
-        sure_what_is_read = no_products if page_type == "D" else 1.0 - no_products
+        lists_products = 1.0 - float(p[PAGE_TYPES.index("D")])
+        sure_what_is_read = 1.0 - lists_products if page_type == "D" else lists_products
         return rules.model_copy(update={
             "page_type": page_type, "page_type_confidence": confidence,
             "layout": layout_of(PageFeatures(**rules.detail["features"]), page_type),
             "needs_review": sure_what_is_read < min_confidence or (page_type == "D" and rules.needs_review),
-            "reason": f"learned {page_type} at {confidence:.2f}, listing products at {1.0 - no_products:.2f} "
+            "reason": f"learned {page_type} at {confidence:.2f}, listing products at {lists_products:.2f} "
                       f"(rules: {rules.page_type} {rules.reason})",
             "detail": {**rules.detail, "learned": {
                 "version": self.version, "probabilities": dict(zip(PAGE_TYPES, (round(float(v), 4) for v in p),

@@ -111,7 +111,7 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
         if sku.validity == "valid":
             add(_from_engine(geo, sku), "engine")
     first_named = _first_named(geo)
-    columns = _taught_cells(geo, taught) if taught else {}
+    columns = _taught_cells(geo, taught)
     for cell in geo.cells:
         for key, source in _codes_in(cell.text, first=int(geo.row_of[cell.index]) in first_named and
                                      geo.rows[int(geo.row_of[cell.index])][0] == cell.index):
@@ -131,13 +131,13 @@ def _taught_cells(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[Taugh
     figures starts a fortieth apart from row to row). A column holds one cell a row, so a cell a fortieth
     over beside one at the edge is the next column's (sizes beside their dimensions, all three-digit
     numbers), not this one's."""
+    if not taught:
+        return {}
+    measured = [(cell.index, fortieth(geo, cell.index), shape(normalize(clean_code(cell.text)))) for cell in geo.cells]
     found: dict[TaughtColumn, set[int]] = {}
     for column in taught:
-        near: dict[int, int] = {}  # cell → fortieths from the column's edge
-        for cell in geo.cells:
-            off = abs(fortieth(geo, cell.index) - column.left)
-            if off <= 1 and shape(normalize(clean_code(cell.text))) in column.shapes:
-                near[cell.index] = off
+        near = {n: abs(edge - column.left) for n, edge, form in measured  # cell → fortieths from the edge
+                if abs(edge - column.left) <= 1 and form in column.shapes}
         if near:
             nearest = min(near.values())
             rows = {int(geo.row_of[n]) for n, off in near.items() if off == nearest}
