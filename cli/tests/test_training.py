@@ -73,8 +73,20 @@ def test_a_worker_files_its_pages_under_the_fingerprint_the_run_started_with(tmp
     pdf.write_bytes(document.tobytes())
     started = PageCache(tmp_path).fingerprint
     monkeypatch.setattr(corpus, "parsing_libraries", lambda: ["pymupdf==0.0.0"])  # the code moved meanwhile
-    assert corpus._cached_pages(tmp_path, started, pdf) == ("one", 1)
+    assert corpus._cached_pages(tmp_path, started, tmp_path / "tape", pdf) == ("one", 1)
     assert [path.name.split("-")[-1] for path in (tmp_path / "ir").iterdir()] == [f"{started}.json.gz"]
+
+
+def test_pages_read_without_the_ocr_tape_are_cached_apart(tmp_path):
+    """This machine's own OCR may read a scan otherwise than the tape: its pages must not stand in for the
+    tape's (or the reverse) in the next run's cache."""
+    pdf = tmp_path / "one.pdf"
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "AB-510 hinge 12.50")
+    pdf.write_bytes(document.tobytes())
+    PageCache(tmp_path, tape=None).pages(pdf)
+    PageCache(tmp_path, tape=tmp_path / "tape").pages(pdf)
+    assert sorted(path.name.endswith("-live.json.gz") for path in (tmp_path / "ir").iterdir()) == [False, True]
 
 
 def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():

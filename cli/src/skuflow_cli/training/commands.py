@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+OCR_TAPE = Path("tests/ocr-tape")  # the corpus's recorded OCR answers (skuflow_parser/backends/ocr_tape.py)
 UNTOUCHED = Path("tests/real/untouched.json")  # each batch's figure when it was new to the rules
 
 
@@ -26,6 +27,11 @@ def _corpus_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a directory of pages annotators corrected (NAME.pdf + NAME.truth.json), from "
                              "`skuflow corrections export`; repeatable")
     parser.add_argument("--cache", type=Path, default=Path(".cache/reader"), help="parsed pages, by PDF and parser")
+    parser.add_argument("--ocr-tape", type=Path, default=OCR_TAPE,
+                        help="recorded OCR answers the corpus is read with: replayed where recorded, recorded where "
+                             "not, so every machine reads the scans alike (default: the committed tape)")
+    parser.add_argument("--no-ocr-tape", dest="ocr_tape", action="store_const", const=None,
+                        help="read the scans with this machine's OCR alone (cached apart)")
     parser.add_argument("--jobs", type=_processes, default=os.cpu_count() or 1,
                         help="processes that parse the pages not in the cache (default: one per core; a worker "
                              "that reads scans holds up to ~0.8 GB)")
@@ -43,7 +49,7 @@ def _train(args: argparse.Namespace) -> int:
     out, types_out = (args.out, args.out) if args.out else (MODEL_DIR, page_types.MODEL_DIR)
     started = time.perf_counter()
     corpus = load_corpus(args.real, args.golden, args.corrections)
-    readings = samples_of(corpus, args.cache, args.jobs)
+    readings = samples_of(corpus, args.cache, args.jobs, args.ocr_tape)
     reader, result = learn(readings)
     manifest = corpus_manifest(corpus, readings.samples)
     readings.page_types.served.save(types_out, manifest)
@@ -62,7 +68,8 @@ def cross_validate(args: argparse.Namespace) -> int:
     if args.cross_validate != "batch":
         print("skuflow eval: only --cross-validate batch is known", file=sys.stderr)
         return 2
-    result = held_out(samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs)).report
+    result = held_out(samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs,
+                       args.ocr_tape)).report
     write_report(result, args.out, _untouched())
     print(table(result, _untouched()))
     print(f"report: {args.out}")
@@ -81,7 +88,8 @@ def adaptation(args: argparse.Namespace) -> int:
     if base is None:
         print("skuflow eval: no committed reader to adapt; run `skuflow train`", file=sys.stderr)
         return 2
-    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs).samples
+    samples = samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs,
+                       args.ocr_tape).samples
     result = simulation.report(simulation.simulate(samples, dict(without_each_batch(samples)), base))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 import skuflow_contracts.ir
 import skuflow_parser
 from skuflow_contracts.ir import ParsedPage
-from skuflow_parser.backends import tesseract
+from skuflow_parser.backends import ocr_tape, tesseract
 from skuflow_parser.domain.document import UnreadableDocument
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -103,14 +103,15 @@ def _parser_fingerprint() -> str:
 
 
 class PageCache:
-    """Parsed pages by document, read once per parser version."""
+    """Parsed pages by document, read once per parser version, OCR answered by ``tape`` (None: by the
+    engines themselves, cached apart)."""
 
-    def __init__(self, root: Path, fingerprint: str | None = None):
-        self.root = root
+    def __init__(self, root: Path, fingerprint: str | None = None, tape: Path | None = None):
+        self.root, self.tape = root, tape
         self.fingerprint = fingerprint or _parser_fingerprint()
 
     def _path(self, file_hash: str) -> Path:
-        return self.root / "ir" / f"{file_hash}-{self.fingerprint}.json.gz"
+        return self.root / "ir" / f"{file_hash}-{self.fingerprint}{'' if self.tape else '-live'}.json.gz"
 
     def warm(self, pdfs: list[Path], jobs: int) -> None:
         """Parse the PDFs not read yet, each once, in ``jobs`` processes (largest first, so no worker is
@@ -121,14 +122,18 @@ class PageCache:
         if not unread:
             return
         started, progress = time.perf_counter(), sys.stderr
+        held = ocr_tape.recordings(self.tape) if self.tape else 0
         print(f"parsing {len(unread)} documents in {jobs} processes", file=progress, flush=True)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            reading = [pool.submit(_cached_pages, self.root, self.fingerprint, pdf) for pdf in unread]
+        with ocr_tape.playing(self.tape), ProcessPoolExecutor(max_workers=jobs) as pool:
+            reading = [pool.submit(_cached_pages, self.root, self.fingerprint, self.tape, pdf) for pdf in unread]
             for n, done in enumerate(as_completed(reading), 1):
                 name, pages = done.result()
                 print(f"\r[{n}/{len(unread)}] {name[:50]:<50} {pages:3d} pages {time.perf_counter() - started:6.0f} s",
                       end="", file=progress, flush=True)
         print(file=progress)
+        if self.tape:
+            print(f"OCR tape {self.tape}: {ocr_tape.recordings(self.tape) - held} answers recorded, {held} held "
+                  "before (a recorded answer is replayed)", file=progress, flush=True)
 
     def pages(self, pdf: Path) -> list[ParsedPage]:
         data = pdf.read_bytes()
@@ -136,7 +141,8 @@ class PageCache:
         cached = self._path(file_hash)
         if cached.is_file():
             return [ParsedPage.model_validate(p) for p in json.loads(gzip.decompress(cached.read_bytes()))]
-        pages = list(_parse(data, file_hash))
+        with ocr_tape.playing(self.tape):
+            pages = list(_parse(data, file_hash))
         cached.parent.mkdir(parents=True, exist_ok=True)
         body = json.dumps([p.model_dump(mode="json") for p in pages], ensure_ascii=False).encode()
         tmp = cached.with_suffix(".tmp")
@@ -145,10 +151,10 @@ class PageCache:
         return pages
 
 
-def _cached_pages(root: Path, fingerprint: str, pdf: Path) -> tuple[str, int]:
+def _cached_pages(root: Path, fingerprint: str, tape: Path | None, pdf: Path) -> tuple[str, int]:
     """In a worker process: read the PDF into the cache below ``root``, under the fingerprint of the code
     the run started with (the worker runs that code: an edit made while it runs must not name its pages)."""
-    return pdf.stem, len(PageCache(root, fingerprint).pages(pdf))
+    return pdf.stem, len(PageCache(root, fingerprint, tape).pages(pdf))
 
 
 def _parse(data: bytes, file_hash: str) -> Iterator[ParsedPage]:

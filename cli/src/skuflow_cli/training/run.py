@@ -90,13 +90,13 @@ def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
             "missing_pdfs": corpus.missing}
 
 
-def samples_of(corpus: Corpus, cache: Path, jobs: int = 1) -> Readings:
+def samples_of(corpus: Corpus, cache: Path, jobs: int = 1, tape: Path | None = None) -> Readings:
     """Every corpus page as a sample, typed by the page-type model trained without its batch; pages the
-    parser has not read yet are read first, in ``jobs`` processes."""
+    parser has not read yet are read first, in ``jobs`` processes, their OCR answered by ``tape``."""
     if corpus.missing:
         print(f"skuflow: {len(corpus.missing)} real documents have no PDF here (run tests/real/build.py); "
               f"left out: {', '.join(corpus.missing[:8])}{' …' if len(corpus.missing) > 8 else ''}", file=sys.stderr)
-    pages = PageCache(cache)
+    pages = PageCache(cache, tape=tape)
     if jobs > 1:
         pages.warm([d.pdf for d in corpus.documents], jobs)
     profile = profile_for(CONFIG_VERSION)

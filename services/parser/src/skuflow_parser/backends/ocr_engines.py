@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from skuflow_parser.backends import ocr_tape
 from skuflow_parser.domain.corners import Corners, bounds
 from skuflow_parser.domain.skew import skew_degrees, turned
 
@@ -70,14 +71,24 @@ class RapidOcr:
                                      "Global.return_word_box": True, "Det.limit_type": "max",
                                      "Det.limit_side_len": tuning.det_max_side,
                                      "Rec.rec_batch_num": tuning.rec_batch_size})
+        self._tuning = [tuning.det_max_side, tuning.rec_batch_size]
 
     def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
+        return ocr_tape.played("rapidocr.read", image, [upright_lines, *self._tuning],
+                               lambda: self._read(image, upright_lines), _recorded, _replayed)
+
+    def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
+        shown = np.asarray(boxes, dtype=float).tolist()
+        return ocr_tape.played("rapidocr.recognize", image, [shown, *self._tuning],
+                               lambda: self._recognize(image, boxes), _recorded, _replayed)
+
+    def _read(self, image: np.ndarray, upright_lines: bool) -> list[Line]:
         found = self._ocr(image, use_cls=upright_lines)
         if found.boxes is None:
             return []
         return _lines(found.boxes, found.txts, found.scores, found.word_results)
 
-    def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
+    def _recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
         crops = [np.ascontiguousarray(image[max(int(y0), 0):int(y1) + 1, max(int(x0), 0):int(x1) + 1])
                  for x0, y0, x1, y1 in map(bounds, boxes)]
         if not crops:
@@ -92,6 +103,15 @@ def _lines(boxes, texts, scores, word_results) -> list[Line]:
     return [Line(np.asarray(corners, dtype=float).tolist(), text, float(score),
                  tuple((word, np.asarray(box, dtype=float).tolist()) for word, _, box in placed))
             for corners, text, score, placed in zip(boxes, texts, scores, words, strict=True)]
+
+
+def _recorded(lines: list[Line]) -> list:
+    return [[line.corners, line.text, line.confidence, [list(word) for word in line.words]] for line in lines]
+
+
+def _replayed(data: list) -> list[Line]:
+    return [Line(corners, text, confidence, tuple((word, at) for word, at in words))
+            for corners, text, confidence, words in data]
 
 
 def levelled(lines: list[Line], centre: tuple[float, float]) -> tuple[list[Line], float]:

@@ -25,6 +25,7 @@ from io import BytesIO
 import numpy as np
 from PIL import Image
 
+from skuflow_parser.backends import ocr_tape
 from skuflow_parser.backends.ocr_engines import Line
 from skuflow_parser.domain.corners import Corners, bounds, corners_of
 
@@ -130,6 +131,11 @@ def version() -> str | None:
 
 
 def _run(image: np.ndarray, *args: str) -> str:
+    """Tesseract's answer for the image (from the OCR tape, where one is played)."""
+    return ocr_tape.played("tesseract", image, list(args), lambda: _asked(image, *args))
+
+
+def _asked(image: np.ndarray, *args: str) -> str:
     """Tesseract's answer for the image, fed as a PNG on standard input."""
     picture = Image.fromarray(image).convert("L")
     buffer = BytesIO()
