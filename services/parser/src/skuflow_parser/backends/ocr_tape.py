@@ -4,10 +4,10 @@ on every machine.
 The networks behind OCR (onnxruntime's kernels for PP-OCR, Tesseract's LSTM) compute with the CPU's
 vector instructions, so another CPU can place a word a hair elsewhere or read a letter otherwise, and a
 reader trained on one machine's parse was not rebuilt on the next (docs/reader.md, Reproducing). With a
-tape (``SKUFLOW_OCR_TAPE``, a directory; ``skuflow train`` and ``skuflow eval --cross-validate`` use the
-committed one), each engine call's answer is looked up by the image and the call: replayed where it was
-recorded, recorded where it was not. Everything the parser does with the answers still runs. The
-services never use a tape.
+tape (``SKUFLOW_OCR_TAPE``, a directory; ``skuflow train``, ``skuflow eval --cross-validate`` and
+``--adaptation`` use the committed one), each engine call's answer is looked up by the image and the
+call: replayed where it was recorded, recorded where it was not. Everything the parser does with the
+answers still runs. The services never use a tape.
 """
 
 from __future__ import annotations
