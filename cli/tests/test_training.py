@@ -18,7 +18,7 @@ from skuflow_cli.main import main as skuflow
 from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
-from skuflow_cli.training.crossval import NO_BAR, HeldOut, judge
+from skuflow_cli.training.crossval import NO_BAR, HeldOut, choose_review, judge, sku_weighted_mean
 from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
@@ -139,6 +139,27 @@ def test_a_held_out_page_is_flagged_as_the_pipeline_flags_it_by_its_reading_and_
     doubted = replace(sure, sample=replace(sure.sample, classification=sure.sample.classification.model_copy(
         update={"needs_review": True})))
     assert judge(doubted, Calibration((), ()), 0.5, NO_BAR).predicted["needs_review"]  # as the binder flags it
+
+
+def test_the_review_bar_is_chosen_on_the_pages_nothing_else_flags(tmp_path):
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    page = next(s for s in page_samples(document, PageCache(tmp_path)) if not s.bare and s.truth["skus"])
+    page = replace(page, classification=page.classification.model_copy(update={"needs_review": False}))
+    doubted = replace(page, classification=page.classification.model_copy(update={"needs_review": True}))
+    sure, fair = HeldOut(page, page.labels * 0.95), HeldOut(page, page.labels * 0.8)  # right, at 0.95 and 0.8
+    wrong = HeldOut(doubted, (1 - page.labels) * 0.9)  # every wrong candidate at 0.9, flagged by the classifier
+    assert judge(wrong, Calibration((), ()), 0.5, NO_BAR).flagged
+    # its wrong SKUs would hold the bar at 0.95; flagged anyway, it is no page the bar decides
+    assert choose_review([sure, fair, wrong], Calibration((), ()), 0.5).text_layer == 0.8
+
+
+def test_the_held_out_figure_that_counts_weighs_each_batch_by_its_products(tmp_path):
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    page = next(s for s in page_samples(document, PageCache(tmp_path)) if not s.bare and s.truth["skus"])
+    right = judge(HeldOut(replace(page, batch="1"), page.labels * 0.9), Calibration((), ()), 0.5, NO_BAR)
+    nothing = judge(HeldOut(replace(page, batch="2"), page.labels * 0.0), Calibration((), ()), 0.5, NO_BAR)
+    # two batches of one page each, the same products: F1 1.0 and 0.0 (None) weigh alike, as micro F1 does not
+    assert sku_weighted_mean([right, nothing]) == {"precision": 0.5, "recall": 0.5, "f1": 0.5}
 
 
 def small_corpus(root: Path) -> Path:

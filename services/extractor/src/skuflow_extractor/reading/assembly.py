@@ -19,7 +19,7 @@ from skuflow_contracts.ids import sku_id
 from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.results import SkuAttributes, SkuRecord
 from skuflow_extractor.domain.validity import READING_ORDER_BAND, judge
-from skuflow_extractor.reading.candidates import LISTED, Candidate
+from skuflow_extractor.reading.candidates import PIECES, Candidate
 from skuflow_extractor.reading.geometry import Geometry
 
 NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was left out
@@ -46,7 +46,7 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
             row = int(geo.row_of[c.cell]) if c.cell is not None else None
             if kind == "code" and row is not None:
                 coded_rows.add(row)  # a row printing a product's code (again, too) names that product
-            listed = LISTED in c.sources
+            listed = bool(PIECES & c.sources)
             if (kind == "code" and c.norm in codes) or (c.cell in cells and not (listed and cells[c.cell])) or (
                     kind == "name" and row in coded_rows):
                 continue

@@ -29,8 +29,10 @@ from skuflow_extractor.reading.layouts import fortieth
 
 Kind = Literal["code", "name"]
 LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OBGE'): each is a product of its own
+BETWEEN_PRICES = "between_prices"  # the source of the names a line prints each with its price ('白菜饭10元莲藕饭15元')
+PIECES = frozenset({LISTED, BETWEEN_PRICES})  # sources of a cell's pieces: a product each, not one for the cell
 SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed",
-           LISTED, "labelled", "numbered", "taught")
+           LISTED, "labelled", "numbered", "taught", BETWEEN_PRICES)
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
@@ -40,6 +42,8 @@ LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*")  # 'AC7815QBGE, AC7815OBGE, 
 LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.: 4711'
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
 PRICE_START = re.compile(r"\s{2,}|\s*[$¥€£₩₽＄]")  # where a name's row goes on to its price
+# an amount a name is followed by on its line: '15元', '$3'
+PRICED = re.compile(r"\s*[$¥€£₩₽＄]?\s*\d[\d.,]*\s*(?:元|円|원)(?:/\S{1,3})?\s*|\s*[$¥€£₩₽＄]\s*\d[\d.,]*\s*")
 
 
 @dataclass(frozen=True)
@@ -183,7 +187,17 @@ def _names_in(text: str) -> list[tuple[str, str]]:
                         (TRAILING_NOTE.search(name), "unbracketed")):
         if cut and _worded(before := name[:cut.start()].strip()):
             found.append((before, source))
-    return found
+    return found + _between_prices(name)
+
+
+def _between_prices(name: str) -> list[tuple[str, str]]:
+    """The names of a line that prints several products, each with its price ('酸菜鱼块饭15元腊肠炒蛋饭',
+    'Latte $4 Mocha $5'): OCR reads a menu's dense columns as one line where a text layer parts them."""
+    pieces = [piece.strip() for piece in PRICED.split(name)]
+    pieces = [piece for piece in pieces if piece]
+    if len(pieces) < 2:
+        return []
+    return [(piece, BETWEEN_PRICES) for piece in pieces if _worded(piece)]
 
 
 def _worded(text: str) -> bool:
@@ -222,11 +236,14 @@ def _at_cell(geo: Geometry, cell: int, kind: Kind, key: str) -> Candidate:
 
 
 def row_price(geo: Geometry, cell: int, key: str) -> tuple[str | None, str | None]:
-    """The first price printed after the key: in the rest of its cell, else in a cell right of it."""
+    """The first price printed after the key: the rest of its cell, or the amount that starts it (a line of
+    several priced products), else in a cell right of it."""
     text = geo.cells[cell].text
-    rest = text[text.find(key) + len(key):] if key in text else ""
-    if rest.strip() and (found := cell_price(rest.strip())) is not None:
-        return found.text, found.raw
+    rest = text[text.find(key) + len(key):].strip() if key in text else ""
+    lead = PRICED.match(rest)
+    for printed in (rest, lead.group().strip() if lead else ""):
+        if printed and (found := cell_price(printed)) is not None:
+            return found.text, found.raw
     row = geo.rows[int(geo.row_of[cell])]
     for other in row[row.index(cell) + 1:]:
         if (found := cell_price(geo.cells[other].text)) is not None:
