@@ -2,11 +2,11 @@
 page's reading is.
 
 Taken most likely first, at the reader's threshold: a code printed twice on the page is one product
-(its first reading), a cell gives one product (or one for each code it lists), and a row that prints
-a product's code names that product in its other cells (its name is no product of its own). A SKU's
-confidence is its candidate's probability. The page's confidence is that of its least likely SKU, and
-of the most likely candidate left out (a product that may have been missed); under the reader's
-review threshold a person looks.
+(its first reading), a cell gives one product (or one for each code it lists and each name it prints
+with its own price), and a row that prints a product's code names that product in its other cells (its
+name is no product of its own). A SKU's confidence is its candidate's probability. The page's confidence
+is that of its least likely SKU, and of the most likely candidate left out (a product that may have been
+missed); under the reader's review threshold a person looks.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
     """The candidates that become SKUs, codes before names, each most likely first."""
     chosen: list[int] = []
     codes: set[str] = set()
-    cells: dict[int, bool] = {}  # cell → whether what it gave so far is pieces of the list it prints
+    cells: dict[int, bool] = {}  # cell → whether what it gave so far is pieces of it (listed codes, priced names)
     coded_rows: set[int] = set()
     for kind in ("code", "name"):
         for n in sorted((n for n, c in enumerate(found) if c.kind == kind), key=lambda n: -probability[n]):
@@ -46,14 +46,14 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
             row = int(geo.row_of[c.cell]) if c.cell is not None else None
             if kind == "code" and row is not None:
                 coded_rows.add(row)  # a row printing a product's code (again, too) names that product
-            listed = bool(PIECES & c.sources)
-            if (kind == "code" and c.norm in codes) or (c.cell in cells and not (listed and cells[c.cell])) or (
+            piece = bool(PIECES & c.sources)
+            if (kind == "code" and c.norm in codes) or (c.cell in cells and not (piece and cells[c.cell])) or (
                     kind == "name" and row in coded_rows):
                 continue
             chosen.append(n)
             codes |= {c.norm} if kind == "code" else set()
             if c.cell is not None:
-                cells[c.cell] = listed
+                cells[c.cell] = piece
     return chosen
 
 
