@@ -13,6 +13,8 @@ from skuflow_catalog.prices import (
     money_shaped,
     parse_price,
     price_of_cell,
+    price_spans,
+    trailing_amount,
 )
 from skuflow_catalog.values import listed_prices
 
@@ -86,6 +88,23 @@ def test_prices_in_running_text_need_a_currency():
     assert [p.text for p in find_prices("特价 ¥99 起，另有 35元 的款")] == ["99", "35"]
     assert find_prices("共 12 款 300ml") == []
     assert parse_price("特价 ¥99 起") == "99"
+
+
+def test_a_line_of_several_priced_products_is_parted_where_each_price_stands():
+    line = "白菜饭10元/份 Борщ 150 руб. Latte $4"
+    spans = price_spans(line)
+    assert [line[s.start:s.end].strip() for s in spans] == ["10元/份", "150 руб.", "$4"]
+    assert [s.price.text for s in spans] == ["10", "150", "4"] and spans[0].price.per == "/份"
+
+
+@pytest.mark.parametrize("line, name", [("★烤鮭魚頭600", "★烤鮭魚頭"), ("會議盒餐 $100/盒", "會議盒餐"),
+                                        ("Pasta 12,-", "Pasta"), ("Kávé 450 Ft", "Kávé"), ("Щи 120 руб.", "Щи")])
+def test_the_amount_a_line_ends_with_is_found_bare_or_with_its_currency(line, name):
+    assert line[:trailing_amount(line)].strip() == name
+
+
+def test_a_line_ending_in_words_has_no_trailing_amount():
+    assert trailing_amount("乌龙茶") is None and trailing_amount("12 months warranty") is None
 
 
 def test_a_number_glued_to_a_size_does_not_swallow_the_price_after_it_as_a_range():

@@ -59,9 +59,11 @@ def test_codes_listed_in_one_cell_or_after_a_label_and_numbered_names_are_candid
 def test_each_name_of_a_line_printing_several_priced_products_is_a_candidate_with_its_own_price():
     geo = geometry(page(cells(0, 100, ["酸菜鱼块饭15元腊肠炒蛋饭16元"], xs=(50,)),
                         cells(1, 130, ["Latte $4 Mocha $5"], xs=(50,)),
-                        cells(2, 160, ["红烧茄子饭15元"], xs=(50,))))
+                        cells(2, 160, ["红烧茄子饭15元"], xs=(50,)),
+                        cells(3, 190, ["★ Борщ 150 руб. Щи 120 руб."], xs=(50,))))
     found = by_key(candidates(geo, []))
     assert found["name", "酸菜鱼块饭"].price == "15" and found["name", "腊肠炒蛋饭"].price == "16"
+    assert found["name", "Борщ"].price == "150" and found["name", "Щи"].price == "120"  # any currency the catalog knows
     assert found["name", "Mocha"].sources == {"between_prices"} and found["name", "Mocha"].price == "5"
     assert "between_prices" in found["name", "Latte"].sources and found["name", "Latte"].price == "4"
     assert not any("between_prices" in c.sources for c in found.values() if c.key.startswith("红烧"))

@@ -39,7 +39,7 @@ AFTER = (r"元|人民币|RMB|CNY|USD|EUR|GBP|CHF|€|\$|¤|Ft\.?|HUF|руб\.?|�
          r"VND|Kč|CZK|lei|лв\.?|kr\.?|SEK|NOK|DKK|BRL|MXN|JPY|KRW|INR|UAH|RUB|Euros?|৳|টাকা|yen|yuan|dollars?|"
          rf"rupees?|pesos?|reais|บาท|IDR|PHP|THB|VNĐ|đồng|TWD|NTD|AED|SAR|QAR|KWD|тг\.?|₸|KZT|сум|UZS|{_ISO}")
 PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m3|m|ea|stk\.?|st\.|stück|шт\.?"
-            r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双|斤|公斤|千克|個|隻|條|雙|盒|瓶|袋)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
+            r"|pz\.?|件|个|只|套|台|支|条|米|箱|包|片|本|双|斤|公斤|千克|個|隻|條|雙|盒|瓶|袋|份|碗|杯|位|客)|(?:за|per)\s+\S+|起|шт\.?|cad\.?|netto")
 # '12,-', '12.–', '22:-', '45/-', '3850-.', and a closing dash: '¥1,280-' (but '06-' is a year on)
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d)|(?P<dash>[-–—])(?!\s*\S))?"
 WAN = "万"  # ten thousand: '12.5万' is 125000
@@ -187,8 +187,19 @@ def _glued(previous: str) -> bool:
     return previous in GLUE or (previous.isalnum() and ord(previous) < WIDE_SCRIPTS)
 
 
-def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Price]:
-    """Every amount in running text that a currency marks as a price ('特价 ¥99 起')."""
+@dataclass(frozen=True)
+class PricedSpan:
+    """Where a currency-marked amount stands in running text (``start``:``end``), and its price."""
+
+    start: int
+    end: int
+    price: Price
+
+
+def price_spans(text: str, decimal_mark: DecimalMark | None = None) -> list[PricedSpan]:
+    """Every amount in running text that a currency marks as a price, where it stands: a line that
+    prints several products each with its price ('白菜饭10元莲藕饭15元', 'Борщ 150 руб. Щи 120 руб.') is
+    parted at them."""
     found = []
     position = 0
     while (match := PRICE_TEXT.search(text, position)) is not None:
@@ -203,8 +214,24 @@ def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Pric
             continue
         price = _price(match, match.group(0), decimal_mark)
         if price is not None:
-            found.append(price)
+            found.append(PricedSpan(match.start(), match.end(), price))
     return found
+
+
+def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Price]:
+    """Every amount in running text that a currency marks as a price ('特价 ¥99 起')."""
+    return [span.price for span in price_spans(text, decimal_mark)]
+
+
+# an amount a line ends with, marked by a currency or bare ('★烤鮭魚頭600', 'Борщ 150 руб.', '會議盒餐 $100/盒')
+TRAILING_AMOUNT = re.compile(rf"\s*(?:{BEFORE})?\s*(?:{AMOUNT}){_SIGN}\s*(?:(?:{AFTER})\.?)?"
+                             rf"(?:\s*/\s*\S{{1,3}}|\s*(?:{PER_UNIT}))?$", re.IGNORECASE)
+
+
+def trailing_amount(text: str) -> int | None:
+    """Where the amount a line ends with starts (a name's price printed after it on its line), or None."""
+    match = TRAILING_AMOUNT.search(text)
+    return match.start() if match else None
 
 
 def find_price(text: str, decimal_mark: DecimalMark | None = None) -> Price | None:

@@ -19,6 +19,7 @@ from typing import Literal
 
 from skuflow_catalog.codes import code_score, leading_code
 from skuflow_catalog.headers import CJK, header_role
+from skuflow_catalog.prices import BEFORE, price_spans, trailing_amount
 from skuflow_catalog.values import cell_price as _cell_price
 
 from skuflow_contracts.ir import BBox
@@ -36,14 +37,11 @@ SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
-TRAILING_AMOUNT = re.compile(r"\s*[$¥€£₩₽]?\s*\d[\d.,]*\s*(?:元|円|원|руб\.?|р\.?|€|\$|tl|TL)?(?:/\S{1,3})?$")
 TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,20}[)）]$")
 LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*")  # 'AC7815QBGE, AC7815OBGE, AC7815MBGE'
 LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.: 4711'
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
-PRICE_START = re.compile(r"\s{2,}|\s*[$¥€£₩₽＄]")  # where a name's row goes on to its price
-# an amount a name is followed by on its line: '15元', '$3'
-PRICED = re.compile(r"\s*[$¥€£₩₽＄]?\s*\d[\d.,]*\s*(?:元|円|원)(?:/\S{1,3})?\s*|\s*[$¥€£₩₽＄]\s*\d[\d.,]*\s*")
+PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name's row goes on to its price
 
 
 @dataclass(frozen=True)
@@ -183,21 +181,23 @@ def _names_in(text: str) -> list[tuple[str, str]]:
     found = [(name, "text")] if _worded(name) else []
     if (numbered := NUMBERED.match(name)) and _worded(rest := name[numbered.end():].strip()):
         found.append((rest, "numbered"))
-    for cut, source in ((PRICE_START.search(name), "before_price"), (TRAILING_AMOUNT.search(name), "before_price"),
-                        (TRAILING_NOTE.search(name), "unbracketed")):
-        if cut and _worded(before := name[:cut.start()].strip()):
+    price_start, note = PRICE_START.search(name), TRAILING_NOTE.search(name)
+    for cut, source in ((price_start and price_start.start(), "before_price"), (trailing_amount(name), "before_price"),
+                        (note and note.start(), "unbracketed")):
+        if cut is not None and _worded(before := name[:cut].strip()):
             found.append((before, source))
-    return found + _between_prices(name)
+    return found + _between_prices(text.strip())
 
 
 def _between_prices(name: str) -> list[tuple[str, str]]:
     """The names of a line that prints several products, each with its price ('酸菜鱼块饭15元腊肠炒蛋饭',
-    'Latte $4 Mocha $5'): OCR reads a menu's dense columns as one line where a text layer parts them."""
-    pieces = [piece.strip() for piece in PRICED.split(name)]
-    pieces = [piece for piece in pieces if piece]
+    'Latte $4 Mocha $5', 'Борщ 150 руб. Щи 120 руб.'): OCR reads a menu's dense columns as one line where a
+    text layer parts them. The line is parted at its currency-marked amounts (``price_spans``)."""
+    ends = [0] + [edge for span in price_spans(name) for edge in (span.start, span.end)] + [len(name)]
+    pieces = [piece for start, end in zip(ends[::2], ends[1::2], strict=True) if (piece := name[start:end].strip())]
     if len(pieces) < 2:
         return []
-    return [(piece, BETWEEN_PRICES) for piece in pieces if _worded(piece)]
+    return [(piece, BETWEEN_PRICES) for piece in map(unmarked, pieces) if _worded(piece)]
 
 
 def _worded(text: str) -> bool:
@@ -240,8 +240,8 @@ def row_price(geo: Geometry, cell: int, key: str) -> tuple[str | None, str | Non
     several priced products), else in a cell right of it."""
     text = geo.cells[cell].text
     rest = text[text.find(key) + len(key):].strip() if key in text else ""
-    lead = PRICED.match(rest)
-    for printed in (rest, lead.group().strip() if lead else ""):
+    lead = next(iter(price_spans(rest)), None)
+    for printed in (rest, rest[:lead.end].strip() if lead and not rest[:lead.start].strip() else ""):
         if printed and (found := cell_price(printed)) is not None:
             return found.text, found.raw
     row = geo.rows[int(geo.row_of[cell])]
