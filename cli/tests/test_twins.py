@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
-from skuflow_cli.golden.twins import drawn_share, scanned_twin, twinned
+from skuflow_cli.golden.twins import drawn_share, sampled, scanned_twin, twinned
 from skuflow_cli.main import main as skuflow
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden" / "generated"
@@ -62,4 +62,18 @@ def test_skuflow_golden_twins_scores_the_twin_beside_its_original(tmp_path, caps
     assert result["original_f1"] > 0.9 and result["twin_f1"] >= 0.9 * result["original_f1"]
     assert "ratio" in capsys.readouterr().out
     assert skuflow(["golden", "twins", str(GOLDEN), "--out", str(tmp_path / "sample"), "--every", "10"]) == 0
-    assert len(list((tmp_path / "sample").glob("*.pdf"))) == len(sorted(GOLDEN.glob("*.pdf"))[::10])
+    expected = {pdf.stem for pdf in GOLDEN.glob("*.pdf") if sampled(pdf.stem, 10)}
+    assert {pdf.stem for pdf in (tmp_path / "sample").glob("*.pdf")} == expected and expected
+
+
+def test_the_sample_of_twins_does_not_shift_when_documents_are_added(tmp_path):
+    labelled = one_page_set(tmp_path / "set")
+    def add(name: str) -> None:
+        for suffix in (".pdf", ".truth.json"):
+            (labelled / f"{name}{suffix}").write_bytes((labelled / f"g11_en_price_list{suffix}").read_bytes())
+    for n in range(12):
+        add(f"doc{n:02d}")
+    before = {d.name for d in twinned(labelled, "born-digital", every=3)[0]}
+    add("aaa_added")  # first by name: a sample of every third name would shift by one
+    after = {d.name for d in twinned(labelled, "born-digital", every=3)[0]}
+    assert after - {"aaa_added"} == before and 0 < len(before) < 13

@@ -9,6 +9,7 @@ generator seeded by the document's name and page, so a twin is the same file on 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import time
@@ -63,15 +64,22 @@ def shows_its_text(pdf: Path) -> bool:
         return all(drawn_share(page) >= MIN_DRAWN for page in doc)
 
 
+def sampled(name: str, every: int) -> bool:
+    """Is the document one of the ``1/every`` sample? Decided by its name's hash, so that documents added to
+    the set leave the others' membership alone (a sample of every Nth name shifted with each addition, and
+    the twins' figure with it)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") % every == 0
+
+
 def twinned(source: Path, kind: str, every: int = 1) -> tuple[list[GoldenDocument], list[str]]:
-    """Every ``every``th labelled document of ``source`` of that source kind (by name), frozen ones left
-    alone, and the names of those left out because a page does not show the text its truth was read
+    """About one in ``every`` labelled documents of ``source`` of that source kind (``sampled``), frozen ones
+    left alone, and the names of those left out because a page does not show the text its truth was read
     from."""
     from skuflow_cli.training.run import FROZEN  # a batch kept for one measurement: never read, not even as a twin
 
     documents = [d for d in load_golden_set(source)
-                 if (d.truth.get("source_kind") or "born-digital") == kind and d.truth.get("split") != FROZEN]
-    documents = documents[::every]
+                 if (d.truth.get("source_kind") or "born-digital") == kind and d.truth.get("split") != FROZEN
+                 and sampled(d.name, every)]
     shown = [d for d in documents if shows_its_text(d.pdf)]
     return shown, sorted({d.name for d in documents} - {d.name for d in shown})
 
@@ -148,7 +156,8 @@ def add_twins_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="directory for the twins and their truth files")
     parser.add_argument("--kind", default="born-digital", help="twin the documents of this source kind")
     parser.add_argument("--every", type=int, default=1,
-                        help="twin every Nth document by name (a deterministic sample, since OCR is slow)")
+                        help="twin about one document in N, chosen by its name's hash (a deterministic sample that "
+                             "documents added later do not shift, since OCR is slow)")
     parser.add_argument("--score", type=Path, default=None,
                         help="also read originals and twins in-process and write the comparison here")
     parser.set_defaults(run=run_twins)
