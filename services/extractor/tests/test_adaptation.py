@@ -10,6 +10,7 @@ from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, less
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.reading.geometry import geometry
+from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import alike, canonical, layout_of
 from skuflow_extractor.reading.pipeline import decision_inputs
 
@@ -117,6 +118,18 @@ def test_a_column_printing_fewer_of_the_same_keys_teaches_nothing():
                           xs=(50, 120, 380, 450)) for n in range(7)])
     columns = taught_columns(geometry(parsed), [{"model": str(n)} for n in range(1, 8)])
     assert [(c.kind, c.left) for c in columns] == [("code", 3)]  # the item numbers, at 50 of 595 pt (not 380)
+
+
+def test_a_key_printed_again_in_a_column_of_figures_is_not_the_product():
+    # a wholesale list: item numbers 1-7, and 'between 1 and 10 packs' printing 1 in every row beside them
+    parsed = page(*[cells(n, 100 + 20 * n, [str(1 + n), f"Aceite {1 + n}", "1", "10", f"{n + 1}.50"],
+                          xs=(50, 120, 380, 410, 450)) for n in range(7)])
+    geo = geometry(parsed)
+    found = candidates(geo, [], (TaughtColumn("code", 3, frozenset({"9"})), TaughtColumn("code", 25, frozenset({"9"}))))
+    labels = labels_of(found, [{"model": str(n)} for n in range(1, 8)], geo)
+    right = {(c.key, round(c.bbox[0])) for n, c in enumerate(found) if labels[n]}
+    assert right == {(str(n), 50) for n in range(1, 8)}  # item 1 where the items stand, not the quantity
+    assert sum(1 for c in found if c.key == "1" and round(c.bbox[0]) == 380) == 7  # read, and labelled wrong
 
 
 def scanned(parsed):

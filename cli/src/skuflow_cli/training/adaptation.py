@@ -77,7 +77,7 @@ def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...], page_typ
     classification = typed_as(sample.classification, page_type) if sample.classification else None
     found = candidates(sample.geo, sample.engine, columns)
     return replace(sample, found=found, matrix=features(sample.geo, found, classification, sample.method),
-                   labels=labels_of(found, sample.truth.get("skus", [])), classification=classification,
+                   labels=labels_of(found, sample.truth.get("skus", []), sample.geo), classification=classification,
                    page_type=classification.page_type if classification else sample.page_type)
 
 

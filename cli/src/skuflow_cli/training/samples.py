@@ -72,7 +72,7 @@ def page_samples(document: Document, cache: PageCache, page_types: PageTypeModel
         for bare in (False, True):
             reading = replace(rules, skus=[], method=None) if bare else rules
             inputs = decision_inputs(page, classification, reading, geo)
-            labels = labels_of(inputs.found, truth.get("skus", []))
+            labels = labels_of(inputs.found, truth.get("skus", []), geo)
             samples.append(PageSample(document.name, document.batch, page.page, truth, classification.page_type,
                                       inputs.geo, inputs.found, inputs.matrix, labels, reading.skus, file_hash,
                                       bare, document.kind, classification, reading.method))

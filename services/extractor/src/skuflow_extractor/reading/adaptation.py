@@ -120,7 +120,7 @@ def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[T
     """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)
     and ``page_type`` its type; ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
     products = list(products)
-    return Lesson(inputs.matrix, labels_of(inputs.found, products), columns, page_type,
+    return Lesson(inputs.matrix, labels_of(inputs.found, products, inputs.geo), columns, page_type,
                   ocr_spelled(inputs.geo, inputs.found, products))
 
 
