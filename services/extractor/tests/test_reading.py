@@ -56,6 +56,16 @@ def test_codes_listed_in_one_cell_or_after_a_label_and_numbered_names_are_candid
     assert ("code", "1.5M") not in found
 
 
+def test_an_item_number_a_space_or_a_dash_parts_from_its_name_is_a_candidate_of_its_own_source():
+    geo = geometry(page(cells(0, 100, ["46 - Spinaci", "8,50 €"], xs=(50, 400)),
+                        cells(1, 130, ["05-Lahmacun", "6,00 €"], xs=(50, 400)),
+                        cells(2, 160, ["4.韓式泡菜鍋", "$180"], xs=(50, 400))))
+    found = by_key(candidates(geo, []))
+    assert found["code", "46"].sources == {"spaced_number"} and found["name", "Spinaci"].price == "8.50"
+    assert "spaced_number" in found["code", "05"].sources and ("name", "Lahmacun") in found
+    assert found["code", "4"].sources == {"numbered"}  # a dot is the numbered source's, not this one's
+
+
 def test_each_name_of_a_line_printing_several_priced_products_is_a_candidate_with_its_own_price():
     geo = geometry(page(cells(0, 100, ["酸菜鱼块饭15元腊肠炒蛋饭16元"], xs=(50,)),
                         cells(1, 130, ["Latte $4 Mocha $5"], xs=(50,)),

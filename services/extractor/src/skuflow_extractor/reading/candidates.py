@@ -33,7 +33,7 @@ LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OB
 BETWEEN_PRICES = "between_prices"  # the source of the names a line prints each with its price ('白菜饭10元莲藕饭15元')
 PIECES = frozenset({LISTED, BETWEEN_PRICES})  # sources of a cell's pieces: a product each, not one for the cell
 SOURCES = ("engine", "cell", "leading", "unbranded", "number", "name", "text", "before_price", "unbracketed",
-           LISTED, "labelled", "numbered", "taught", BETWEEN_PRICES)
+           LISTED, "labelled", "numbered", "taught", BETWEEN_PRICES, "spaced_number")
 CODE_SHAPED = 0.3  # a cell scoring at least this as a code is a code candidate
 NAME_LETTERS, NAME_CHARS, NAME_WORDS = 2, 80, 12  # a name prints letters, and is no paragraph
 ITEM_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?[.．、]?")  # '80', '80a', '12.': a dish's number
@@ -41,6 +41,7 @@ TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,20}[)）]$")
 LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*")  # 'AC7815QBGE, AC7815OBGE, AC7815MBGE'
 LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.: 4711'
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
+SPACED_NUMBER = re.compile(r"(\d{1,4})(?:\s*[-–—]\s*|\s+)(?=[^\W\d_])")  # '46 - Spinaci', '05-Lahmacun', '80 Salat'
 PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name's row goes on to its price
 
 
@@ -170,6 +171,8 @@ def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
         found.append((after, "labelled"))
     if numbered := NUMBERED.match(whole):
         found.append((numbered.group(1), "numbered"))
+    elif spaced := SPACED_NUMBER.match(whole):
+        found.append((spaced.group(1), "spaced_number"))
     return found
 
 
@@ -181,6 +184,8 @@ def _names_in(text: str) -> list[tuple[str, str]]:
     found = [(name, "text")] if _worded(name) else []
     if (numbered := NUMBERED.match(name)) and _worded(rest := name[numbered.end():].strip()):
         found.append((rest, "numbered"))
+    elif (spaced := SPACED_NUMBER.match(name)) and _worded(rest := name[spaced.end():].strip()):
+        found.append((rest, "spaced_number"))
     price_start, note = PRICE_START.search(name), TRAILING_NOTE.search(name)
     for cut, source in ((price_start and price_start.start(), "before_price"), (trailing_amount(name), "before_price"),
                         (note and note.start(), "unbracketed")):
