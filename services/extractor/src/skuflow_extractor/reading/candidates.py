@@ -169,11 +169,18 @@ def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
         found += [(piece, LISTED) for piece in pieces if code_score(piece) >= CODE_SHAPED]
     if (label := LABEL_END.search(whole)) and code_score(after := whole[label.end():].strip()) >= 0.5:
         found.append((after, "labelled"))
-    if numbered := NUMBERED.match(whole):
-        found.append((numbered.group(1), "numbered"))
-    elif spaced := SPACED_NUMBER.match(whole):
-        found.append((spaced.group(1), "spaced_number"))
+    if numbered := _item_number(whole):
+        found.append((numbered[0].group(1), numbered[1]))
     return found
+
+
+def _item_number(text: str) -> tuple[re.Match, str] | None:
+    """The item number a text starts with and its source: before a dot or a bracket ('4.韓式泡菜鍋',
+    ``numbered``), else before a space or a dash ('46 - Spinaci', ``spaced_number``)."""
+    for pattern, source in ((NUMBERED, "numbered"), (SPACED_NUMBER, "spaced_number")):
+        if found := pattern.match(text):
+            return found, source
+    return None
 
 
 def _names_in(text: str) -> list[tuple[str, str]]:
@@ -182,10 +189,8 @@ def _names_in(text: str) -> list[tuple[str, str]]:
     '會議盒餐 $100/盒', '法式烤鮭魚便當   $170/盒 招牌+烤鮭魚', '素食炒飯(附素漏)')."""
     name = unmarked(text.strip())
     found = [(name, "text")] if _worded(name) else []
-    if (numbered := NUMBERED.match(name)) and _worded(rest := name[numbered.end():].strip()):
-        found.append((rest, "numbered"))
-    elif (spaced := SPACED_NUMBER.match(name)) and _worded(rest := name[spaced.end():].strip()):
-        found.append((rest, "spaced_number"))
+    if (numbered := _item_number(name)) and _worded(rest := name[numbered[0].end():].strip()):
+        found.append((rest, numbered[1]))
     price_start, note = PRICE_START.search(name), TRAILING_NOTE.search(name)
     for cut, source in ((price_start and price_start.start(), "before_price"), (trailing_amount(name), "before_price"),
                         (note and note.start(), "unbracketed")):
