@@ -119,7 +119,8 @@ def _answering(monkeypatch, script: str, *words: str) -> None:
     rows += [f"5\t1\t1\t1\t1\t{n}\t{60 * n}\t20\t50\t20\t95.0\t{word}" for n, word in enumerate(words, start=1)]
     answer = {True: f"Script: {script}\n", False: "\n".join(rows)}  # --psm 0 asks for the script
     monkeypatch.setattr(tesseract, "_run", lambda _image, *args: answer["0" in args])
-    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha"}))
+    monkeypatch.setattr(tesseract, "installed",
+                        lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha", "vie"}))
 
 
 @pytest.mark.parametrize(("script", "words", "kept"), [
@@ -164,6 +165,71 @@ def test_a_page_the_detection_names_in_no_script_is_heard_in_korean_by_its_words
     image = np.full((40, 400, 3), 255, dtype=np.uint8)
     reading = tesseract.read_other_script(image, [_line(("Premium", 0), ("Brazil", 50))])
     assert (reading is not None and reading.from_ppocr is tesseract.LATIN_WORDS) == korean
+
+
+VIETNAMESE_MENU = ["Trà Sữa Olong Đặc Biệt        18k", "Sữa Tươi Trân Châu Đường Đen        25k",
+                   "Trà Đào Cam Sả        20k", "Bò nướng muối ớt        105k", "Cơm chiên dương châu        45k"]
+
+
+def _vietnamese_photo() -> bytes:
+    """A Vietnamese menu board printed on a pale blue ground, photographed at 150 dpi."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.draw_rect(page.rect, color=None, fill=(0.72, 0.8, 0.93))
+    page.insert_font(fontname="dejavu", fontfile=CYRILLIC_FONT)
+    for n, line in enumerate(VIETNAMESE_MENU):
+        page.insert_text((60, 120 + 26 * n), line, fontname="dejavu", fontsize=14)
+    photo = pymupdf.open()
+    photo.new_page(width=PAGE.width, height=PAGE.height).insert_image(
+        PAGE, stream=page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80))
+    return photo.tobytes()
+
+
+def test_a_vietnamese_menu_is_read_with_its_marks_and_its_prices_in_thousands():
+    """PP-OCR's Latin model drops Vietnamese marks ('Trà Sa Olong Đc Bit' for 'Trà Sữa Olong Đặc Biệt'), so no
+    name matches the menu; Tesseract's Vietnamese pack reads them, and PP-OCR's prices ('18k') stand."""
+    page = parse_page(open_document(_vietnamese_photo()), 0, "f" * 64, ImageCache()).page
+    text = "\n".join(block.text for block in page.text_blocks)
+    assert "Sữa Tươi Trân Châu Đường Đen" in text and "Bò nướng muối ớt" in text
+    assert "105k" in text and "18k" in text
+
+
+@pytest.mark.parametrize(("words", "vietnamese"), [
+    (("Trà", "Sữa", "Đặc", "Biệt", "Topping", "Olong"), True),  # 3 of 6 words carry a mark only Vietnamese uses
+    (("Crème", "brûlée", "à", "la", "française", "Châteaux"), False),  # French marks: none of them
+    (("Ultra", "Yoğun", "Çamaşır", "Temizlik", "ạ", "Makine"), False)])  # a lone letter is no word
+def test_a_latin_page_is_heard_in_vietnamese_by_its_marked_words(monkeypatch, packs_asked_again, words, vietnamese):
+    _answering(monkeypatch, "Latin", *words)
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    reading = tesseract.read_other_script(image, [_line(("Tra Sa", 0), ("Olong Đc Bit", 50))])
+    assert (reading is not None and reading.from_ppocr is tesseract.DONG_FIGURES) == vietnamese
+
+
+def _read_at(top: int, *words: tuple[str, float]) -> Line:
+    """Tesseract's line of a strip: its words 40 px wide and 20 high, ``top`` down the strip."""
+    placed = tuple((word, [[x, top], [x + 40, top], [x + 40, top + 20], [x, top + 20]]) for word, x in words)
+    return Line(placed[0][1], " ".join(word for word, _ in words), 0.9, placed)
+
+
+def test_a_strip_s_words_are_put_back_in_the_lines_they_were_cut_from():
+    image = np.full((200, 400, 3), 255, dtype=np.uint8)
+    upper = _line(("Trà", 100), ("Sữa", 150))  # y 10-30 on the page
+    lower = Line([[20, 110], [60, 110], [60, 130], [20, 130]], "Bo", 0.9)
+    strip = tesseract.stacked(image, [upper, lower])
+    gap = tesseract.WITNESS_GAP
+    second_row = 21 + 2 * gap  # the upper line's crop is 21 px high
+    read = [_read_at(gap, ("Sữa", gap + 50), ("Trà", gap)), _read_at(second_row + gap, ("Bò", gap))]
+    first, second = tesseract.on_page(strip, read)
+    assert first.corners == upper.corners and first.text == "Trà Sữa"  # in reading order, where PP-OCR put it
+    assert [corners[0] for _, corners in first.words] == [[100, 10], [150, 10]]
+    assert second.text == "Bò" and second.words[0][1][0] == [20, 110]
+
+
+def test_the_strip_fills_around_each_line_with_the_ground_it_is_printed_on():
+    """White between lines printed on a tinted board made Tesseract's threshold take the tint for ink."""
+    image = np.full((100, 400, 3), (180, 200, 235), dtype=np.uint8)
+    strip = tesseract.strip_of(image, [_line(("Trà", 0), ("Sữa", 50))])
+    assert (strip[0, 0] == (180, 200, 235)).all() and (strip[-1, -1] == (180, 200, 235)).all()
 
 
 def test_the_strip_stacks_the_longest_lines_not_read_as_figures():
@@ -224,6 +290,13 @@ def test_on_a_korean_page_pp_ocr_s_latin_words_stand_too_where_tesseract_missed_
     assert [line.text for line in korean] == ["보행보조기 72", "HM-1FW-00"]
     cyrillic = with_figures_of(tesseract_reading, ppocr_reading, tesseract.LANGUAGES["Cyrillic"].from_ppocr)
     assert [line.text for line in cyrillic] == ["보행보조기 72"]
+
+
+def test_on_a_vietnamese_page_pp_ocr_s_prices_in_dong_stand_for_tesseract_s():
+    tesseract_reading = [_line(("Ốc", 0), ("80.OOOđ/", 50), ("Dĩa", 100))]
+    ppocr_reading = [_line(("Oc", 0), ("80.000đ/", 50), ("Dia", 100), ("18k", 300))]
+    vietnamese = with_figures_of(tesseract_reading, ppocr_reading, tesseract.LANGUAGES["Vietnamese"].from_ppocr)
+    assert [line.text for line in vietnamese] == ["Ốc 80.000đ/ Dĩa", "18k"]
 
 
 def test_a_tesseract_word_over_two_pp_ocr_figures_is_left_as_it_read():
