@@ -145,6 +145,18 @@ def test_closing_dashes_ten_thousands_kopecks_and_more_currencies(text, amount, 
     assert (price.text, price.currency, price.upper) == (amount, currency, None)
 
 
+@pytest.mark.parametrize("text, amount", [("18k", "18000"), ("105k", "105000"), ("1.5k", "1500"), ("25k đ", "25000")])
+def test_an_amount_in_thousands_glued_to_a_k_is_its_thousands(text, amount):
+    """Vietnamese menus print dong so ('Trà Sữa 18k'), beside the name or in a column of their own."""
+    assert price_of_cell(text).text == amount
+    assert trailing_amount(f"Bò nướng muối ớt {text}") == len("Bò nướng muối ớt")
+
+
+@pytest.mark.parametrize("text", ["10kW", "4 kg", "12500k", "5 K", "4K", "16K"])
+def test_a_k_that_starts_a_unit_follows_a_long_number_or_sizes_memory_is_no_thousands(text):
+    assert price_of_cell(text) is None
+
+
 def test_a_full_stop_typed_after_the_cents_ends_the_price_but_no_thousands_group_is_cut_short():
     assert (price_of_cell("$572.00.").text, price_of_cell("572,00.").text) == ("572.00", "572.00")
     assert price_of_cell("1.234.") is None and price_of_cell("$12.5.") is None

@@ -99,6 +99,17 @@ def test_marks_before_a_name_are_not_part_of_it():
         ("山崎シングルモルト", "30000"), ("白州シングルモルト", "30000"), ("サントリー角", "5500")]
 
 
+@pytest.mark.parametrize(("printed", "name"), [
+    ("- Bò hấp sả", "Bò hấp sả"), ("« Sữa Tươi Trân Châu", "Sữa Tươi Trân Châu"), ("+ Trà Sữa Oreo", "Trà Sữa Oreo"),
+    ("»> Bún Huế", "Bún Huế"), ("«Mont Blanc»", "«Mont Blanc»"), ("-Iced Latte", "-Iced Latte"),
+    ("(2) Pizza", "(2) Pizza")])  # no space after: the name's own
+def test_a_dash_or_a_bullet_read_as_another_mark_before_a_name_is_the_list_s(printed, name):
+    """Tesseract reads a menu's round bullets as '«', '+', '*' or '-'."""
+    draft = SkuDraft(origin="table_row")
+    draft.set("product_name", printed)
+    assert draft.attributes["product_name"] == name
+
+
 def test_a_currency_ending_a_name_is_the_prices():
     """'Trend IVT Rp.' over '352.140.000': the rupiah sign is printed before the amount, a line down."""
     draft = SkuDraft(origin="card")

@@ -43,12 +43,16 @@ PER_UNIT = (r"ea\.?|each|p?/\s*(?:pc|pcs|piece|unit|set|pair|box|kg|m²|m2|m³|m
 # '12,-', '12.–', '22:-', '45/-', '3850-.', and a closing dash: '¥1,280-' (but '06-' is a year on)
 _SIGN = r"(?:[,.:]\s*[-–—]+|/-|[-–—]\.(?!\d)|(?P<dash>[-–—])(?!\s*\S))?"
 WAN = "万"  # ten thousand: '12.5万' is 125000
+# thousands, a small k glued to an amount of fewer than four figures: '18k', '105k', '1.5k' (how Vietnamese menus
+# print dong); not a word's first letter ('4 kg', '10kW'), nor a capital K, which sizes memory in a datasheet
+# ('4K' of flash, '1K' of SRAM: the held-out readings of two microcontroller datasheets took them for prices)
+KILO = r"(?<!\d{4})(?<=\d)(?-i:k)(?![^\W\d_])"
 TAX = (r"(?:\s*[(（]?\s*(?:税込|税抜|税別|\+\s*税|(?:incl\.?|excl\.?|\+)\s*(?:VAT|GST|IVA|MwSt\.?|TVA)"
        r"|IVA\s+(?:esclusa|inclusa|compresa))\s*[)）]?)?")
 GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or a code
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
-    rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}(?P<wan>{WAN})?"
+    rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}(?:(?P<wan>{WAN})|(?P<kilo>{KILO}))?"
     rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
     rf"\s*(?:(?P<after>{AFTER})(?![A-Za-z]))?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
@@ -139,9 +143,9 @@ def to_decimal(amount: str, decimal_mark: DecimalMark | None = None) -> Decimal 
         return None
 
 
-def _wan(amount: Decimal) -> Decimal:
-    """Ten thousand times the amount, as a whole number where it is one ('12.5万' → 125000)."""
-    value = amount * 10000
+def _times(amount: Decimal, factor: int) -> Decimal:
+    """The amount in units, as a whole number where it is one ('12.5万' → 125000, '18k' → 18000)."""
+    value = amount * factor
     return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
@@ -159,7 +163,9 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
     if upper is not None and _kopecks(match.group("upper"), upper, amount, currency):
         amount, upper = Decimal(f"{amount}.{match.group('upper')}"), None
     if match.group("wan"):
-        amount, upper = _wan(amount), _wan(upper) if upper is not None else None
+        amount, upper = _times(amount, 10000), _times(upper, 10000) if upper is not None else None
+    elif match.group("kilo"):
+        amount = _times(amount, 1000)
     per = match.group("per") or match.group("unit")  # '$4.02 ea.', or the unit before: '$/Bulto 25.120,00'
     return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 
@@ -224,7 +230,7 @@ def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Pric
 
 
 # an amount a line ends with, marked by a currency or bare ('★烤鮭魚頭600', 'Борщ 150 руб.', '會議盒餐 $100/盒')
-TRAILING_AMOUNT = re.compile(rf"\s*(?:{BEFORE})?\s*(?:{AMOUNT}){_SIGN}\s*(?:(?:{AFTER})\.?)?"
+TRAILING_AMOUNT = re.compile(rf"\s*(?:{BEFORE})?\s*(?:{AMOUNT})(?:{KILO})?{_SIGN}\s*(?:(?:{AFTER})\.?)?"
                              rf"(?:\s*/\s*\S{{1,3}}|\s*(?:{PER_UNIT}))?$", re.IGNORECASE)
 
 

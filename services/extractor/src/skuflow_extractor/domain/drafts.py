@@ -16,6 +16,9 @@ from skuflow_contracts.ir import BBox, union
 TRAILING_MARKS = "#*※"
 # '*冰淇淋奶茶': a menu's mark for a new or recommended item, before its name; '·芋頭鮮奶': a list's bullet
 LEADING_MARKS = "*＊※·•・"
+# a list's dash, or a bullet OCR read as other marks ('- Bò hấp sả', '« Sữa Tươi', '»> Bún Huế'), set apart by a
+# space: a name printed in guillemets ('«Mont Blanc»'), brackets or quotes, or after a minus, has none
+SPACED_MARK = re.compile(r"[^\w\s(（\[【{\"'“‘]+\s+")
 # printed after a code to point at a footnote ('GV52*', 'AZ15*†', 'TB-03-SCN ※1'): not the code
 FOOTNOTE_MARKS = re.compile(r"(?:\s*[*†‡§※]\d{0,2})+$")
 CIRCLED = re.compile(r"^[\u2460-\u2473\u24f5-\u24fe]\s*(?=\S)")  # '①CB-TB3-C050': a callout's number, not the code
@@ -76,14 +79,19 @@ class SkuDraft:
 
 
 def unmarked(name: str) -> str:
-    """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee', '*奶茶') or
+    """A name without the marks printed before it ('★ 山崎シングルモルト' (recommended), '● Tee', '*奶茶', '- Bò') or
     after a Chinese one ('春烏龍#', a tea master's pick; '紅茶*'). A mark that closes a tag it opened
     ('세하도★20KG세일★') is the tag's. A currency ending the name ('Trend IVT Rp.') is the price's,
     printed before its amount on the line below."""
     if len(words := name.split()) > 1 and is_currency(words[-1]):
         name = " ".join(words[:-1])
-    while name and (unicodedata.category(name[0]) == "So" or name[0] in LEADING_MARKS):
-        name = name[1:].lstrip()
+    while name:
+        if (mark := SPACED_MARK.match(name)) is not None:
+            name = name[mark.end():]
+        elif unicodedata.category(name[0]) == "So" or name[0] in LEADING_MARKS:
+            name = name[1:].lstrip()
+        else:
+            break
     while len(name) >= 2 and (name[-1] in TRAILING_MARKS or unicodedata.category(name[-1]) == "So") \
             and CJK.match(name[-2]) and name[-1] not in name[:-1]:
         name = name[:-1]
