@@ -89,6 +89,38 @@ def test_pages_read_without_the_ocr_tape_are_cached_apart(tmp_path):
     assert sorted(path.name.endswith("-live.json.gz") for path in (tmp_path / "ir").iterdir()) == [False, True]
 
 
+def _scanned_price_list() -> bytes:
+    page = pymupdf.open()
+    page.new_page().insert_text((72, 72), "AB-510 hinge 12.50", fontsize=14)
+    scan = pymupdf.open()
+    scan.new_page().insert_image(scan[0].rect, stream=page[0].get_pixmap(dpi=150).tobytes("png"))
+    return scan.tobytes()
+
+
+def test_pruning_the_ocr_tape_deletes_only_the_recordings_no_page_asks_for(tmp_path, capsys):
+    """A parser change to what the engines are given (a strip filled otherwise) leaves old answers that no
+    call asks for: they go, the answers the corpus's scans are read with stay and are not asked again."""
+    real, golden, tape = tmp_path / "real", tmp_path / "golden", tmp_path / "tape"
+    real.mkdir()
+    (real / "sources.json").write_text("[]")
+    golden.mkdir()
+    (golden / "scan.pdf").write_bytes(_scanned_price_list())
+    (golden / "scan.truth.json").write_text(json.dumps({"pages": [{"page": 1, "skus": []}]}))
+    PageCache(tmp_path / "cache", tape=tape).pages(golden / "scan.pdf")  # the tape records the scan's answers
+    asked = sorted(tape.glob("*/*.json.gz"))
+    stale = tape / "00" / f"{'0' * 64}.json.gz"
+    stale.parent.mkdir(exist_ok=True)
+    stale.write_bytes(asked[0].read_bytes())
+    assert skuflow(["train", "--prune-tape", "--real", str(real), "--golden", str(golden),
+                    "--ocr-tape", str(tape), "--jobs", "1"]) == 0
+    assert sorted(tape.glob("*/*.json.gz")) == asked and not stale.exists()
+    assert "1 recordings no page asks for deleted" in capsys.readouterr().out
+    (real / "sources.json").write_text(json.dumps([{"name": "gone", "committed": False, "batch": 1,
+                                                    "split": "tune"}]))
+    assert skuflow(["train", "--prune-tape", "--real", str(real), "--golden", str(golden),
+                    "--ocr-tape", str(tape)]) == 2  # a document not rebuilt here would lose its answers
+
+
 def test_isotonic_calibration_is_monotone_and_matches_the_rate_of_right_answers():
     rng = np.random.default_rng(3)
     scores = rng.random(5000)

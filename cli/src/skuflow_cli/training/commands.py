@@ -41,10 +41,33 @@ def _untouched() -> dict[str, float]:
     return json.loads(UNTOUCHED.read_text(encoding="utf-8"))["sku_f1"] if UNTOUCHED.is_file() else {}
 
 
+def _prune_tape(args: argparse.Namespace) -> int:
+    """``skuflow train --prune-tape``: delete the tape's recordings no page of the corpus asks for any more."""
+    from skuflow_cli.training.corpus import stale_recordings
+    from skuflow_cli.training.run import load_corpus
+
+    if args.ocr_tape is None or not args.ocr_tape.is_dir():
+        print(f"skuflow train: no OCR tape at {args.ocr_tape} to prune", file=sys.stderr)
+        return 2
+    corpus = load_corpus(args.real, args.golden, args.corrections)
+    if corpus.missing:
+        print(f"skuflow train: {len(corpus.missing)} documents of the corpus are not on this machine (their "
+              "recordings would look unasked); rebuild them first (tests/real/build.py)", file=sys.stderr)
+        return 2
+    stale = stale_recordings([document.pdf for document in corpus.documents], args.ocr_tape, args.jobs)
+    for path in stale:
+        path.unlink()
+    print(f"OCR tape {args.ocr_tape}: {len(stale)} recordings no page asks for deleted")
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
     from skuflow_classifier.domain import page_types
     from skuflow_cli.training.run import corpus_manifest, learn, load_corpus, samples_of, table, write_report
     from skuflow_extractor.reading.decisions import MODEL_DIR
+
+    if args.prune_tape:
+        return _prune_tape(args)
 
     out, types_out = (args.out, args.out) if args.out else (MODEL_DIR, page_types.MODEL_DIR)
     started = time.perf_counter()
@@ -106,6 +129,9 @@ def add_training_commands(sub: argparse._SubParsersAction, evaluation: argparse.
                        "(committed; default: the extractor's reading/model/ and the classifier's model/)")
     train.add_argument("--report", type=Path, default=Path("docs/reader/cross-validation.json"),
                        help="the held-out (leave-one-batch-out) report, JSON and a .md table beside it")
+    train.add_argument("--prune-tape", action="store_true",
+                       help="train nothing: parse the corpus afresh with the OCR tape and delete the recordings no "
+                            "engine call asked for (after a parser change to what the engines are given)")
     train.set_defaults(run=_train)
     evaluation.add_argument("--cross-validate", choices=["batch"], default=None,
                             help="train without each real batch in turn and score it (no golden_dir needed)")

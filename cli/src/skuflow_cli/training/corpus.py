@@ -151,6 +151,18 @@ class PageCache:
         return pages
 
 
+def stale_recordings(pdfs: list[Path], tape: Path, jobs: int) -> list[Path]:
+    """The recordings of ``tape`` that no engine call asks for when ``pdfs`` are parsed afresh: a parser change
+    to what the engines are given (a strip filled otherwise, a witness added) leaves its old answers behind."""
+    with tempfile.TemporaryDirectory(prefix="skuflow-tape-") as scratch:
+        heard = Path(scratch) / "heard"
+        heard.touch()
+        with ocr_tape.hearing(heard):
+            PageCache(Path(scratch), tape=tape).warm(pdfs, jobs)
+        asked = set(heard.read_text(encoding="ascii").split())
+    return sorted(path for path in tape.glob("*/*.json.gz") if ocr_tape.key_of(path) not in asked)
+
+
 def _cached_pages(root: Path, fingerprint: str, tape: Path | None, pdf: Path) -> tuple[str, int]:
     """In a worker process: read the PDF into the cache below ``root``, under the fingerprint of the code
     the run started with (the worker runs that code: an edit made while it runs must not name its pages)."""

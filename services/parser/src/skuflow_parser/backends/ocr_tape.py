@@ -24,6 +24,7 @@ from typing import TypeVar
 import numpy as np
 
 TAPE_ENV = "SKUFLOW_OCR_TAPE"
+HEARD_ENV = "SKUFLOW_OCR_TAPE_HEARD"  # a file each played call's key is added to (``hearing``)
 T = TypeVar("T")
 
 
@@ -48,6 +49,17 @@ def playing(directory: Path | None) -> Iterator[None]:
             os.environ[TAPE_ENV] = before
 
 
+@contextlib.contextmanager
+def hearing(log: Path) -> Iterator[None]:
+    """The key of every call played meanwhile (here and in processes started meanwhile) is added to ``log``, a
+    line each: what a parse asks of the tape, so that the answers no call asks for any more can go."""
+    os.environ[HEARD_ENV] = str(log.resolve())
+    try:
+        yield
+    finally:
+        os.environ.pop(HEARD_ENV, None)
+
+
 def call_key(call: str, image: np.ndarray, arguments: object) -> str:
     """The call, its arguments and every pixel of its image: what the engine's answer depends on."""
     digest = hashlib.sha256(json.dumps([call, image.shape, str(image.dtype), arguments]).encode())
@@ -64,6 +76,9 @@ def played(call: str, image: np.ndarray, arguments: object, live: Callable[[], T
     if directory is None:
         return live()
     key = call_key(call, image, arguments)
+    if heard := os.environ.get(HEARD_ENV):
+        with open(heard, "a", encoding="ascii") as log:  # one short line, appended whole by each process
+            log.write(key + "\n")
     path = directory / key[:2] / f"{key}.json.gz"
     if path.is_file():
         return from_json(json.loads(gzip.decompress(path.read_bytes())))
@@ -73,6 +88,10 @@ def played(call: str, image: np.ndarray, arguments: object, live: Callable[[], T
     partial.write_bytes(gzip.compress(json.dumps(to_json(answer), ensure_ascii=False).encode(), mtime=0))
     partial.replace(path)
     return answer
+
+
+def key_of(recording: Path) -> str:
+    return recording.name.removesuffix(".json.gz")
 
 
 def recordings(directory: Path) -> int:
