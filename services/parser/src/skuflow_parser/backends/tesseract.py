@@ -64,7 +64,7 @@ class Script:
     words of PP-OCR's first reading that stand for Tesseract's (see ``with_figures_of``). ``witness``: how a
     page the detection does not name in the script is heard to be written in it (see ``_witnessed``).
     ``by_lines``: the page is read as PP-OCR's lines stacked in a strip (``stacked``), not by Tesseract's own
-    layout analysis: on seven Vietnamese menu photos that read 85 of their 112 names whole, the whole page
+    layout analysis: on seven Vietnamese menu photos that read 83 of their 112 names whole, the whole page
     77, in less time (PP-OCR's detection finds a photo's lines; its Latin model only drops the marks)."""
 
     languages: str
