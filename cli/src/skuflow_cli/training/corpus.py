@@ -159,8 +159,7 @@ def stale_recordings(pdfs: list[Path], tape: Path, jobs: int) -> list[Path]:
         heard.touch()
         with ocr_tape.hearing(heard):
             PageCache(Path(scratch), tape=tape).warm(pdfs, jobs)
-        asked = set(heard.read_text(encoding="ascii").split())
-    return sorted(path for path in tape.glob("*/*.json.gz") if ocr_tape.key_of(path) not in asked)
+        return ocr_tape.unheard(tape, set(heard.read_text(encoding="ascii").split()))
 
 
 def _cached_pages(root: Path, fingerprint: str, tape: Path | None, pdf: Path) -> tuple[str, int]:

@@ -79,7 +79,7 @@ def played(call: str, image: np.ndarray, arguments: object, live: Callable[[], T
     if heard := os.environ.get(HEARD_ENV):
         with open(heard, "a", encoding="ascii") as log:  # one short line, appended whole by each process
             log.write(key + "\n")
-    path = directory / key[:2] / f"{key}.json.gz"
+    path = _recording(directory, key)
     if path.is_file():
         return from_json(json.loads(gzip.decompress(path.read_bytes())))
     answer = live()
@@ -90,10 +90,23 @@ def played(call: str, image: np.ndarray, arguments: object, live: Callable[[], T
     return answer
 
 
-def key_of(recording: Path) -> str:
-    return recording.name.removesuffix(".json.gz")
+RECORDING = ".json.gz"
+
+
+def _recording(directory: Path, key: str) -> Path:
+    """Where the answer to the call ``key`` is recorded: below a folder of its first two hex digits."""
+    return directory / key[:2] / f"{key}{RECORDING}"
+
+
+def _held(directory: Path) -> list[Path]:
+    return sorted(directory.glob(f"*/*{RECORDING}")) if directory.is_dir() else []
 
 
 def recordings(directory: Path) -> int:
     """How many answers the tape holds (to tell how many a run recorded)."""
-    return sum(1 for _ in directory.glob("*/*.json.gz")) if directory.is_dir() else 0
+    return len(_held(directory))
+
+
+def unheard(directory: Path, heard: set[str]) -> list[Path]:
+    """The tape's recordings of calls whose keys are not in ``heard`` (see ``hearing``)."""
+    return [path for path in _held(directory) if path.name.removesuffix(RECORDING) not in heard]
