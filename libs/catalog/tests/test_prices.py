@@ -152,6 +152,15 @@ def test_an_amount_in_thousands_glued_to_a_k_is_its_thousands(text, amount):
     assert trailing_amount(f"Bò nướng muối ớt {text}") == len("Bò nướng muối ớt")
 
 
+@pytest.mark.parametrize("text, lower, upper", [("150k-280k", "150000", "280000"), ("20k-25", "20000", "25000"),
+                                               ("15-20k", "15000", "20000"), ("150k - 280k đ", "150000", "280000")])
+def test_a_range_in_thousands_is_in_thousands_at_both_ends(text, lower, upper):
+    """'Lẩu 150k-280k': the k of either end says the other's unit too (it is printed once or twice)."""
+    price = price_of_cell(text)
+    assert (price.amount, price.upper) == (Decimal(lower), Decimal(upper))
+    assert trailing_amount(f"Lẩu thái {text}") == len("Lẩu thái")  # the name before the whole range
+
+
 @pytest.mark.parametrize("text", ["10kW", "4 kg", "12500k", "5 K", "4K", "16K"])
 def test_a_k_that_starts_a_unit_follows_a_long_number_or_sizes_memory_is_no_thousands(text):
     assert price_of_cell(text) is None

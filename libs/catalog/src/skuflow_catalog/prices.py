@@ -53,7 +53,7 @@ GLUE = "/×*"  # '100/22', '2×15': a number glued to these belongs to a size or
 WIDE_SCRIPTS = 0x2E80  # CJK, kana and Hangul start here: '每斤130元' is a price after a word, not a code
 PRICE_TEXT = re.compile(
     rf"(?:(?P<before>{BEFORE})(?:\s*/\s*(?P<unit>[^\W\d_]{{1,10}}\.?))?)?\s*(?P<amount>{AMOUNT}){_SIGN}(?:(?P<wan>{WAN})|(?P<kilo>{KILO}))?"
-    rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT}))?"
+    rf"(?:\s*[-–~～至]\s*(?:{BEFORE})?\s*(?P<upper>{AMOUNT})(?P<upper_kilo>{KILO})?)?"
     rf"\s*(?:(?P<after>{AFTER})(?![A-Za-z]))?\s*(?:(?P<per>{PER_UNIT}))?{TAX}",
     re.IGNORECASE)
 _WORDS_AROUND = re.compile(r"^(?:от|from|ab|desde|a partir de|à partir de|da|od|특가|"
@@ -164,8 +164,8 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
         amount, upper = Decimal(f"{amount}.{match.group('upper')}"), None
     if match.group("wan"):
         amount, upper = _times(amount, 10000), _times(upper, 10000) if upper is not None else None
-    elif match.group("kilo"):
-        amount = _times(amount, 1000)
+    elif match.group("kilo") or match.group("upper_kilo"):  # '150k-280k'; '20k-25' and '15-20k' as well
+        amount, upper = _times(amount, 1000), _times(upper, 1000) if upper is not None else None
     per = match.group("per") or match.group("unit")  # '$4.02 ea.', or the unit before: '$/Bulto 25.120,00'
     return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 
@@ -230,7 +230,9 @@ def find_prices(text: str, decimal_mark: DecimalMark | None = None) -> list[Pric
 
 
 # an amount a line ends with, marked by a currency or bare ('★烤鮭魚頭600', 'Борщ 150 руб.', '會議盒餐 $100/盒')
-TRAILING_AMOUNT = re.compile(rf"\s*(?:{BEFORE})?\s*(?:{AMOUNT})(?:{KILO})?{_SIGN}\s*(?:(?:{AFTER})\.?)?"
+# (a range's lower end with it: 'Lẩu thái 150k-280k')
+TRAILING_AMOUNT = re.compile(rf"\s*(?:{BEFORE})?\s*(?:(?:{AMOUNT})(?:{KILO})?\s*[-–~～]\s*(?:{BEFORE})?\s*)?"
+                             rf"(?:{AMOUNT})(?:{KILO})?{_SIGN}\s*(?:(?:{AFTER})\.?)?"
                              rf"(?:\s*/\s*\S{{1,3}}|\s*(?:{PER_UNIT}))?$", re.IGNORECASE)
 
 
