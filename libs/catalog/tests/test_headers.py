@@ -25,6 +25,8 @@ from skuflow_catalog.headers import attribute_for_label, header_role, is_currenc
     ("售價", "price"), ("批發價", "price"), ("金额", "price"), ("Ціна, грн", "price"), ("上代", "price"),
     ("KDV Dahil", "price"), ("FOB Price", "price"),
     ("FİYATI", "price"), ("TAKIM FİYATI", "price"), ("FIYATI", "price"),  # Turkish capitals: dotless or dotted
+    ("Birim Fiyatı", "price"), ("BİRİM FİYATI", "price"),  # a unit's price, not the unit ('Birim')
+    ("нал.", "price"), ("б/нал", "price"), ("безнал.", "price"),  # Russian lists' cash and transfer prices
     ("TİP", "model"), ("Tip", "model"),  # Turkish 'type': a motor's or a valve's designation
     ("型号规格", "model"), ("Modellnév", "model"),
     ("Názov", "product_name"), ("Název", "product_name"), ("Cena s DPH", "price"),  # Slovak, Czech

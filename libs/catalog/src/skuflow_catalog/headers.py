@@ -115,12 +115,13 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "acquisto", "vendita", "compro", "vendo", "prezzo acquisto", "prezzo vendita", "valore"),
         ("цена", "стоимость", "цена за шт", "розница", "опт", "оптовая цена", "розничная цена", "цена руб",
          "цена с ндс", "цена без ндс", "сумма", "цена, руб", "оптовая", "розничная", "покупка", "продажа", "розн",
+         "нал", "б/нал", "безнал", "наличные", "безналичные",  # the price paid in cash, and by transfer
          "ціна", "вартість", "ціна грн"),
         ("ár", "egységár", "nettó ár", "bruttó ár", "listaár", "fogyasztói ár", "nettó", "bruttó", "eladási ár",
          "nettó egységár", "bruttó egységár", "ar"),
         ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa",
          "cena s dph", "cena bez dph", "cena za kus", "maloobchodná cena", "maloobchodní cena"),  # pl, cs, sk
-        ("fiyat", "birim fiyat", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi", "kdv dahil",
+        ("fiyat", "birim fiyat", "birim fiyatı", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi", "kdv dahil",
          "kdv hariç"),
         ("価格", "単価", "定価", "販売価格", "税込価格", "本体価格", "希望小売価格", "税抜価格", "金額", "価格(税込)",
          "税抜", "税込", "上代", "下代"),
