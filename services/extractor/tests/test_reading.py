@@ -142,6 +142,8 @@ def test_a_product_page_read_to_nothing_and_an_unsure_reading_are_flagged():
     assert review_reasons(empty, 0.8, "D", scanned=True) == ["nothing_read"]  # a scan whose codes OCR lost
     assert review_reasons(empty, 0.8, "D", photos=2) == []  # a cover, a product's page of specs
     assert review_reasons(empty, 0.8, "D", photos=3) == ["nothing_read"]  # captioned photos, nothing read
+    assert review_reasons(empty, 0.8, "D", rules_type="A") == ["nothing_read"]  # the judges disagree: a person looks
+    assert review_reasons(empty, 0.8, "D", rules_type="D") == []
     geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))
     found = candidates(geo, [])
     unsure = assemble(geo, found, np.full(len(found), 0.6), 0.5, HASH)

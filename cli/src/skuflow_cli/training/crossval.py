@@ -20,7 +20,7 @@ from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
 from skuflow_extractor.reading.decisions import Calibration, ReviewBar
-from skuflow_extractor.reading.pipeline import product_photos, review_reasons
+from skuflow_extractor.reading.pipeline import product_photos, review_reasons, rules_page_type
 
 UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
 TAKE_GRID = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
@@ -92,7 +92,8 @@ def judge(h: HeldOut, calibration: Calibration, take: float, review_below: Revie
     classification = h.sample.classification
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,
-                                  photos=product_photos(classification) if classification else 0)) or bool(
+                                  photos=product_photos(classification) if classification else 0,
+                                  rules_type=rules_page_type(classification) if classification else None)) or bool(
         classification and classification.needs_review)
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}

@@ -53,13 +53,22 @@ def product_photos(classification: PageClassification) -> int:
     return sum(1 for role in classification.image_roles.values() if role == "PRODUCT_MAIN")
 
 
+def rules_page_type(classification: PageClassification) -> str | None:
+    """The classifier's rules' own type of the page, where the learned type overrode it."""
+    return classification.detail.get("rule_page_type")
+
+
 def review_reasons(reading: PageReading, review_below: float, page_type: str | None,
-                   sku_min_confidence: float = 0.0, *, scanned: bool = False, photos: int = 0) -> list[str]:
+                   sku_min_confidence: float = 0.0, *, scanned: bool = False, photos: int = 0,
+                   rules_type: str | None = None) -> list[str]:
     """Why a person should look: a reading the reader is not sure enough of; a page read to nothing
-    that is a product page, a scan, or shows several product photos (never left silently empty: OCR
-    that misreads every code leaves a scan looking like a page without products, and a grid of
-    captioned photos can pass for a page without any); or SKUs under the merchant profile's own bar."""
-    if not reading.skus and (page_type in PRODUCT_PAGES or scanned or photos >= SEVERAL_PRODUCTS):
+    that is a product page (by the classifier's type or by its rules', ``rules_type``: a datasheet's front
+    page with its selection table, which the learned type calls prose, is not left empty on one judge's
+    word), a scan, or shows several product photos (never left silently empty: OCR that misreads every
+    code leaves a scan looking like a page without products, and a grid of captioned photos can pass for
+    a page without any); or SKUs under the merchant profile's own bar."""
+    if not reading.skus and (page_type in PRODUCT_PAGES or rules_type in PRODUCT_PAGES or scanned
+                             or photos >= SEVERAL_PRODUCTS):
         return ["nothing_read"]
     reasons = []
     if reading.confidence < review_below:
@@ -103,7 +112,8 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
     scanned = page.parser_backend == "ocr"
     bar = reader.review_below.for_page(scanned)
     reasons = review_reasons(reading, bar, classification.page_type, profile.extraction.sku_min_confidence,
-                             scanned=scanned, photos=product_photos(classification))
+                             scanned=scanned, photos=product_photos(classification),
+                             rules_type=rules_page_type(classification))
     taken = set(reading.chosen)
     stages = ReaderStages(
         reader_version=reader.version, cells=len(inputs.geo.cells), rows=len(inputs.geo.rows),
