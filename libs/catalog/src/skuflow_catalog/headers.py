@@ -121,8 +121,8 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "nettó egységár", "bruttó egységár", "ar"),
         ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa",
          "cena s dph", "cena bez dph", "cena za kus", "maloobchodná cena", "maloobchodní cena"),  # pl, cs, sk
-        ("fiyat", "birim fiyat", "birim fiyatı", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi", "kdv dahil",
-         "kdv hariç"),
+        ("fiyat", "birim fiyat", "birim fiyatı", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi",
+         "kdv dahil", "kdv hariç"),
         ("価格", "単価", "定価", "販売価格", "税込価格", "本体価格", "希望小売価格", "税抜価格", "金額", "価格(税込)",
          "税抜", "税込", "上代", "下代"),
         ("가격", "단가", "판매가", "소비자가", "정가", "공급가", "금액", "소비자가격", "판매가격"),
