@@ -162,10 +162,10 @@ def _price(match: re.Match, raw: str, decimal_mark: DecimalMark | None) -> Price
         return None  # a closing dash after a bare number opens a range of years or sizes ('06-')
     if upper is not None and _kopecks(match.group("upper"), upper, amount, currency):
         amount, upper = Decimal(f"{amount}.{match.group('upper')}"), None
-    if match.group("wan"):
-        amount, upper = _times(amount, 10000), _times(upper, 10000) if upper is not None else None
-    elif match.group("kilo") or match.group("upper_kilo"):  # '150k-280k'; '20k-25' and '15-20k' as well
-        amount, upper = _times(amount, 1000), _times(upper, 1000) if upper is not None else None
+    # '12.5万'; '18k', and a range whose either end is in thousands: '150k-280k', '20k-25', '15-20k'
+    factor = 10000 if match.group("wan") else 1000 if match.group("kilo") or match.group("upper_kilo") else 1
+    if factor != 1:
+        amount, upper = _times(amount, factor), _times(upper, factor) if upper is not None else None
     per = match.group("per") or match.group("unit")  # '$4.02 ea.', or the unit before: '$/Bulto 25.120,00'
     return Price(raw.strip(), amount, currency.strip() if currency else None, per.strip() if per else None, upper)
 
