@@ -249,21 +249,24 @@ async def test_a_revert_leaves_the_pages_the_lessons_left(service):
     assert models(third) == item_numbers(3)
 
 
-async def test_a_correction_that_does_not_fit_the_other_pages_is_flagged_not_propagated(service):
+async def test_a_correction_that_does_not_fit_a_page_is_doubted_and_every_reading_of_it_flagged(service):
     job = Job(service, merchant())
-    await job.classified(1)
-    await job.classified(2, 3, coded=False)  # the same list, without item numbers: the reader reads the names
+    await job.classified(1, 2)
+    await job.classified(3, coded=False)  # the same list, without item numbers: the reader reads the names
     before = await job.readings()
     assert all(before[number].skus for number in (2, 3))
     # the item numbers are the products: taught, the reader would read nothing on the pages that print none
     await job.reviewed(1, corrected(1))
     assert await job.since(3) == [(2, 1), (3, 1)]
     after = await job.readings()
-    for number in (2, 3):
-        assert after[number].skus == before[number].skus and after[number].adapted_from is None
-        assert after[number].review_reasons == [*before[number].review_reasons, "adaptation_doubtful:page 1"]
+    # the page that prints them is read with the correction, flagged for a person all the same
+    assert models(after[2]) == item_numbers(2) and after[2].adapted_from is not None
+    assert after[2].review_reasons[-1] == "adaptation_doubtful:page 1"
+    # the page it would read to nothing keeps its SKUs, flagged
+    assert after[3].skus == before[3].skus and after[3].adapted_from is None
+    assert after[3].review_reasons == [*before[3].review_reasons, "adaptation_doubtful:page 1"]
     assert await job.lesson_statuses() == [(1, "doubted")]
-    await job.classified(4)  # a doubted lesson teaches no later page either
+    await job.classified(4)  # a doubted lesson teaches no later page
     assert (await job.readings())[4].adapted_from is None
 
 

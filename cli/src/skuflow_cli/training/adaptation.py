@@ -20,7 +20,7 @@ from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
 from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import adapted, doubtful, lesson, taught_columns, typed_as
+from skuflow_extractor.reading.adaptation import adapted, lesson, read_to_nothing, taught_columns, typed_as
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import Reader
 from skuflow_extractor.reading.features import features
@@ -93,10 +93,11 @@ def simulate_case(case: Case, reader: Reader) -> Outcome:
     page_type = case.corrected.truth.get("page_type")  # as the person left the corrected page
     taught = lesson(DecisionInputs(corrected.geo, corrected.found, corrected.matrix), products, columns, page_type)
     after = judged(adapted(reader, [taught]), [with_columns(s, columns, page_type) for s in case.rest])
-    doubted = doubtful([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
-    if doubted:  # not propagated: the pages keep their reading, and a person looks
-        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in before]
-    return Outcome(case, before, after, doubted)
+    lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
+    if any(lost):  # doubted: every page flagged, and one read to nothing keeps its reading
+        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True})
+                 for j in (was if kept else now for was, now, kept in zip(before, after, lost, strict=True))]
+    return Outcome(case, before, after, any(lost))
 
 
 def simulate(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader) -> list[Outcome]:
@@ -166,7 +167,7 @@ def table(result: dict) -> str:
              f"{a['pages_unflagged']} | {cell(a['unflagged_sku_precision'])} |", "",
              f"Pages leaving review: {result['pages_leaving_review']} of the {result['pages_flagged_before']} flagged "
              f"before (SKU precision on them {cell(result['leaving_review_sku_precision'])}). Corrections doubted "
-             f"and not propagated: {len(result['doubted'])}.", "",
+             f"(their readings flagged): {len(result['doubted'])}.", "",
              "Pages still flagged after the correction, by what their reading holds: " + "; ".join(
                  f"{reason} {count}" for reason, count in result["still_flagged"].items()) + ".", "",
              "| document | batch | corrected | pages | F1 before | F1 after | unflagged before | after |",

@@ -5,9 +5,10 @@ A review (``page.reviewed``) is kept as a lesson of the page's layout for its me
 reader adapted to the lessons, each as the next reading of its generation. Pages read later, in this
 job or in the merchant's later jobs with the same layout, are read with the lessons at once, and a page
 type the classifier doubted on them becomes the one the person gave the newest lesson's page. A lesson
-that does not fit those pages (it would leave one read to nothing) is not propagated: their readings are
-sent again, flagged for a person, and the lesson is kept as doubted and left unused. A revert (``page.review-reverted``)
-unlearns the lesson and reads again every page read with it.
+that does not fit those pages (it would leave one read to nothing) is doubted: its readings are sent
+flagged for a person, a page it would read to nothing keeps its reading (flagged too), and the lesson
+teaches no page read later. A revert (``page.review-reverted``) unlearns the lesson and reads again every
+page read with it.
 
 Re-reads ask no language model: a lesson is a better reading of exactly such a page, and the page's
 model calls were spent on its first reading. Lessons never cross merchants. A merchant's learning
@@ -17,7 +18,7 @@ is read with a lesson while that lesson is being learnt or unlearnt, and missed 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import sqlalchemy as sa
@@ -34,8 +35,8 @@ from skuflow_extractor.domain.extraction import Extraction, extract_page
 from skuflow_extractor.reading.adaptation import (
     Lesson,
     adapted,
-    doubtful,
     lesson,
+    read_to_nothing,
     taught,
     taught_columns,
     taught_type,
@@ -139,9 +140,13 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
                                                                 reading=current.reading + 1, layout=current.layout))
 
     async def send_again(uow: UnitOfWork, job_id: str, current: PageExtracted, reread: Reread,
-                         teacher: Teacher) -> None:
+                         teacher: Teacher, doubted: str | None = None) -> None:
+        """The page's new reading, flagged for a person where its lesson is ``doubted`` (the reason; the
+        trace keeps what the reader decided, which a replay reads again)."""
         ctx.storage.put(reread.trace.key, reread.trace.to_bytes())
-        await publish(uow, job_id, extracted(current, reread.classification, reread.extraction,
+        extraction = reread.extraction if doubted is None else replace(
+            reread.extraction, review_reasons=[*reread.extraction.review_reasons, doubted])
+        await publish(uow, job_id, extracted(current, reread.classification, extraction,
                                              reading=current.reading + 1, adapted_from=teacher.source),
                       teacher.lesson_ids)
 
@@ -159,7 +164,8 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             status=ACTIVE).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
 
     async def follow(uow: UnitOfWork, corrected: PageExtracted, lesson_id: int) -> None:
-        """Read the job's other pages of the corrected page's layout again, unless the correction does not fit them."""
+        """Read the job's other pages of the corrected page's layout again; where the correction does not fit
+        them (one read to nothing), each is flagged, and a page it reads to nothing keeps its reading."""
         job_id, r = uow.envelope.job_id, page_readings.c
         rows = (await uow.conn.execute(sa.select(r.event, r.lesson_ids).where(
             r.job_id == job_id, r.generation == corrected.generation, r.layout == corrected.layout, ~r.reviewed,
@@ -169,14 +175,16 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
             return
         currents = [PageExtracted.model_validate(row.event) for row in rows]
         readings = [await read_again(uow.conn, job_id, current, teacher) for current in currents]
-        if not doubtful([len(c.skus) for c in currents], [len(n.extraction.skus) for n in readings]):
-            for current, reading in zip(currents, readings, strict=True):
-                await send_again(uow, job_id, current, reading, teacher)
-            return
-        await uow.conn.execute(lessons.update().where(lessons.c.lesson_id == lesson_id).values(status=DOUBTED))
-        for current, row in zip(currents, rows, strict=True):  # the same SKUs, for a person to look at
-            flagged = current.model_copy(update={"reading": current.reading + 1,
-                                                 "review_reasons": [*current.review_reasons, doubt(corrected.page)]})
+        lost = read_to_nothing([len(c.skus) for c in currents], [len(n.extraction.skus) for n in readings])
+        doubted = doubt(corrected.page) if any(lost) else None
+        if doubted:  # kept, and taught no page read later
+            await uow.conn.execute(lessons.update().where(lessons.c.lesson_id == lesson_id).values(status=DOUBTED))
+        for current, row, reading, kept in zip(currents, rows, readings, lost, strict=True):
+            if not kept:
+                await send_again(uow, job_id, current, reading, teacher, doubted)
+                continue
+            flagged = current.model_copy(update={"reading": current.reading + 1,  # its SKUs, for a person to look at
+                                                 "review_reasons": [*current.review_reasons, doubted]})
             await publish(uow, job_id, flagged, row.lesson_ids or ())
 
     async def on_page_reviewed(envelope: EventEnvelope[PageReviewed], uow: UnitOfWork) -> None:
