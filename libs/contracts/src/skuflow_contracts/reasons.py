@@ -64,9 +64,9 @@ WORDINGS: tuple[Wording, ...] = (
             "The reader is unsure of this page (confidence {confidence}, below {bar})",
             "识别器对此页把握不足（置信度 {confidence}，低于 {bar}）", "reader_confidence:0.41<0.60"),
     Wording("adaptation_doubtful", r"adaptation_doubtful:page (?P<detail>(?P<page>\d+))",
-            "A correction of page {page} does not fit this layout's other pages (it would leave one of them "
-            "read to nothing), so it was not applied here",
-            "第 {page} 页的更正与同版式的其他页不符（会使其中一页什么也读不出），因此未应用到此页",
+            "A correction of page {page} does not fit every page of this layout (it would leave one of them "
+            "read to nothing): it was applied only where it reads products, and each page is for a person to check",
+            "第 {page} 页的更正并不适用于同版式的每一页（会使其中一页什么也读不出）：仅应用于能读出商品的页，每页都需人工核对",
             "adaptation_doubtful:page 3"),
     # the extractor's fallbacks: why its last reading method was the one that stood
     Wording("all_extraction_failed", r"all_extraction_failed", "Every reading method failed on this page",
