@@ -121,7 +121,7 @@ VOCABULARY: dict[Role, tuple[tuple[str, ...], ...]] = {
          "nettó egységár", "bruttó egységár", "ar"),
         ("cena", "cena netto", "cena brutto", "cena jedn", "wartość", "cena jednostkowa", "cena katalogowa",
          "cena s dph", "cena bez dph", "cena za kus", "maloobchodná cena", "maloobchodní cena"),  # pl, cs, sk
-        ("fiyat", "birim fiyat", "birim fiyatı", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi",
+        ("fiyat", "birim fiyat", "liste fiyatı", "fiyatı", "tutar", "satış fiyatı", "fiyat listesi",
          "kdv dahil", "kdv hariç"),
         ("価格", "単価", "定価", "販売価格", "税込価格", "本体価格", "希望小売価格", "税抜価格", "金額", "価格(税込)",
          "税抜", "税込", "上代", "下代"),
@@ -456,15 +456,16 @@ def _cjk_terms() -> list[tuple[str, tuple[str, ...], Role]]:
 
 
 def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
-    """The longest term found as whole consecutive tokens, or in CJK text (written without spaces) at
-    the start or end of a token ('含税单价', '产品名称及规格'; not '品目' inside '药品目录')."""
+    """The longest term found as whole consecutive tokens (of terms as long, the one whose role comes
+    first in ``ROLE_PRIORITY``: 'Birim Fiyatı', the unit's price, names a price, not a unit), or in CJK
+    text (written without spaces) at the start or end of a token ('含税单价', '产品名称及规格'; not '品目'
+    inside '药品目录')."""
     index = _index()
-    found: tuple[Role, tuple[str, ...]] | None = None
     for size in range(len(tokens), 0, -1):
-        for start in range(len(tokens) - size + 1):
-            part = tokens[start:start + size]
-            if part in index:
-                return index[part], part
+        parts = [tokens[start:start + size] for start in range(len(tokens) - size + 1)]
+        if named := [(index[part], part) for part in parts if part in index]:
+            return min(named, key=lambda named: ROLE_PRIORITY.index(named[0]))
+    found: tuple[Role, tuple[str, ...]] | None = None
     for token in tokens:
         if not CJK.search(token):
             continue
