@@ -8,13 +8,13 @@ STAMP := $(VENV)/.installed
 WORKBENCH := services/collab/workbench
 WORKBENCH_BUILT := services/collab/src/skuflow_collab/static/workbench/index.html
 CHROMIUM := /usr/bin/chromium
-TESSDATA := /usr/share/tesseract-ocr/5/tessdata/vie.traineddata
+TESSDATA := /usr/share/tesseract-ocr/5/tessdata/ell.traineddata
 PROMTOOL := /usr/bin/promtool
 DEMO_PDF := .run/demo/catalog.pdf
 
 .PHONY: setup infra-up infra-down up down status demo test test-fast bench fuzz chaos lint schemas clean
 
-setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) $(PROMTOOL) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic, Persian, Korean, Thai and Vietnamese scans, promtool for the alert rules
+setup: $(STAMP) $(WORKBENCH_BUILT) $(CHROMIUM) $(TESSDATA) $(PROMTOOL) ## .venv with every package (editable) and dev tools, the workbench built, Chromium for its tests, Tesseract for Cyrillic, Persian, Korean, Thai, Vietnamese and Greek scans, promtool for the alert rules
 
 $(STAMP): $(addsuffix /pyproject.toml,$(PACKAGES)) requirements-dev.txt constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -31,11 +31,11 @@ $(WORKBENCH_BUILT): $(WORKBENCH)/package-lock.json $(WORKBENCH)/index.html $(WOR
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei
 
-# the parser reads Cyrillic, Persian, Korean, Thai and Vietnamese scans with Tesseract (skuflow_parser.backends.tesseract);
+# the parser reads Cyrillic, Persian, Korean, Thai, Vietnamese and Greek scans with Tesseract (skuflow_parser.backends.tesseract);
 # DejaVu draws the Cyrillic and Vietnamese test pages (the Vietnamese pack, installed last, stands for the set)
 $(TESSDATA):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-osd \
-		tesseract-ocr-rus tesseract-ocr-ukr tesseract-ocr-fas tesseract-ocr-kor tesseract-ocr-tha tesseract-ocr-vie fonts-dejavu-core
+		tesseract-ocr-rus tesseract-ocr-ukr tesseract-ocr-fas tesseract-ocr-kor tesseract-ocr-tha tesseract-ocr-vie tesseract-ocr-ell fonts-dejavu-core
 
 # promtool checks and unit-tests the alert rules (tests/deploy/test_observability.py); Debian ships it
 # in the prometheus package, whose server scripts/observe runs against the local services (the

@@ -1,4 +1,4 @@
-"""Pages in a script PP-OCR's models cannot read (Cyrillic, Persian) are read by Tesseract; others are not."""
+"""Pages in a script PP-OCR's models cannot read (Cyrillic, Persian, Greek …) are read by Tesseract; others are not."""
 
 import logging
 import re
@@ -304,3 +304,41 @@ def test_a_tesseract_word_over_two_pp_ocr_figures_is_left_as_it_read():
                 (("125,50", [[0, 10], [100, 10], [100, 30], [0, 30]]),))
     merged = with_figures_of([wide], [_line(("125", 0), ("50", 50))])
     assert [line.text for line in merged] == ["125,50"]
+
+
+GREEK_MENU = ["Μελιτζανοσαλάτα | Charred eggplant spread        5,50",
+              "Κολοκυθάκια τηγανιτά | Fried zucchini        4,50",
+              "Πατάτες τηγανιτές | French fries        3,50",
+              "Κοντοσούβλι | Spit roasted pork        9,00"]
+
+
+def _greek_scan() -> bytes:
+    """A Greek taverna menu, each dish in Greek and English, scanned at 150 dpi."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_font(fontname="dejavu", fontfile=CYRILLIC_FONT)
+    for n, line in enumerate(GREEK_MENU):
+        page.insert_text((60, 120 + 26 * n), line, fontname="dejavu", fontsize=13)
+    scan = pymupdf.open()
+    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(
+        PAGE, stream=page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80))
+    return scan.tobytes()
+
+
+def test_a_greek_menu_is_read_in_greek_beside_its_english():
+    """PP-OCR reads Greek as Latin look-alikes; Tesseract's Greek pack reads the names, English and prices kept."""
+    page = parse_page(open_document(_greek_scan()), 0, "f" * 64, ImageCache()).page
+    text = "\n".join(block.text for block in page.text_blocks)
+    assert "Μελιτζανοσαλάτα" in text and "Κολοκυθάκια" in text and "Fried zucchini" in text
+    assert "4,50" in text
+
+
+@pytest.mark.parametrize(("words", "greek"), [
+    (("Μελιτζανοσαλάτα", "Charred", "eggplant", "Κοντοσούβλι", "Spit", "Τζατζίκι"), True),  # half the words Greek
+    (("Charred", "eggplant", "spread", "French", "fries", "ζ"), False)])  # a lone letter is no word
+def test_a_latin_page_is_heard_in_greek_by_its_greek_words(monkeypatch, packs_asked_again, words, greek):
+    _answering(monkeypatch, "Latin", *words)
+    monkeypatch.setattr(tesseract, "installed", lambda: frozenset({"eng", "osd", "ell"}))
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    reading = tesseract.read_other_script(image, [_line(("Meλιτζανoσαλατα", 0), ("Charred", 50))])
+    assert (reading is not None) == greek

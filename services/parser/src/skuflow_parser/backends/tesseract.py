@@ -4,8 +4,8 @@ RapidOCR's bundled models read Chinese and Latin; a Russian price list comes out
 ('Kpynbl' for 'Крупы'), a Persian one as Latin letters and stray figures, no code or name of it usable.
 Tesseract (Debian's ``tesseract-ocr`` with its language packs, run as a program, so nothing is linked
 into the parser) detects a page's script (``--psm 0``, with a second witness for Cyrillic) and reads
-Cyrillic, Arabic-script (Persian), Korean and Thai pages, and Vietnamese ones, whose marks PP-OCR's Latin
-model drops. It is asked only about pages whose first reading is not Chinese, and reads only pages it finds
+Cyrillic, Arabic-script (Persian), Korean, Thai and Greek pages, and Vietnamese ones, whose marks PP-OCR's
+Latin model drops. It is asked only about pages whose first reading is not Chinese, and reads only pages it finds
 written in a script it has a language pack for. Where the program or a pack is missing, pages are read as
 before and that is logged once.
 """
@@ -87,6 +87,11 @@ class OtherReading:
 # the letters only Vietnamese marks so: d with a stroke, o and u with a horn, and the tones under and above
 # vowels (Latin Extended Additional); not the a with a breve Romanian shares, nor French's circumflexes
 VIETNAMESE_MARKED = re.compile(r"[đĐơƠưƯĩĨũŨ\u1ea0-\u1ef9]")
+# Greek letters, with their accented forms (Greek Extended). PP-OCR reads a Greek menu's words as Latin
+# look-alikes with a Greek letter here and there ('Kλυθκια τηανιτ' for 'Κολοκυθάκια τηγανιτά'); its
+# twin scanned at 150 dpi was called Latin by the detection, and a Greek menu prints its English beside the
+# Greek ('Μελιτζανοσαλάτα | Charred eggplant spread'): half its words Greek, so a third is heard as Greek
+GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 # a script Tesseract's --psm 0 names → how it is read. Arabic script is read with the Persian pack and
 # English: the script detection called Italian and Turkish menus Arabic, and the Persian pack alone reads
 # Latin letters as Arabic ones (such pages then passed the share check: with English beside it they read
@@ -106,7 +111,8 @@ LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"), w
                               share=0.1, from_ppocr=LATIN_WORDS, witness=Witness(letters=2, share=0.2)),
              "Thai": Script("tha+eng", re.compile(r"[\u0e00-\u0e7f]"), unspaced=True),
              "Vietnamese": Script("vie", VIETNAMESE_MARKED, share=0.05, from_ppocr=DONG_FIGURES,
-                                  witness=Witness(letters=2, share=0.2, marked=True), by_lines=True)}
+                                  witness=Witness(letters=2, share=0.2, marked=True), by_lines=True),
+             "Greek": Script("ell+eng", GREEK, share=0.3, witness=Witness(letters=3, share=0.3))}
 # of a word's height, measured on a Thai and a Korean price list rendered as 150 dpi scans: Thai letters
 # of one word stand 0-0.14 apart and words 0.23-0.37; Hangul syllables of one word 0.12-0.2, but two
 # Korean words 0.15 to 0.66, so a Korean word is now and then glued to the next (a space lost, not a
