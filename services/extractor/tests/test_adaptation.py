@@ -6,7 +6,7 @@ from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classificat
 
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
-from skuflow_extractor.reading.adaptation import Lesson, adapted, doubtful, lesson, taught, taught_columns
+from skuflow_extractor.reading.adaptation import Lesson, adapted, lesson, read_to_nothing, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.reading.geometry import geometry
@@ -167,6 +167,7 @@ def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
 
 
-def test_a_correction_that_leaves_a_page_read_to_nothing_is_doubted():
-    assert doubtful([12, 8], [12, 0]) and not doubtful([12, 8], [3, 1]) and not doubtful([0, 8], [0, 9])
-    assert not doubtful([], [])
+def test_a_correction_that_leaves_a_page_read_to_nothing_is_doubted_on_that_page():
+    assert read_to_nothing([12, 8], [12, 0]) == [False, True]
+    assert read_to_nothing([12, 8], [3, 1]) == [False, False] and read_to_nothing([0, 8], [0, 9]) == [False, False]
+    assert read_to_nothing([], []) == []

@@ -66,7 +66,8 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("adaptation_doubtful", r"adaptation_doubtful:page (?P<detail>(?P<page>\d+))",
             "A correction of page {page} does not fit every page of this layout (it would leave one of them "
             "read to nothing): it was applied only where it reads products, and each page is for a person to check",
-            "第 {page} 页的更正并不适用于同版式的每一页（会使其中一页什么也读不出）：仅应用于能读出商品的页，每页都需人工核对",
+            "第 {page} 页的更正并不适用于同版式的每一页（会使其中一页什么也读不出）："
+            "仅应用于能读出商品的页，每页都需人工核对",
             "adaptation_doubtful:page 3"),
     # the extractor's fallbacks: why its last reading method was the one that stood
     Wording("all_extraction_failed", r"all_extraction_failed", "Every reading method failed on this page",

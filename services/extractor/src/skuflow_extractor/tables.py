@@ -67,7 +67,7 @@ lessons = sa.Table(
     sa.Column("revision", sa.Integer, nullable=False),  # the review's: a redo after a revert is a lesson of its own
     sa.Column("layout", sa.Text, nullable=False),
     sa.Column("lesson", sa.LargeBinary, nullable=False),  # reading.adaptation.Lesson.to_bytes()
-    sa.Column("status", sa.Text, nullable=False),  # active | doubted (its readings flagged; teaches no later page) | reverted
+    sa.Column("status", sa.Text, nullable=False),  # active | doubted (readings flagged; no later page) | reverted
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.UniqueConstraint("task_id", "revision", name="uq_lessons_review"),
     sa.CheckConstraint("status IN ('active', 'doubted', 'reverted')", name="chk_lesson_status"),

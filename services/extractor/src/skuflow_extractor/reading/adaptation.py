@@ -181,16 +181,11 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
 
 def read_to_nothing(before: Sequence[int], after: Sequence[int]) -> list[bool]:
     """Which pages a correction would leave read to nothing that the reader read products on (``before``,
-    ``after``: the products read on each page). What it taught then stands nowhere on such a page: another
-    table of the layout, or a page of one product's specs."""
+    ``after``: the products read on each page). One such page and the correction does not fit the other
+    pages: what it taught stands nowhere there (another table of the layout, a page of one product's
+    specs). It is not propagated silently, a person looks: its readings are still delivered, each flagged,
+    and such a page keeps its reading (held out, a doubted correction's readings are better than the ones
+    they replace on the pages it reads: ``skuflow eval --adaptation``). A fall in the pages' confidence is
+    no such sign: a code the correction taught, printed twice, leaves its second printing out, and that
+    counts as a product that may have been missed."""
     return [bool(was) and not now for was, now in zip(before, after, strict=True)]
-
-
-def doubtful(before: Sequence[int], after: Sequence[int]) -> bool:
-    """A correction that does not fit the other pages is not propagated silently, a person looks: it
-    would leave a page read to nothing (``read_to_nothing``). Its readings of the other pages are still
-    delivered, each flagged, and a page it reads to nothing keeps its reading: held out, a doubted
-    correction's readings are better than the ones they replace on the pages it reads (``skuflow eval
-    --adaptation``). (A fall in the pages' confidence is no such sign: a code the correction taught,
-    printed twice, leaves its second printing out, and that counts as a product that may have been missed.)"""
-    return any(read_to_nothing(before, after))
