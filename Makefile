@@ -32,7 +32,7 @@ $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei
 
 # the parser reads Cyrillic, Persian, Korean, Thai, Vietnamese and Greek scans with Tesseract (skuflow_parser.backends.tesseract);
-# DejaVu draws the Cyrillic and Vietnamese test pages (the Vietnamese pack, installed last, stands for the set)
+# DejaVu draws the Cyrillic, Vietnamese and Greek test pages (the Greek pack, installed last, stands for the set)
 $(TESSDATA):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-osd \
 		tesseract-ocr-rus tesseract-ocr-ukr tesseract-ocr-fas tesseract-ocr-kor tesseract-ocr-tha tesseract-ocr-vie tesseract-ocr-ell fonts-dejavu-core

@@ -20,16 +20,25 @@ PRICE_LIST = ["Прайс-лист на продукцию", "Крупа гре�
               "Рис круглозерный 800 г        98,00 руб.", "Сахар кусковой 1000 г        110,00 руб."]
 
 
-def _russian_scan() -> bytes:
+def _scan_of(lines: list[str], size: float, step: float = 26,
+             ground: tuple[float, float, float] | None = None) -> bytes:
+    """``lines`` printed in DejaVu Sans (``size`` pt, ``step`` pt apart, on ``ground`` if given) and scanned at
+    150 dpi."""
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    if ground is not None:
+        page.draw_rect(page.rect, color=None, fill=ground)
     page.insert_font(fontname="dejavu", fontfile=CYRILLIC_FONT)
-    for n, line in enumerate(PRICE_LIST):
-        page.insert_text((60, 120 + 24 * n), line, fontname="dejavu", fontsize=13)
-    image = page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80)
+    for n, line in enumerate(lines):
+        page.insert_text((60, 120 + step * n), line, fontname="dejavu", fontsize=size)
     scan = pymupdf.open()
-    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, stream=image)
+    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(
+        PAGE, stream=page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80))
     return scan.tobytes()
+
+
+def _russian_scan() -> bytes:
+    return _scan_of(PRICE_LIST, 13, step=24)
 
 
 PERSIAN_PRICE_LIST = ["لیست قیمت محصولات", "عدس درشت ممتاز 350000", "لوبیا قرمز ممتاز 420000", "نخود ممتاز 380000",
@@ -171,24 +180,9 @@ VIETNAMESE_MENU = ["Trà Sữa Olong Đặc Biệt        18k", "Sữa Tươi Tr
                    "Trà Đào Cam Sả        20k", "Bò nướng muối ớt        105k", "Cơm chiên dương châu        45k"]
 
 
-def _menu_scan(lines: list[str], size: float, ground: tuple[float, float, float] | None = None) -> bytes:
-    """``lines`` printed in DejaVu Sans (``size`` pt, on ``ground`` if given) and scanned at 150 dpi."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=PAGE.width, height=PAGE.height)
-    if ground is not None:
-        page.draw_rect(page.rect, color=None, fill=ground)
-    page.insert_font(fontname="dejavu", fontfile=CYRILLIC_FONT)
-    for n, line in enumerate(lines):
-        page.insert_text((60, 120 + 26 * n), line, fontname="dejavu", fontsize=size)
-    scan = pymupdf.open()
-    scan.new_page(width=PAGE.width, height=PAGE.height).insert_image(
-        PAGE, stream=page.get_pixmap(dpi=150).tobytes("jpeg", jpg_quality=80))
-    return scan.tobytes()
-
-
 def _vietnamese_photo() -> bytes:
     """A Vietnamese menu board printed on a pale blue ground, photographed at 150 dpi."""
-    return _menu_scan(VIETNAMESE_MENU, 14, ground=(0.72, 0.8, 0.93))
+    return _scan_of(VIETNAMESE_MENU, 14, ground=(0.72, 0.8, 0.93))
 
 
 def test_a_vietnamese_menu_is_read_with_its_marks_and_its_prices_in_thousands():
@@ -321,7 +315,7 @@ GREEK_MENU = ["Μελιτζανοσαλάτα | Charred eggplant spread        5
 def test_a_greek_menu_is_read_in_greek_beside_its_english():
     """PP-OCR reads Greek as Latin look-alikes; Tesseract's Greek pack reads the names, English and prices kept
     (a taverna menu, each dish in Greek and English, scanned at 150 dpi)."""
-    page = parse_page(open_document(_menu_scan(GREEK_MENU, 13)), 0, "f" * 64, ImageCache()).page
+    page = parse_page(open_document(_scan_of(GREEK_MENU, 13)), 0, "f" * 64, ImageCache()).page
     text = "\n".join(block.text for block in page.text_blocks)
     assert "Μελιτζανοσαλάτα" in text and "Κολοκυθάκια" in text and "Fried zucchini" in text
     assert "4,50" in text

@@ -94,10 +94,11 @@ def simulate_case(case: Case, reader: Reader) -> Outcome:
     taught = lesson(DecisionInputs(corrected.geo, corrected.found, corrected.matrix), products, columns, page_type)
     after = judged(adapted(reader, [taught]), [with_columns(s, columns, page_type) for s in case.rest])
     lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
-    if any(lost):  # doubted: every page flagged, and one read to nothing keeps its reading
-        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True})
-                 for j in (was if kept else now for was, now, kept in zip(before, after, lost, strict=True))]
-    return Outcome(case, before, after, any(lost))
+    doubted = any(lost)
+    if doubted:  # every page flagged, and one read to nothing keeps its reading
+        delivered = [was if kept else now for was, now, kept in zip(before, after, lost, strict=True)]
+        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in delivered]
+    return Outcome(case, before, after, doubted)
 
 
 def simulate(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader) -> list[Outcome]:

@@ -464,7 +464,7 @@ def _best_part(tokens: tuple[str, ...]) -> tuple[Role, tuple[str, ...]] | None:
     for size in range(len(tokens), 0, -1):
         parts = [tokens[start:start + size] for start in range(len(tokens) - size + 1)]
         if named := [(index[part], part) for part in parts if part in index]:
-            return min(named, key=lambda named: ROLE_PRIORITY.index(named[0]))
+            return min(named, key=lambda hit: ROLE_PRIORITY.index(hit[0]))
     found: tuple[Role, tuple[str, ...]] | None = None
     for token in tokens:
         if not CJK.search(token):
