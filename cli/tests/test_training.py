@@ -18,7 +18,7 @@ from skuflow_cli.main import main as skuflow
 from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
-from skuflow_cli.training.crossval import NO_BAR, HeldOut, choose_review, judge, sku_weighted_mean
+from skuflow_cli.training.crossval import NO_BAR, TAKE_GRID, HeldOut, choose_review, judge, sku_weighted_mean
 from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
@@ -225,6 +225,9 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
     assert (reader.take, {"text_layer": reader.review_below.text_layer, "ocr": reader.review_below.ocr}) == (
         report["take"], report["review_below"])
     assert "| SKU-weighted mean |" in (tmp_path / "cv.md").read_text()
+    after = report["after_correction"]  # chosen on the batches' repeated layouts, each corrected held out
+    assert after["documents"] >= 1 and reader.after_correction.take == after["take"]
+    assert "Adapted to a person's correction" in (tmp_path / "cv.md").read_text()
     nested = report["unflagged_bars_chosen_without_the_batch"]
     assert set(nested["batches"]) == {"1", "2", "3"}  # each batch under the bars chosen without it
     assert sum(b["pages"] for b in nested["batches"].values()) == nested["pages"]
@@ -295,7 +298,7 @@ def test_eval_without_a_set_or_with_an_unknown_split_is_refused():
 def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_and_reads_the_rest(tmp_path):
     from dataclasses import replace
 
-    from skuflow_cli.training.adaptation import cases, report, simulate_case, table
+    from skuflow_cli.training.adaptation import after_correction, cases, outcome, relearn, report, table
     from skuflow_extractor.reading.decisions import committed_reader
 
     [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
@@ -303,10 +306,17 @@ def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_
     [case] = cases(samples)
     assert not case.corrected.bare and case.corrected.page < min(s.page for s in case.rest)
     assert len(case.rest) >= 2 and all(s.truth["skus"] and not s.bare for s in case.rest)
-    outcome = simulate_case(case, committed_reader())
-    result = report([outcome])
+    relearned = relearn(case, committed_reader())
+    assert [h.sample.page for h in relearned.after] == [s.page for s in case.rest]
+    after = after_correction([relearned])  # the adapted scores' calibration, chosen on the pages read again
+    assert after is not None and after.take in TAKE_GRID and after_correction([]) is None
+    calibrated = after.calibration(np.concatenate([h.scores for h in relearned.after]))
+    right = np.concatenate([h.sample.labels for h in relearned.after])
+    assert abs(calibrated.mean() - right.mean()) < 0.05  # as often right as it says
+    delivered = outcome(relearned, None)  # without the other batches' corrections, the reader's own calibration
+    result = report([delivered])
     assert result["pages_read_again"] == len(case.rest) and result["after"]["f1"] is not None
-    assert sum(result["still_flagged"].values()) == sum(1 for j in outcome.after if j.flagged)
+    assert sum(result["still_flagged"].values()) == sum(1 for j in delivered.after if j.flagged)
     assert "before the correction" in table(result) and "Pages still flagged after the correction" in table(result)
 
 

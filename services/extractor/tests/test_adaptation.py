@@ -1,6 +1,8 @@
 """The reader adapted to a corrected page (issue 42): layouts known as alike, a lesson kept as bytes, and
 what a person taught on one page changing the reading of another page of its layout."""
 
+from dataclasses import replace
+
 import numpy as np
 from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, table
 
@@ -8,7 +10,7 @@ from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
 from skuflow_extractor.reading.adaptation import Lesson, adapted, lesson, read_to_nothing, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
-from skuflow_extractor.reading.decisions import committed_reader
+from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, committed_reader, load_reader
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import alike, canonical, layout_of
@@ -165,6 +167,23 @@ def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     after = changed.probabilities(nxt.matrix)[codes]
     assert (after < reader.take).all() and changed.version.startswith(reader.version + "+")
     assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
+
+
+def test_an_adapted_reader_reads_its_scores_with_the_calibration_and_take_learned_for_corrections(tmp_path):
+    corrected = inputs_of(price_page(1))
+    codes = [{"model": c.key} for c in corrected.found if c.kind == "code" and c.key.startswith("SF-")]
+    taught = lesson(corrected, codes)
+    after = AfterCorrection(Calibration((-2.0, 0.0, 2.0), (0.05, 0.7, 0.99)), 0.45)
+    reader = replace(committed_reader(), after_correction=after)
+    changed = adapted(reader, [taught])
+    assert (changed.calibration, changed.take, changed.after_correction) == (after.calibration, 0.45, None)
+    assert changed.review_below == reader.review_below  # the bars stay those chosen on held-out pages
+    plain = replace(reader, after_correction=None)  # a reader trained before corrections were calibrated
+    assert (adapted(plain, [taught]).calibration, adapted(plain, [taught]).take) == (plain.calibration, plain.take)
+    reader.save(tmp_path / "with", {})
+    plain.save(tmp_path / "without", {})
+    assert load_reader(tmp_path / "with").after_correction == after
+    assert load_reader(tmp_path / "without").after_correction is None
 
 
 def test_a_correction_that_leaves_a_page_read_to_nothing_is_doubted_on_that_page():

@@ -4,12 +4,15 @@ For every real document with at least ``MIN_PAGES`` product pages of one layout,
 corrected from its truth, as a person would in the workbench, and the rest are read again with the
 reader adapted to that correction, the columns it taught among their candidates. Every reading is
 held out: the reader is the one trained without the document's batch (leave one batch out), with the
-calibration and thresholds of the committed reader. The figures are those of the remaining pages,
-before and after: SKU F1, how many leave review, and the precision of those that do.
+calibration and thresholds of the committed reader, and its adapted scores are read with a calibration
+and take for corrections chosen on the other batches' simulated corrections (``skuflow train`` chooses the
+committed reader's on all of them). The figures are those of the remaining pages, before and after: SKU
+F1, how many leave review, and the precision of those that do.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -17,12 +20,12 @@ import lightgbm
 
 from skuflow_cli.evaluation.scoring import score_page
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
-from skuflow_cli.training.crossval import HeldOut, Judged, judge, tally
+from skuflow_cli.training.crossval import HeldOut, Judged, calibrate, choose_take, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
 from skuflow_extractor.reading.adaptation import adapted, lesson, read_to_nothing, taught_columns, typed_as
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
-from skuflow_extractor.reading.decisions import Reader
+from skuflow_extractor.reading.decisions import AfterCorrection, Reader, ReviewBar
 from skuflow_extractor.reading.features import features
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import canonical, layout_of
@@ -64,6 +67,19 @@ def cases(samples: list[PageSample]) -> list[Case]:
 
 
 @dataclass(frozen=True)
+class Relearned:
+    """A case's correction taught: the remaining pages as the held-out reader scored them, and scored again
+    with their taught columns by that reader adapted to the correction (raw scores: how they are read is
+    chosen apart, without the case's batch)."""
+
+    case: Case
+    reader: Reader  # the reader trained without the case's batch
+    before: list[HeldOut]
+    after: list[HeldOut]
+    review_below: ReviewBar  # the adapted reader's review bars
+
+
+@dataclass(frozen=True)
 class Outcome:
     case: Case
     before: list[Judged]
@@ -81,28 +97,62 @@ def with_columns(sample: PageSample, columns: tuple[TaughtColumn, ...], page_typ
                    page_type=classification.page_type if classification else sample.page_type)
 
 
-def simulate_case(case: Case, reader: Reader) -> Outcome:
-    def judged(by: Reader, pages: list[PageSample]) -> list[Judged]:
-        return [judge(HeldOut(s, raw_scores(by.booster, s.matrix)), by.calibration, by.take, by.review_below)
-                for s in pages]
-
+def relearn(case: Case, reader: Reader) -> Relearned:
+    """Correct the case's first page from its truth, as a person would, and adapt ``reader`` to it."""
     products = case.corrected.truth["skus"]
     columns = taught_columns(case.corrected.geo, products)
     corrected = with_columns(case.corrected, columns)
-    before = judged(reader, case.rest)
     page_type = case.corrected.truth.get("page_type")  # as the person left the corrected page
     taught = lesson(DecisionInputs(corrected.geo, corrected.found, corrected.matrix), products, columns, page_type)
-    after = judged(adapted(reader, [taught]), [with_columns(s, columns, page_type) for s in case.rest])
-    lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in after])
+    adapted_reader = adapted(reader, [taught])
+    rest = [with_columns(s, columns, page_type) for s in case.rest]
+    return Relearned(case, reader, [HeldOut(s, raw_scores(reader.booster, s.matrix)) for s in case.rest],
+                     [HeldOut(s, raw_scores(adapted_reader.booster, s.matrix)) for s in rest],
+                     adapted_reader.review_below)
+
+
+def after_correction(relearned: list[Relearned]) -> AfterCorrection | None:
+    """The calibration of adapted scores and their take, chosen on the pages the corrections re-read."""
+    held = [h for r in relearned for h in r.after]
+    if not held:
+        return None
+    calibration = calibrate(held)
+    return AfterCorrection(calibration, choose_take(held, calibration))
+
+
+def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
+    """The remaining pages as delivered before the correction and after it, adapted scores read by ``after``.
+    A correction that reads a page to nothing is doubted: every page flagged, that one keeping its reading."""
+    before = [judge(h, r.reader.calibration, r.reader.take, r.reader.review_below) for h in r.before]
+    tuned = after or AfterCorrection(r.reader.calibration, r.reader.take)
+    now = [judge(h, tuned.calibration, tuned.take, r.review_below) for h in r.after]
+    lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in now])
     doubted = any(lost)
-    if doubted:  # every page flagged, and one read to nothing keeps its reading
-        delivered = [was if kept else now for was, now, kept in zip(before, after, lost, strict=True)]
-        after = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in delivered]
-    return Outcome(case, before, after, doubted)
+    if doubted:
+        delivered = [was if kept else new for was, new, kept in zip(before, now, lost, strict=True)]
+        now = [replace(j, flagged=True, predicted={**j.predicted, "needs_review": True}) for j in delivered]
+    return Outcome(r.case, before, now, doubted)
+
+
+def relearned_cases(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader,
+                    progress=None) -> list[Relearned]:
+    """Every case relearned by ``base`` with the model trained without its batch (``progress``: where it
+    says which, stderr as it is at the call)."""
+    progress = progress or sys.stderr
+    found = cases(samples)
+    out = []
+    for n, case in enumerate(found, start=1):
+        print(f"\r[{n}/{len(found)}] correcting {case.document:<48}", end="", file=progress, flush=True)
+        out.append(relearn(case, replace(base, booster=boosters[case.batch])))
+    print(file=progress)
+    return out
 
 
 def simulate(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader) -> list[Outcome]:
-    return [simulate_case(case, replace(base, booster=boosters[case.batch])) for case in cases(samples)]
+    """Each case read with the calibration and take for corrections chosen without its batch."""
+    relearned = relearned_cases(samples, boosters, base)
+    return [outcome(r, after_correction([o for o in relearned if o.case.batch != r.case.batch]))
+            for r in relearned]
 
 
 def _side(judged: list[Judged]) -> dict:

@@ -15,7 +15,7 @@ import numpy as np
 
 from skuflow_cli.evaluation.scoring import Tally, score_page
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
-from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, raw_scores, train
+from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, train
 from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
@@ -54,11 +54,6 @@ def without_each_batch(samples: list[PageSample], progress=sys.stderr) -> Iterat
         print(f"\r[{n}/{len(batches)}] training without batch {batch}", end="", file=progress, flush=True)
         yield batch, train(*stacked([s for s in samples if s.batch != batch]))
     print(file=progress)
-
-
-def leave_one_batch_out(samples: list[PageSample], progress=sys.stderr) -> list[HeldOut]:
-    return [HeldOut(s, raw_scores(booster, s.matrix)) for batch, booster in without_each_batch(samples, progress)
-            for s in samples if s.batch == batch]
 
 
 def scored(held: list[HeldOut], bare: bool = False) -> list[HeldOut]:

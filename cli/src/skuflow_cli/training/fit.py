@@ -20,7 +20,7 @@ import re
 import lightgbm
 import numpy as np
 
-from skuflow_extractor.reading.decisions import Calibration, ReviewBar
+from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, ReviewBar
 
 PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 10,
           "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
@@ -80,7 +80,10 @@ def isotonic(scores: np.ndarray, labels: np.ndarray) -> Calibration:
     return Calibration(tuple(round(float(s), 6) for s, _ in kept), tuple(round(float(p), 4) for _, p in kept))
 
 
-def version_of(booster: lightgbm.Booster, calibration: Calibration, take: float, review_below: ReviewBar) -> str:
+def version_of(booster: lightgbm.Booster, calibration: Calibration, take: float, review_below: ReviewBar,
+               after_correction: AfterCorrection | None = None) -> str:
     digest = hashlib.sha256(booster.model_to_string().encode())
     digest.update(repr((calibration, take, review_below)).encode())
+    if after_correction is not None:
+        digest.update(repr(after_correction).encode())
     return f"reader-{digest.hexdigest()[:10]}"

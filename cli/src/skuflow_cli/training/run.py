@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import lightgbm
+
+from skuflow_cli.training.adaptation import after_correction, relearned_cases
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN, Document, PageCache, labelled_documents, real_documents
 from skuflow_cli.training.crossval import (
+    HeldOut,
     calibrate,
     choose_review,
     choose_take,
-    leave_one_batch_out,
     report,
     scored,
     stacked,
+    without_each_batch,
 )
-from skuflow_cli.training.fit import train, version_of
+from skuflow_cli.training.fit import raw_scores, train, version_of
 from skuflow_cli.training.page_types import PageTypes, learn_page_types, rule_readings
 from skuflow_cli.training.samples import CONFIG_VERSION, PageSample, corpus_samples
 from skuflow_contracts.profile import profile_for
@@ -52,8 +56,10 @@ class Readings:
 
 @dataclass(frozen=True)
 class HeldOutReading:
-    """What leaving one batch out at a time gives: the calibration, both thresholds and the report."""
+    """What leaving one batch out at a time gives: the models trained without each batch, the
+    calibration, both thresholds and the report."""
 
+    boosters: dict[str, lightgbm.Booster]
     calibration: Calibration
     take: float
     review_below: ReviewBar
@@ -61,22 +67,29 @@ class HeldOutReading:
 
 
 def held_out(readings: Readings) -> HeldOutReading:
-    held = leave_one_batch_out(readings.samples)
+    boosters = dict(without_each_batch(readings.samples))
+    held = [HeldOut(s, raw_scores(boosters[s.batch], s.matrix)) for s in readings.samples if s.batch in boosters]
     real = scored(held)
     calibration = calibrate(real)
     take = choose_take(real, calibration)
     review_below = choose_review(real, calibration, take)
-    return HeldOutReading(calibration, take, review_below, {
+    return HeldOutReading(boosters, calibration, take, review_below, {
         **report(held, calibration, take, review_below), "page_types": readings.page_types.report})
 
 
 def learn(readings: Readings) -> tuple[Reader, dict]:
-    """The reader trained on every sample, calibrated and thresholded on held-out predictions, and the
+    """The reader trained on every sample, calibrated and thresholded on held-out predictions, with the
+    calibration and take of its adapted scores chosen on corrections simulated held out; and the
     held-out report."""
     found = held_out(readings)
     booster = train(*stacked(readings.samples))
-    version = version_of(booster, found.calibration, found.take, found.review_below)
-    return Reader(version, booster, found.calibration, found.take, found.review_below), found.report
+    reader = Reader("", booster, found.calibration, found.take, found.review_below)
+    relearned = relearned_cases(readings.samples, found.boosters, reader)
+    after = after_correction(relearned)
+    reader = replace(reader, version=version_of(booster, found.calibration, found.take, found.review_below, after),
+                     after_correction=after)
+    chosen_on = {"documents": len(relearned), "pages": sum(len(r.after) for r in relearned)}
+    return reader, {**found.report, "after_correction": {"take": after.take, **chosen_on} if after else None}
 
 
 def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
@@ -151,6 +164,10 @@ def table(result: dict, untouched: dict[str, float]) -> str:
               "| p | candidates | mean p | right |", "|---|---|---|---|"]
     lines += [f"| {b['bin']} | {b['candidates']} | {b['mean_probability']} | {b['right']} |"
               for b in result["calibration"]["bins"]]
+    if after := result.get("after_correction"):
+        lines += ["", f"Adapted to a person's correction, the reader takes at p ≥ {after['take']} on its own "
+                  f"calibration, both chosen on {after['pages']} pages of {after['documents']} documents read again "
+                  "after a correction of their first page, held out (`skuflow eval --adaptation`)."]
     lines += ["", "With the bars chosen without each batch, that batch's pages:", "",
               "| batch | bars (text layer, OCR) | pages unflagged | product pages unflagged | SKU precision | "
               "wrong SKUs unflagged |", "|---|---|---|---|---|---|"]

@@ -6,9 +6,11 @@ products' keys stand, in the shapes they take (so that the same columns of the o
 candidates, where no generator saw a product: short numbers, words), and its candidates' features with
 the person's verdict on each (by the same labels the reader is trained on). The reader is adapted to
 the lessons by boosting a few more trees on them from the committed model: the global model stays the
-prior, the corrected page weighs heavily, and the calibration and thresholds stay those chosen on
-held-out pages. A re-read with the adapted reader replaces a page's reading only where the job's
-pages share the corrected page's layout (``layouts``), and only while no person reviewed it. The cells
+prior, the corrected page weighs heavily, and the adapted scores are read with the calibration and take
+the reader learned for corrections (``AfterCorrection``: chosen on corrections simulated on held-out
+pages); the review bars stay those chosen on held-out pages. A re-read with the adapted reader replaces
+a page's reading only where the job's pages share the corrected page's layout (``layouts``), and only
+while no person reviewed it. The cells
 of the taught columns are candidates of their own source (``taught``): never seen in global training,
 it is the split the added trees find first, so a lesson teaches "this column" before "keys this long".
 A scanned page's correction also says whether OCR spelled the document's keys right: where it printed
@@ -160,8 +162,9 @@ def review_bar(reader: Reader, lessons: Sequence[Lesson]) -> ReviewBar:
 
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
-    """The reader with trees added on the lessons, and its review bar for their scans (the same reader
-    when there is nothing to learn: no lesson, or a lesson of one kind only, which teaches no boundary)."""
+    """The reader with trees added on the lessons, read with its calibration and take for corrections
+    where it has them, and its review bar for their scans (the same reader when there is nothing to learn:
+    no lesson, or a lesson of one kind only, which teaches no boundary)."""
     usable = [n for n in lessons if len(n.labels)]
     if not usable:
         return reader
@@ -175,8 +178,10 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     digest = hashlib.sha256(reader.version.encode())
     for n in usable:
         digest.update(n.to_bytes())
+    after = reader.after_correction
     return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster,
-                   review_below=review_bar(reader, usable))
+                   review_below=review_bar(reader, usable), after_correction=None,
+                   **({"calibration": after.calibration, "take": after.take} if after else {}))
 
 
 def read_to_nothing(before: Sequence[int], after: Sequence[int]) -> list[bool]:
