@@ -18,7 +18,16 @@ from skuflow_cli.main import main as skuflow
 from skuflow_cli.training import corpus
 from skuflow_cli.training.corpus import PageCache, labelled_documents, parsing_code
 from skuflow_cli.training.corrections import export
-from skuflow_cli.training.crossval import NO_BAR, TAKE_GRID, HeldOut, choose_review, judge, sku_weighted_mean
+from skuflow_cli.training.crossval import (
+    NO_BAR,
+    TAKE_GRID,
+    TAKE_MIN_PRECISION,
+    HeldOut,
+    choose_review,
+    choose_take,
+    judge,
+    sku_weighted_mean,
+)
 from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
 from skuflow_collab.service import definition as collab
@@ -192,6 +201,18 @@ def test_the_held_out_figure_that_counts_weighs_each_batch_by_its_products(tmp_p
     nothing = judge(HeldOut(replace(page, batch="2"), page.labels * 0.0), Calibration((), ()), 0.5, NO_BAR)
     # two batches of one page each, the same products: F1 1.0 and 0.0 (None) weigh alike, as micro F1 does not
     assert sku_weighted_mean([right, nothing]) == {"precision": 0.5, "recall": 0.5, "f1": 0.5}
+
+
+def test_the_take_keeps_sku_precision_at_its_floor_where_a_lower_one_reads_better_by_f1(tmp_path):
+    [document] = [d for d in labelled_documents(GOLDEN, "golden") if d.name.endswith("g01_zh_price_list")]
+    page = next(s for s in page_samples(document, PageCache(tmp_path)) if not s.bare and s.truth["skus"])
+    products = np.flatnonzero(page.labels)
+    scores = np.where(page.labels == 1, 0.1, 0.22)  # every wrong candidate just over the lowest take
+    scores[products[:2]], scores[products[2:10]] = 0.9, 0.22  # two products sure, eight as unsure as the wrong
+    held, flat = [HeldOut(replace(page, batch="1"), scores)], Calibration((), ())
+    low, high = (sku_weighted_mean([judge(h, flat, t, NO_BAR) for h in held]) for t in (0.2, 0.5))
+    assert low["f1"] > high["f1"] and low["precision"] < TAKE_MIN_PRECISION <= high["precision"]
+    assert choose_take(held, flat) == 0.5  # of the takes that keep precision, the one nearest the middle
 
 
 def small_corpus(root: Path) -> Path:

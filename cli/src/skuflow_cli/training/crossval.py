@@ -24,6 +24,7 @@ from skuflow_extractor.reading.pipeline import product_photos, review_reasons, r
 
 UNFLAGGED_PRECISION = 0.98  # what is not flagged must be right
 TAKE_GRID = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
+TAKE_MIN_PRECISION = 0.80  # a take buying recall below it delivers one wrong SKU in five (issue 39's floor)
 RELIABILITY_BINS = 10
 SKU_MIN_CONFIDENCE = profile_for("v1").extraction.sku_min_confidence  # the default profile's bar, as served
 
@@ -114,9 +115,11 @@ def rules_tally(samples: list[PageSample]) -> Tally:
 def choose_take(held: list[HeldOut], calibration: Calibration) -> float:
     """The threshold that reads the held-out batches best by the figure that counts: SKU F1, the mean over
     batches weighted by their products (micro F1 moves by a ten-thousandth between neighbouring thresholds
-    where the batches' mean does not)."""
-    return max(TAKE_GRID, key=lambda t: (sku_weighted_mean([judge(h, calibration, t, NO_BAR) for h in held])["f1"],
-                                         -abs(t - 0.5)))
+    where the batches' mean does not), among the thresholds whose SKU precision, the same mean, is at least
+    ``TAKE_MIN_PRECISION`` (by F1 alone where none is)."""
+    figures = {t: sku_weighted_mean([judge(h, calibration, t, NO_BAR) for h in held]) for t in TAKE_GRID}
+    precise = [t for t in TAKE_GRID if figures[t]["precision"] >= TAKE_MIN_PRECISION] or list(TAKE_GRID)
+    return max(precise, key=lambda t: (figures[t]["f1"], -abs(t - 0.5)))
 
 
 def sku_weighted_mean(judged: list[Judged]) -> dict[str, float]:
