@@ -81,7 +81,7 @@ def isotonic(scores: np.ndarray, labels: np.ndarray) -> Calibration:
 
 
 def version_of(booster: lightgbm.Booster, calibration: Calibration, take: float, review_below: ReviewBar,
-               after_correction: AfterCorrection | None = None) -> str:
+               after_correction: AfterCorrection | None) -> str:
     digest = hashlib.sha256(booster.model_to_string().encode())
     digest.update(repr((calibration, take, review_below)).encode())
     if after_correction is not None:
