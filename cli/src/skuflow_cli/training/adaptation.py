@@ -134,17 +134,14 @@ def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
     return Outcome(r.case, before, now, doubted)
 
 
-def relearned_cases(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader,
-                    progress=None) -> list[Relearned]:
-    """Every case relearned by ``base`` with the model trained without its batch (``progress``: where it
-    says which, stderr as it is at the call)."""
-    progress = progress or sys.stderr
+def relearned_cases(samples: list[PageSample], boosters: dict[str, lightgbm.Booster], base: Reader) -> list[Relearned]:
+    """Every case relearned by ``base`` with the model trained without its batch, saying which on stderr."""
     found = cases(samples)
     out = []
     for n, case in enumerate(found, start=1):
-        print(f"\r[{n}/{len(found)}] correcting {case.document:<48}", end="", file=progress, flush=True)
+        print(f"\r[{n}/{len(found)}] correcting {case.document:<48}", end="", file=sys.stderr, flush=True)
         out.append(relearn(case, replace(base, booster=boosters[case.batch])))
-    print(file=progress)
+    print(file=sys.stderr)
     return out
 
 

@@ -48,13 +48,13 @@ def stacked(samples: list[PageSample]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return matrix, labels, weights
 
 
-def without_each_batch(samples: list[PageSample], progress=sys.stderr) -> Iterator[tuple[str, lightgbm.Booster]]:
+def without_each_batch(samples: list[PageSample]) -> Iterator[tuple[str, lightgbm.Booster]]:
     """For each real batch, the model trained on every other batch and the golden set."""
     batches = real_batches(samples)
     for n, batch in enumerate(batches, start=1):
-        print(f"\r[{n}/{len(batches)}] training without batch {batch}", end="", file=progress, flush=True)
+        print(f"\r[{n}/{len(batches)}] training without batch {batch}", end="", file=sys.stderr, flush=True)
         yield batch, train(*stacked([s for s in samples if s.batch != batch]))
-    print(file=progress)
+    print(file=sys.stderr)
 
 
 def scored(held: list[HeldOut], bare: bool = False) -> list[HeldOut]:

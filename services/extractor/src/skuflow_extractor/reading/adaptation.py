@@ -10,9 +10,9 @@ prior, the corrected page weighs heavily, and the adapted scores are read with t
 the reader learned for corrections (``AfterCorrection``: chosen on corrections simulated on held-out
 pages); the review bars stay those chosen on held-out pages. A re-read with the adapted reader replaces
 a page's reading only where the job's pages share the corrected page's layout (``layouts``), and only
-while no person reviewed it. The cells
-of the taught columns are candidates of their own source (``taught``): never seen in global training,
-it is the split the added trees find first, so a lesson teaches "this column" before "keys this long".
+while no person reviewed it. The cells of the taught columns are candidates of their own source
+(``taught``): never seen in global training, it is the split the added trees find first, so a lesson
+teaches "this column" before "keys this long".
 A scanned page's correction also says whether OCR spelled the document's keys right: where it printed
 every key the person gave, the adapted reader holds the scan's pages to the text layers' review bar
 (the scans' own bar is there for OCR's misspellings, which the correction showed this scan not to make).
