@@ -178,6 +178,7 @@ def test_an_adapted_reader_reads_its_scores_with_the_calibration_and_take_learne
     changed = adapted(reader, [taught])
     assert (changed.calibration, changed.take, changed.after_correction) == (after.calibration, 0.45, None)
     assert changed.review_below == reader.review_below  # the bars stay those chosen on held-out pages
+    assert reader.repeats_doubt and not changed.repeats_doubt  # the person read the layout's repeated keys
     plain = replace(reader, after_correction=None)  # a reader trained before corrections were calibrated
     assert (adapted(plain, [taught]).calibration, adapted(plain, [taught]).take) == (plain.calibration, plain.take)
     reader.save(tmp_path / "with", {})

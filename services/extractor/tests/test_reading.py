@@ -120,10 +120,23 @@ def test_a_cell_gives_one_product_unless_it_lists_several_codes():
 
 
 def test_the_page_is_as_sure_as_its_least_likely_sku_and_its_likeliest_left_out_candidate():
-    assert page_confidence(np.array([0.95, 0.9, 0.1]), [0, 1]) == 0.9
-    assert page_confidence(np.array([0.95, 0.4]), [0]) == 0.6
-    assert page_confidence(np.array([0.2]), []) == 0.8
-    assert page_confidence(np.zeros(0), []) == 1.0
+    found = [Candidate("code", key, None, (0, 0, 1, 1)) for key in ("SF-1", "SF-2", "SF-3")]
+    assert page_confidence(found, np.array([0.95, 0.9, 0.1]), [0, 1]) == 0.9
+    assert page_confidence(found[:2], np.array([0.95, 0.4]), [0]) == 0.6
+    assert page_confidence(found[:1], np.array([0.2]), []) == 0.8
+    assert page_confidence([], np.zeros(0), []) == 1.0
+
+
+def test_a_taken_key_printed_again_doubts_the_page_only_for_a_reader_that_doubts_repeats():
+    geo = geometry(page(*table(0, 100, [HEADER, *PRICED])))  # SF-0001 printed twice
+    found = candidates(geo, [])
+    probability = np.array([0.97 if c.kind == "code" else 0.02 for c in found])
+    assert sum(1 for c in found if c.key == "SF-0001") == 2  # both printings are candidates
+    doubting = assemble(geo, found, probability, 0.5, HASH)
+    trusting = assemble(geo, found, probability, 0.5, HASH, repeats_doubt=False)
+    assert [s.attributes.model for s in doubting.skus] == [s.attributes.model for s in trusting.skus] == [
+        "SF-0001", "SF-0002"]  # the same product, once, either way
+    assert doubting.confidence == 0.03 and trusting.confidence == 0.97
 
 
 def test_assembly_numbers_skus_in_reading_order_with_their_probability():

@@ -77,6 +77,7 @@ class Relearned:
     before: list[HeldOut]
     after: list[HeldOut]
     review_below: ReviewBar  # the adapted reader's review bars
+    repeats_doubt: bool  # whether the adapted reader doubts a page for a taken key printed again
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def relearn(case: Case, reader: Reader) -> Relearned:
     rest = [with_columns(s, columns, page_type) for s in case.rest]
     return Relearned(case, reader, [HeldOut(s, raw_scores(reader.booster, s.matrix)) for s in case.rest],
                      [HeldOut(s, raw_scores(adapted_reader.booster, s.matrix)) for s in rest],
-                     adapted_reader.review_below)
+                     adapted_reader.review_below, adapted_reader.repeats_doubt)
 
 
 def after_correction(relearned: list[Relearned]) -> AfterCorrection | None:
@@ -125,7 +126,7 @@ def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
     A correction that reads a page to nothing is doubted: every page flagged, that one keeping its reading."""
     before = [judge(h, r.reader.calibration, r.reader.take, r.reader.review_below) for h in r.before]
     tuned = after or AfterCorrection(r.reader.calibration, r.reader.take)
-    now = [judge(h, tuned.calibration, tuned.take, r.review_below) for h in r.after]
+    now = [judge(h, tuned.calibration, tuned.take, r.review_below, r.repeats_doubt) for h in r.after]
     lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in now])
     doubted = any(lost)
     if doubted:

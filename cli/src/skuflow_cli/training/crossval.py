@@ -81,10 +81,13 @@ class Judged:
 NO_BAR = ReviewBar(0.0, 0.0)  # judged for the thresholds' choice: nothing flagged for its confidence
 
 
-def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar) -> Judged:
+def judge(h: HeldOut, calibration: Calibration, take: float, review_below: ReviewBar,
+          repeats_doubt: bool = True) -> Judged:
     """The page as the pipeline delivers it: flagged by the reader's doubts and, as the binder flags it,
-    by the classifier's own doubt about the page's type (seed-000 §5: under ``page_type_min_confidence``)."""
-    reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash)
+    by the classifier's own doubt about the page's type (seed-000 §5: under ``page_type_min_confidence``);
+    ``repeats_doubt`` as the reader reading it has it (``assembly``)."""
+    reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash,
+                       repeats_doubt)
     classification = h.sample.classification
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,

@@ -8,7 +8,8 @@ the person's verdict on each (by the same labels the reader is trained on). The 
 the lessons by boosting a few more trees on them from the committed model: the global model stays the
 prior, the corrected page weighs heavily, and the adapted scores are read with the calibration and take
 the reader learned for corrections (``AfterCorrection``: chosen on corrections simulated on held-out
-pages); the review bars stay those chosen on held-out pages. A re-read with the adapted reader replaces
+pages), and a key it printed again is no doubt about a page of the layout (``assembly``); the review bars
+stay those chosen on held-out pages. A re-read with the adapted reader replaces
 a page's reading only where the job's pages share the corrected page's layout (``layouts``), and only
 while no person reviewed it. The cells of the taught columns are candidates of their own source
 (``taught``): never seen in global training, it is the split the added trees find first, so a lesson
@@ -163,8 +164,9 @@ def review_bar(reader: Reader, lessons: Sequence[Lesson]) -> ReviewBar:
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     """The reader with trees added on the lessons, read with its calibration and take for corrections
-    where it has them, and its review bar for their scans (the same reader when there is nothing to learn:
-    no lesson, or a lesson of one kind only, which teaches no boundary)."""
+    where it has them, its review bar for their scans, and a taken key printed again no doubt about the page
+    (``assembly``: the person read the layout's repeats), or the same reader when there is nothing to learn:
+    no lesson, or a lesson of one kind only, which teaches no boundary."""
     usable = [n for n in lessons if len(n.labels)]
     if not usable:
         return reader
@@ -180,7 +182,7 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
         digest.update(n.to_bytes())
     after = reader.after_correction
     return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster,
-                   review_below=review_bar(reader, usable), after_correction=None,
+                   review_below=review_bar(reader, usable), after_correction=None, repeats_doubt=False,
                    **({"calibration": after.calibration, "take": after.take} if after else {}))
 
 
@@ -191,6 +193,5 @@ def read_to_nothing(before: Sequence[int], after: Sequence[int]) -> list[bool]:
     specs). It is not propagated silently, a person looks: its readings are still delivered, each flagged,
     and such a page keeps its reading (held out, a doubted correction's readings are better than the ones
     they replace on the pages it reads: ``skuflow eval --adaptation``). A fall in the pages' confidence is
-    no such sign: a code the correction taught, printed twice, leaves its second printing out, and that
-    counts as a product that may have been missed."""
+    no such sign: the adapted reader's confidence is read on a calibration of its own."""
     return [bool(was) and not now for was, now in zip(before, after, strict=True)]

@@ -57,22 +57,28 @@ def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Ge
     return chosen
 
 
-def page_confidence(probability: np.ndarray, chosen: list[int]) -> float:
+def page_confidence(found: list[Candidate], probability: np.ndarray, chosen: list[int],
+                    repeats_doubt: bool = True) -> float:
+    """The least likely SKU's probability, or the chance the likeliest candidate left out is a product,
+    whichever is lower; a candidate repeating a taken key counts as left out only where ``repeats_doubt``."""
     taken = min((float(probability[n]) for n in chosen), default=1.0)
-    left = np.delete(probability, chosen) if len(probability) else probability
-    missed = float(left.max()) if len(left) else NOTHING_LEFT_OUT
+    keys = {(found[n].kind, found[n].norm) for n in chosen}
+    kept = set(chosen)
+    missed = max((float(probability[n]) for n, c in enumerate(found)
+                  if n not in kept and (repeats_doubt or (c.kind, c.norm) not in keys)), default=NOTHING_LEFT_OUT)
     return round(min(taken, 1.0 - missed), 4)
 
 
 def assemble(geo: Geometry, found: list[Candidate], probability: np.ndarray, take: float,
-             file_hash: str) -> PageReading:
+             file_hash: str, repeats_doubt: bool = True) -> PageReading:
     chosen = choose(found, probability, take, geo)
     drafts = [_record(geo, found, n, float(probability[n])) for n in chosen]
     ordered = sorted(range(len(drafts)), key=lambda i: (round(drafts[i].source_bbox[1] / READING_ORDER_BAND),
                                                          drafts[i].source_bbox[0]))
     skus = [drafts[i].model_copy(update={"sku_id": sku_id(file_hash, geo.page.page, seq)})
             for seq, i in enumerate(ordered, start=1)]
-    return PageReading(skus, page_confidence(probability, chosen), [chosen[i] for i in ordered])
+    return PageReading(skus, page_confidence(found, probability, chosen, repeats_doubt),
+                       [chosen[i] for i in ordered])
 
 
 def _record(geo: Geometry, found: list[Candidate], n: int, probability: float) -> SkuRecord:

@@ -73,6 +73,7 @@ class Reader:
     take: float  # a candidate at least this likely becomes a SKU
     review_below: ReviewBar  # a page whose confidence is under this goes to a person
     after_correction: AfterCorrection | None = None  # the calibration and take ``adapted`` gives its reader
+    repeats_doubt: bool = True  # a taken key printed again lowers the page's confidence (``assembly``)
 
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
         if len(matrix) == 0:
