@@ -33,7 +33,8 @@ def test_a_parser_worker_killed_mid_document_costs_no_page(tmp_path):
     watcher.join()
     assert killed, "the worker was not found while the document was read"
     assert [page.fallback_reason for page in document.pages] == [None] * 12
-    assert [len(page.skus) for page in document.pages] == [len(page.skus) for page in truth]
+    assert [len(page.skus) for page in document.pages] == [len(page.skus) for page in truth], [
+        (page.page, page.status, page.review_reasons) for page in document.pages if not page.skus]  # why, if not
     assert page_pool().worker_pids() and set(page_pool().worker_pids()).isdisjoint(killed)
 
 
