@@ -62,10 +62,12 @@ def page_confidence(found: list[Candidate], probability: np.ndarray, chosen: lis
     """The least likely SKU's probability, or the chance the likeliest candidate left out is a product,
     whichever is lower; a candidate repeating a taken key counts as left out only where ``repeats_doubt``."""
     taken = min((float(probability[n]) for n in chosen), default=1.0)
-    keys = {(found[n].kind, found[n].norm) for n in chosen}
-    kept = set(chosen)
-    missed = max((float(probability[n]) for n, c in enumerate(found)
-                  if n not in kept and (repeats_doubt or (c.kind, c.norm) not in keys)), default=NOTHING_LEFT_OUT)
+    left = np.ones(len(probability), dtype=bool)
+    left[chosen] = False
+    if not repeats_doubt:  # only an adapted reader looks at the keys: the committed one reads every page
+        keys = {(found[n].kind, found[n].norm) for n in chosen}
+        left &= np.array([(c.kind, c.norm) not in keys for c in found], dtype=bool)
+    missed = float(probability[left].max()) if left.any() else NOTHING_LEFT_OUT
     return round(min(taken, 1.0 - missed), 4)
 
 
