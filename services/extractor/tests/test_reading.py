@@ -4,7 +4,19 @@ a reader artifact saved and loaded."""
 import lightgbm
 import numpy as np
 import pytest
-from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
+from extractor_pages import (
+    HASH,
+    HEADER,
+    PROFILE,
+    block,
+    body_rows,
+    cells,
+    classification,
+    page,
+    spanned,
+    stacked,
+    table,
+)
 
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.extraction import extract_page
@@ -97,6 +109,10 @@ def test_features_are_one_row_per_candidate_in_the_declared_order():
     sf1 = [n for n, c in enumerate(inputs.found) if c.key == "SF-0001"]
     assert all(inputs.matrix[n, column] == 1.0 for n in sf1)  # headed 型号
     assert all(inputs.matrix[n, repeats] == 2 for n in sf1)  # printed twice
+    at = {name: FEATURES.index(name) for name in ("col_cells_above", "col_cells_below", "col_head_other")}
+    assert [tuple(inputs.matrix[n, [at["col_cells_above"], at["col_cells_below"]]]) for n in sf1] == [(1, 2), (3, 0)]
+    sizes = [n for n, c in enumerate(inputs.found) if c.key.endswith("00ml")]
+    assert len(sizes) == 3 and all(inputs.matrix[n, at["col_head_other"]] == 1.0 for n in sizes)  # headed 规格
 
 
 def test_a_code_printed_twice_is_one_product_and_a_coded_rows_name_is_none():
@@ -209,3 +225,15 @@ def test_lines_without_prices_are_worded_candidates_but_no_priced_rows_names():
     assert [(c.key, c.sources) for c in candidates(geo, [])] == [("Welcome to our shop", {"text"}),
                                                                 ("Fine cups and mugs", {"text"})]
     assert features(geo, [], classification("D"), None).shape == (0, len(FEATURES))
+
+
+def test_a_heading_stands_out_of_its_column_by_size_and_by_a_row_without_price():
+    heading = block(1, [spanned(50, 80, "主食", size=16.0, height=18)])
+    dishes = table(2, 110, [["牛肉面", "¥25"], ["鸡丝饭", "¥22"], ["炸酱面", "¥18"]], xs=(50, 300))
+    body = page(heading, *dishes)
+    inputs = decision_inputs(body, classification("A"), extract_page(body, classification("A"), HASH, PROFILE))
+    measures = {c.key: dict(zip(FEATURES, inputs.matrix[n], strict=True)) for n, c in enumerate(inputs.found)}
+    assert measures["主食"]["col_same_size"] == 0.0 and measures["主食"]["col_rows_priced"] == 1.0
+    assert measures["牛肉面"]["col_same_size"] == pytest.approx(2 / 3)  # the other dishes, not the heading
+    assert measures["牛肉面"]["col_rows_priced"] == pytest.approx(2 / 3)
+    assert measures["牛肉面"]["col_same_shape"] == 1.0  # CJK words all, the heading too

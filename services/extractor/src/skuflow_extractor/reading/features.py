@@ -31,11 +31,13 @@ HEADER_ROLES = ("model", "product_name", "price", "index")  # a column headed by
 ORIGINS = ("table_row", "card", "line")
 PAGE_TYPES = ("A", "B", "C", "D")
 METHODS = ("table_rule", "two_stage", "single_stage")
+SAME_SIZE = 0.05  # type sizes this share apart are one size (a heading stands out of its column by more)
 
 CELL = ("code_score", "is_price", "chars", "tokens", "digits", "letters", "upper", "cjk", "size", "heading",
         "ocr_confidence", "x", "y", "width", "repeats")
 COLUMN = ("col_cells", "col_codes", "col_prices", "col_unique", *(f"col_head_{r}" for r in HEADER_ROLES),
-          "col_head_other", "col_cells_above", "col_cells_below", "col_worded")
+          "col_head_other", "col_cells_above", "col_cells_below", "col_worded", "col_same_shape", "col_rows_priced",
+          "col_same_size")
 ROW = ("row_cells", "row_prices", "row_codes", "row_rank", "row_chars", "row_candidates", "row_code_rank",
        "next_is_price", "row_engine", "col_engine", "share_of_row_chars")
 KEY = ("kind_code", *(f"src_{s}" for s in SOURCES), "key_code_score", "key_chars", "key_tokens", "key_digits",
@@ -46,6 +48,7 @@ ENGINE = ("engine_confidence", *(f"engine_{o}" for o in ORIGINS), "engine_custom
 PAGE = (*(f"page_{t}" for t in PAGE_TYPES), "page_confidence", "page_cells", "page_rows", "page_ocr",
         "page_code_share", "page_engine_skus", "page_candidates", *(f"method_{m}" for m in METHODS))
 FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE)
+COLUMN_AT = {name: n for n, name in enumerate(COLUMN)}  # a column measure's place, by name
 
 
 @lru_cache(maxsize=65536)
@@ -86,28 +89,38 @@ def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
     texts = np.unique([normalize(c.text) for c in geo.cells], return_inverse=True)[1].reshape(-1)
     ranked = np.sort(np.where(aligned, texts[None, :], -1), axis=1)
     distinct = np.count_nonzero((ranked[:, 1:] != ranked[:, :-1]) & (ranked[:, 1:] >= 0), axis=1) + (ranked[:, 0] >= 0)
-    out[:, 0] = mates
-    out[:, 1] = _column_share(aligned, cell[:, 0] >= 0.5)
-    out[:, 2] = _column_share(aligned, cell[:, 1] > 0)
-    out[:, 3] = np.divide(distinct, mates, out=np.zeros(len(mates)), where=mates > 0)
+    at = COLUMN_AT
+    out[:, at["col_cells"]] = mates
+    out[:, at["col_codes"]] = _column_share(aligned, cell[:, 0] >= 0.5)
+    out[:, at["col_prices"]] = _column_share(aligned, cell[:, 1] > 0)
+    out[:, at["col_unique"]] = np.divide(distinct, mates, out=np.zeros(len(mates)), where=mates > 0)
     tops = np.array([c.bbox[1] for c in geo.cells])
     above = aligned & (tops[None, :] < tops[:, None])
     heads = [header_word(c.text) for c in geo.cells]
     headed = above & np.array([h is not None for h in heads])[None, :]
     for i in np.flatnonzero(headed.any(axis=1)):
         head = heads[int(np.where(headed[i], tops, -np.inf).argmax())]
-        out[i, 4 + (HEADER_ROLES.index(head) if head in HEADER_ROLES else len(HEADER_ROLES))] = 1.0
-    out[:, 8] = above.sum(axis=1)
-    out[:, 9] = mates - out[:, 8]
-    out[:, 10] = _column_share(aligned, np.array([worded(c.text) for c in geo.cells], dtype=bool))
+        out[i, at[f"col_head_{head if head in HEADER_ROLES else 'other'}"]] = 1.0
+    out[:, at["col_cells_above"]] = above.sum(axis=1)
+    out[:, at["col_cells_below"]] = mates - above.sum(axis=1)
+    out[:, at["col_worded"]] = _column_share(aligned, np.array([worded(c.text) for c in geo.cells], dtype=bool))
+    shapes = np.unique([shape(normalize(c.text)) for c in geo.cells], return_inverse=True)[1].reshape(-1)
+    out[:, at["col_same_shape"]] = _column_share(aligned, shapes[:, None] == shapes[None, :])
+    priced = np.zeros(len(geo.rows), dtype=bool)
+    np.logical_or.at(priced, geo.row_of, cell[:, 1] > 0)
+    out[:, at["col_rows_priced"]] = _column_share(aligned, priced[geo.row_of])
+    size = cell[:, CELL.index("size")]
+    same_size = np.abs(size[:, None] - size[None, :]) <= SAME_SIZE * size[:, None]
+    out[:, at["col_same_size"]] = _column_share(aligned, same_size)
     return out
 
 
 def _column_share(aligned: np.ndarray, flags: np.ndarray) -> np.ndarray:
-    """Per cell: the share of the cells aligned with it (its column mates) that are flagged; 0 without mates."""
+    """Per cell: the share of the cells aligned with it (its column mates) that are flagged (per cell, or
+    cells × cells: flagged as seen from the cell); 0 without mates."""
     mates = aligned.sum(axis=1)
-    return np.divide(np.count_nonzero(aligned & flags[None, :], axis=1), mates, out=np.zeros(len(mates)),
-                     where=mates > 0)
+    flagged = np.count_nonzero(aligned & (flags if flags.ndim == 2 else flags[None, :]), axis=1)
+    return np.divide(flagged, mates, out=np.zeros(len(mates)), where=mates > 0)
 
 
 @dataclass(frozen=True)
