@@ -86,7 +86,8 @@ def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
         return out
     aligned = geo.aligned
     mates = aligned.sum(axis=1)
-    texts = np.unique([normalize(c.text) for c in geo.cells], return_inverse=True)[1].reshape(-1)
+    normalized = [normalize(c.text) for c in geo.cells]
+    texts = np.unique(normalized, return_inverse=True)[1].reshape(-1)
     ranked = np.sort(np.where(aligned, texts[None, :], -1), axis=1)
     distinct = np.count_nonzero((ranked[:, 1:] != ranked[:, :-1]) & (ranked[:, 1:] >= 0), axis=1) + (ranked[:, 0] >= 0)
     at = COLUMN_AT
@@ -102,9 +103,9 @@ def _columns(geo: Geometry, cell: np.ndarray) -> np.ndarray:
         head = heads[int(np.where(headed[i], tops, -np.inf).argmax())]
         out[i, at[f"col_head_{head if head in HEADER_ROLES else 'other'}"]] = 1.0
     out[:, at["col_cells_above"]] = above.sum(axis=1)
-    out[:, at["col_cells_below"]] = mates - above.sum(axis=1)
+    out[:, at["col_cells_below"]] = mates - out[:, at["col_cells_above"]]
     out[:, at["col_worded"]] = _column_share(aligned, np.array([worded(c.text) for c in geo.cells], dtype=bool))
-    shapes = np.unique([shape(normalize(c.text)) for c in geo.cells], return_inverse=True)[1].reshape(-1)
+    shapes = np.unique([shape(text) for text in normalized], return_inverse=True)[1].reshape(-1)
     out[:, at["col_same_shape"]] = _column_share(aligned, shapes[:, None] == shapes[None, :])
     priced = np.zeros(len(geo.rows), dtype=bool)
     np.logical_or.at(priced, geo.row_of, cell[:, 1] > 0)
