@@ -63,7 +63,7 @@ demo: up ## run a generated catalog through the running services and print where
 	$(VENV)/bin/skuflow sample-catalog --out $(DEMO_PDF) --pages 8
 	$(VENV)/bin/skuflow submit $(DEMO_PDF)
 
-test: infra-up ## every test: unit, contract, adapters on real Postgres/Kafka, end to end
+test: infra-up lint ## the linter, then every test: unit, contract, adapters on real Postgres/Kafka, end to end
 	$(PY) -m pytest
 
 test-fast: setup ## only the tests that need no Kafka or Postgres
@@ -78,7 +78,7 @@ fuzz: setup ## >= 1,000 hostile and broken PDFs through the parser path: outcome
 chaos: infra-up ## concurrent jobs while services, the broker and Postgres are killed and restarted
 	$(PY) -m tests.chaos.run --jobs 50
 
-lint:
+lint: setup ## ruff over the whole repository (part of make test)
 	$(VENV)/bin/ruff check .
 
 schemas: setup ## export JSON schemas and the AsyncAPI document to schemas/
