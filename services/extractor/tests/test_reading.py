@@ -237,3 +237,15 @@ def test_a_heading_stands_out_of_its_column_by_size_and_by_a_row_without_price()
     assert measures["牛肉面"]["col_same_size"] == pytest.approx(2 / 3)  # the other dishes, not the heading
     assert measures["牛肉面"]["col_rows_priced"] == pytest.approx(2 / 3)
     assert measures["牛肉面"]["col_same_shape"] == 1.0  # CJK words all, the heading too
+
+
+def test_a_page_the_rules_gave_up_on_is_told_from_a_page_read_without_them():
+    """The bare twins the reader trains on (no rule reader ran) and a page whose rules ended in their final
+    fallback both carry no rule reading; only the method says which, so the trees do not carry the twins'
+    lesson (the cells alone read right) onto pages the rules could not read."""
+    body = page(*table(0, 100, [["1200", "1350", "1500"], ["2400", "2600", "2900"]]))
+    geo = geometry(body)
+    found = candidates(geo, [])
+    fallback = FEATURES.index("method_final_fallback")
+    assert found and all(features(geo, found, classification("A"), "final_fallback")[:, fallback] == 1.0)
+    assert not features(geo, found, classification("A"), None)[:, fallback].any()

@@ -30,7 +30,7 @@ from skuflow_extractor.reading.geometry import Geometry
 HEADER_ROLES = ("model", "product_name", "price", "index")  # a column headed by one of these, or by another word
 ORIGINS = ("table_row", "card", "line")
 PAGE_TYPES = ("A", "B", "C", "D")
-METHODS = ("table_rule", "two_stage", "single_stage")
+METHODS = ("table_rule", "two_stage", "single_stage", "final_fallback")
 SAME_SIZE = 0.05  # type sizes this share apart are one size (a heading stands out of its column by more)
 
 CELL = ("code_score", "is_price", "chars", "tokens", "digits", "letters", "upper", "cjk", "size", "heading",
