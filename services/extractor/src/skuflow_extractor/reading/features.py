@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import get_args
 
 import numpy as np
 from skuflow_catalog.codes import code_score, is_measurement, is_package
 from skuflow_catalog.headers import CJK, is_currency
 
-from skuflow_contracts.results import PageClassification
+from skuflow_contracts.results import ExtractionMethod, PageClassification
 from skuflow_extractor.reading.candidates import (
     SOURCES,
     Candidate,
@@ -30,7 +31,7 @@ from skuflow_extractor.reading.geometry import Geometry
 HEADER_ROLES = ("model", "product_name", "price", "index")  # a column headed by one of these, or by another word
 ORIGINS = ("table_row", "card", "line")
 PAGE_TYPES = ("A", "B", "C", "D")
-METHODS = ("table_rule", "two_stage", "single_stage", "final_fallback")
+METHODS: tuple[str, ...] = get_args(ExtractionMethod)  # the rules' methods, their final fallback among them
 SAME_SIZE = 0.05  # type sizes this share apart are one size (a heading stands out of its column by more)
 
 CELL = ("code_score", "is_price", "chars", "tokens", "digits", "letters", "upper", "cjk", "size", "heading",
