@@ -98,6 +98,27 @@ def test_a_task_that_kills_its_worker_again_on_a_fresh_pool_is_blamed_for_it(poo
     assert asyncio.run(pool.parse(str(path), 0, HASH)).page.status == "ok"
 
 
+def die_while_answering() -> None:
+    """As a worker killed while it sends a page back: the start of an answer in the pipe, then gone."""
+    import gc
+    import multiprocessing.queues
+    import signal
+    import struct
+
+    answers = next(obj for obj in gc.get_objects() if isinstance(obj, multiprocessing.queues.SimpleQueue))
+    answers._writer._send(struct.pack("!i", 1_000_000) + b"the first bytes of a page")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_while_sending_its_answer_is_a_crash_not_a_timeout(pool, tmp_path):
+    """Python's pool waits for ever for the rest of such an answer; the page must not wait out its budget."""
+    with pytest.raises(WorkerCrashed, match="died while reading page 1"):
+        asyncio.run(pool.run("page 1", 30, die_while_answering))
+    path = tmp_path / "c.pdf"
+    path.write_bytes(HOSTILE["dangling_references"]())
+    assert asyncio.run(pool.parse(str(path), 0, HASH)).page.status == "ok"
+
+
 def test_damaged_variants_of_a_catalog_all_end_with_pages_or_a_reason(pool, tmp_path):
     """A CI-sized `make fuzz`: 60 mutations (truncations, byte flips, splices, swapped chunks)."""
     path = tmp_path / "m.pdf"

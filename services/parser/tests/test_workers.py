@@ -29,6 +29,26 @@ def test_a_page_is_parsed_in_a_worker_and_an_overrun_page_times_out_without_brea
         pool.close()
 
 
+def test_more_pages_in_flight_than_the_workers_task_limit_all_parse_on_renewed_workers(tmp_path):
+    """Python's own task limit per worker can leave no worker behind with pages queued (gh-115634)."""
+    pdf = tmp_path / "c.pdf"
+    born_digital().save(pdf)
+    pool = PagePool(workers=1, max_tasks_per_child=2, page_budget_seconds=30, config=ParserConfig(ocr_enabled=False))
+
+    async def in_flight(count: int):
+        first = pool.worker_pids()
+        pages = await asyncio.gather(*[pool.parse(str(pdf), 0, HASH) for _ in range(count)])
+        return first, [parsed.page.status for parsed in pages]
+
+    try:
+        asyncio.run(pool.parse(str(pdf), 0, HASH))
+        first, statuses = asyncio.run(in_flight(7))
+        assert statuses == ["ok"] * 7
+        assert first and set(pool.worker_pids()).isdisjoint(first)
+    finally:
+        pool.close()
+
+
 def test_workers_die_with_their_service_even_when_it_is_killed(tmp_path):
     import os
     import signal

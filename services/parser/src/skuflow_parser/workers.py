@@ -2,10 +2,16 @@
 
 MuPDF and OCR run off the event loop and out of the service's process: a hostile file that
 overflows MuPDF's stack, loops or crashes the process costs a worker, never the consumer. A
-task past its time budget is abandoned (its worker killed); workers are recycled after
-``max_tasks_per_child`` tasks so leaks cannot accumulate, and die with the service (Linux
+task past its time budget is abandoned (its worker killed); workers are recycled after about
+``max_tasks_per_child`` tasks each so leaks cannot accumulate, and die with the service (Linux
 parent-death signal). Whatever goes wrong inside a worker comes back as plain data (a reason
 string), because MuPDF's exceptions can hold objects that cannot cross a process boundary.
+
+Two ways Python's process pool (3.11) loses a task without saying so are guarded here: its own
+``max_tasks_per_child`` can leave no worker behind with tasks queued (CPython gh-115634), so the
+pool is renewed whole instead; and a worker killed while it sends an answer leaves half a message
+in the pipe that the pool waits on for ever, so a pool with a dead worker it has not noticed is
+treated as broken.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ _documents: OrderedDict[str, tuple[pymupdf.Document, ImageCache]] = OrderedDict(
 
 
 PR_SET_PDEATHSIG = 1
+STALL_CHECK_SECONDS = 1.0  # how often a waiting task looks for a dead worker its pool has not noticed
 
 
 class PageTimeout(Exception):
@@ -140,14 +147,13 @@ class PagePool:
         self.workers, self.max_tasks_per_child = workers, max_tasks_per_child
         self.page_budget_seconds, self.config = page_budget_seconds, config
         self.document_budget_seconds = document_budget_seconds
-        self._pool = self._new_pool()
+        self._pool, self._handed = self._new_pool(), 0
         WORKER_MEMORY.pools.add(self)
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         return concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, max_tasks_per_child=self.max_tasks_per_child,
-            mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-            initargs=(self.config,))
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker, initargs=(self.config,))
 
     async def parse(self, pdf_path: str, index: int, file_hash: str,
                     then: Callable[[PageParse], T] = as_parsed) -> T:
@@ -180,22 +186,43 @@ class PagePool:
         task whose pool broke is run once more on a fresh pool, and blamed only when it breaks that one
         too."""
         for _ in range(2):
-            pool = self._pool
+            pool = self._next_pool()
             try:
                 return await self._run_once(pool, what, budget, task, *args)
             except BrokenProcessPool:
                 self._replace_pool(pool)
         raise WorkerCrashed(f"the worker died while reading {what}")
 
+    def _next_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The pool for the next task: a fresh one once this one has been handed its share of tasks.
+        The old one finishes what it holds and lets its workers go."""
+        self._handed += 1
+        if self._handed > self.workers * self.max_tasks_per_child:
+            self._pool.shutdown(wait=False)
+            self._pool, self._handed = self._new_pool(), 1
+        return self._pool
+
     async def _run_once(self, pool: concurrent.futures.ProcessPoolExecutor, what: str, budget: float,
                         task: Callable, *args: object):
-        """One attempt; a pool already known to be broken raises BrokenProcessPool before the task runs."""
-        work = asyncio.get_running_loop().run_in_executor(pool, counted, task, *args)
-        try:
-            result, counts = await asyncio.wait_for(work, timeout=budget)
-        except TimeoutError:
-            self._replace_pool(pool)
-            raise PageTimeout(f"{what} took longer than {budget:g}s") from None
+        """One attempt; a pool already known to be broken raises BrokenProcessPool before the task runs,
+        and one found stalled raises it when found."""
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(pool, counted, task, *args)
+        deadline, stalled_before = loop.time() + budget, False
+        while not work.done():
+            await asyncio.wait({work}, timeout=min(STALL_CHECK_SECONDS, max(deadline - loop.time(), 0)))
+            if work.done():
+                break
+            if loop.time() >= deadline:
+                work.cancel()
+                self._replace_pool(pool)
+                raise PageTimeout(f"{what} took longer than {budget:g}s")
+            stalled = _stalled(pool)
+            if stalled and stalled_before:  # seen twice: not a worker the pool is replacing this instant
+                work.cancel()
+                raise BrokenProcessPool(f"a worker died while {what} waited and the pool did not notice")
+            stalled_before = stalled
+        result, counts = work.result()
         add_worker_counts(counts)
         return result
 
@@ -207,8 +234,9 @@ class PagePool:
             return
         for process in list(getattr(broken, "_processes", {}).values()):
             process.kill()
+        _unblock_answers(broken)
         broken.shutdown(wait=False, cancel_futures=True)
-        self._pool = self._new_pool()
+        self._pool, self._handed = self._new_pool(), 0
 
     def worker_pids(self) -> list[int]:
         """The live workers' process ids (none once the pool is shut down)."""
@@ -217,3 +245,17 @@ class PagePool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stalled(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
+    """The pool holds work but cannot do it: it lists a worker that has died, or none at all."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    return not processes or any(process.exitcode is not None for process in processes)
+
+
+def _unblock_answers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Close this process's end of the pool's answer pipe, its workers being dead: the pool's thread,
+    perhaps waiting for the rest of a message a killed worker began, then reads the end of the pipe."""
+    answers = getattr(pool, "_result_queue", None)
+    if answers is not None:
+        answers._writer.close()
