@@ -49,6 +49,33 @@ def test_more_pages_in_flight_than_the_workers_task_limit_all_parse_on_renewed_w
         pool.close()
 
 
+def a_long_page(tally: str) -> str:
+    """A page that takes past two looks for dead workers, tallied each time it is read."""
+    import time
+
+    with open(tally, "a") as handle:
+        handle.write("read\n")
+    time.sleep(3)
+    return "read"
+
+
+def test_a_long_page_on_a_pool_renewed_under_it_is_waited_for_not_read_again(tmp_path):
+    """A renewed pool forgets its workers while they finish what it holds: that is no dead worker."""
+    tally = tmp_path / "tally"
+    pool = PagePool(workers=1, max_tasks_per_child=1, page_budget_seconds=30, config=ParserConfig(ocr_enabled=False))
+
+    async def long_then_another():
+        long = asyncio.ensure_future(pool.run("a long page", 30, a_long_page, str(tally)))
+        await asyncio.sleep(0.5)  # handed over: the next page renews the pool
+        return await asyncio.gather(long, pool.run("the next page", 30, abs, -1))
+
+    try:
+        assert asyncio.run(long_then_another()) == ["read", 1]
+        assert tally.read_text() == "read\n"
+    finally:
+        pool.close()
+
+
 def test_workers_die_with_their_service_even_when_it_is_killed(tmp_path):
     import os
     import signal

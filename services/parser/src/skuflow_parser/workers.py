@@ -186,11 +186,10 @@ class PagePool:
         task whose pool broke is run once more on a fresh pool, and blamed only when it breaks that one
         too."""
         for _ in range(2):
-            pool = self._next_pool()
             try:
-                return await self._run_once(pool, what, budget, task, *args)
+                return await self._run_once(self._next_pool(), what, budget, task, *args)
             except BrokenProcessPool:
-                self._replace_pool(pool)
+                continue
         raise WorkerCrashed(f"the worker died while reading {what}")
 
     def _next_pool(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -204,39 +203,48 @@ class PagePool:
 
     async def _run_once(self, pool: concurrent.futures.ProcessPoolExecutor, what: str, budget: float,
                         task: Callable, *args: object):
-        """One attempt; a pool already known to be broken raises BrokenProcessPool before the task runs,
-        and one found stalled raises it when found."""
+        """One attempt. BrokenProcessPool: the pool was broken already, broke under the task, or was found
+        stalled while the task waited."""
         loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(pool, counted, task, *args)
-        deadline, stalled_before = loop.time() + budget, False
+        try:
+            work = loop.run_in_executor(pool, counted, task, *args)
+        except BrokenProcessPool:
+            self._renew(pool)
+            raise
+        watch, deadline, stalled_before = _Watch(pool), loop.time() + budget, False
         while not work.done():
             await asyncio.wait({work}, timeout=min(STALL_CHECK_SECONDS, max(deadline - loop.time(), 0)))
             if work.done():
                 break
             if loop.time() >= deadline:
-                work.cancel()
-                self._replace_pool(pool)
+                self._abandon(pool, watch, work)
                 raise PageTimeout(f"{what} took longer than {budget:g}s")
-            stalled = _stalled(pool)
+            stalled = watch.stalled()
             if stalled and stalled_before:  # seen twice: not a worker the pool is replacing this instant
-                work.cancel()
+                self._abandon(pool, watch, work)
                 raise BrokenProcessPool(f"a worker died while {what} waited and the pool did not notice")
             stalled_before = stalled
-        result, counts = work.result()
+        try:
+            result, counts = work.result()
+        except BrokenProcessPool:
+            self._abandon(pool, watch, work)
+            raise
         add_worker_counts(counts)
         return result
 
-    def _replace_pool(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        """A stuck MuPDF call cannot be interrupted: kill the workers and start fresh ones. Only the pool
-        the task ran on: tasks in flight together all see it break, and the first one's replacement
-        (perhaps running its retry already) must not be killed by the others'."""
-        if broken is not self._pool:
-            return
-        for process in list(getattr(broken, "_processes", {}).values()):
-            process.kill()
-        _unblock_answers(broken)
-        broken.shutdown(wait=False, cancel_futures=True)
-        self._pool, self._handed = self._new_pool(), 0
+    def _abandon(self, pool: concurrent.futures.ProcessPoolExecutor, watch: _Watch, work: asyncio.Future) -> None:
+        """A stuck MuPDF call cannot be interrupted, and a broken pool answers nothing more: kill the workers
+        of the pool the task ran on, free its thread, and start a fresh pool if it was the current one. Only
+        that pool: tasks in flight together all see it break, and the first one's replacement (perhaps
+        running its retry already) must not be killed by the others'."""
+        work.cancel()
+        watch.abandon()
+        self._renew(pool)
+
+    def _renew(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        if pool is self._pool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._pool, self._handed = self._new_pool(), 0
 
     def worker_pids(self) -> list[int]:
         """The live workers' process ids (none once the pool is shut down)."""
@@ -247,15 +255,24 @@ class PagePool:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _stalled(pool: concurrent.futures.ProcessPoolExecutor) -> bool:
-    """The pool holds work but cannot do it: it lists a worker that has died, or none at all."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    return not processes or any(process.exitcode is not None for process in processes)
+class _Watch:
+    """What a pool's own thread watches, kept for a task's wait: the pool's workers and its answer pipe (a
+    pool that is shut down forgets both while its thread still waits on them)."""
 
+    def __init__(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        workers = getattr(pool, "_processes", None)
+        self.workers: dict = workers if workers is not None else {}
+        self.answers = getattr(pool, "_result_queue", None)
 
-def _unblock_answers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
-    """Close this process's end of the pool's answer pipe, its workers being dead: the pool's thread,
-    perhaps waiting for the rest of a message a killed worker began, then reads the end of the pipe."""
-    answers = getattr(pool, "_result_queue", None)
-    if answers is not None:
-        answers._writer.close()
+    def stalled(self) -> bool:
+        """The pool holds the task but cannot do it: it lists a worker that has died, or none at all."""
+        workers = list(self.workers.values())
+        return not workers or any(worker.exitcode is not None for worker in workers)
+
+    def abandon(self) -> None:
+        """Kill the workers, then close this process's end of the answer pipe: the pool's thread, perhaps
+        waiting for the rest of a message a killed worker began, reads the end of the pipe and stops."""
+        for worker in list(self.workers.values()):
+            worker.kill()
+        if self.answers is not None:
+            self.answers._writer.close()
