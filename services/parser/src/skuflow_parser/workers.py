@@ -142,6 +142,9 @@ def counted(task: Callable, *args: object) -> tuple[object, Counts]:
 
 
 class PagePool:
+    """A service's worker processes: pages parsed and documents checked within their budgets, a task never
+    lost to a worker's death (run again once on fresh workers, then blamed)."""
+
     def __init__(self, *, workers: int, max_tasks_per_child: int, page_budget_seconds: float,
                  config: ParserConfig, document_budget_seconds: float = 120.0) -> None:
         self.workers, self.max_tasks_per_child = workers, max_tasks_per_child
