@@ -6,7 +6,7 @@ Figures, not assertions. Printed as a table and as ``BENCH {json}`` lines:
   learned reader's share of a page's reading (its stages beside the rule readers alone);
 - the evaluator's time per document (50 and 500 pages, AUTO and HYBRID) next to parsing the same;
 - OCR: a generated A4 scan at 150 dpi, and the committed real scans (first pages: per page, per A4 of area,
-  and the peak memory of the worker process that read them);
+  and the peak memory of the worker process that read them; per A4 again with the int8 detector);
 - through the running services: the same catalog upload-to-completed, then 1, 4 and 16 concurrent
   10-page documents with p50/p95 page latency from ``page.parsed`` to ``page.bound`` (the events'
   ``occurred_at``), the peak RSS of every service process, and the 16 documents again with a second
@@ -49,8 +49,9 @@ from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.reading.pipeline import read_page
 from skuflow_parser.backends import ocr_backend
+from skuflow_parser.backends.ocr_engines import DetModel, OcrTuning
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
-from skuflow_parser.pages import parse_page
+from skuflow_parser.pages import ParserConfig, parse_page
 from skuflow_parser.pipeline import parse_and_store
 from skuflow_platform.settings import PlatformSettings
 from skuflow_platform.storage import LocalStorage, sha256_hex
@@ -149,30 +150,35 @@ A4_AREA = 595 * 842  # points²
 REAL_SCANS = Path(__file__).resolve().parents[3] / "tests" / "real" / "committed"
 
 
-def _read_scans(paths: list[str], queue: multiprocessing.Queue) -> None:
+def _read_scans(paths: list[str], det_model: DetModel, queue: multiprocessing.Queue) -> None:
     """Child process (a parser worker's life): load the OCR models, then read the first page of each scan
-    (a page costs 10-20 s: one each keeps `make bench` within its five minutes); reports seconds, pages,
-    their area in A4 pages and the child's peak resident memory."""
-    ocr_backend.warm_up()
+    (a page costs 10-20 s: one each keeps `make bench` within its five minutes) with the ``det_model``
+    detector; reports seconds, pages, their area in A4 pages and the child's peak resident memory."""
+    config = ParserConfig(ocr=OcrTuning(det_model=det_model))
+    ocr_backend.warm_up(config.ocr)
     cache, seconds, pages, area = ImageCache(), 0.0, 0, 0.0
     for path in paths:
         doc = open_document(Path(path).read_bytes())
-        seconds += _timed(lambda doc=doc: parse_page(doc, 0, "0" * 64, cache))
+        seconds += _timed(lambda doc=doc: parse_page(doc, 0, "0" * 64, cache, config))
         pages, area = pages + 1, area + doc[0].rect.width * doc[0].rect.height / A4_AREA
     queue.put((seconds, pages, area, _memory_mib("VmHWM")))
 
 
 def real_scan_figures(directory: Path = REAL_SCANS) -> list[Figure]:
     """OCR on the committed real scans (image-only documents of the real set), in a fresh process: time
-    per page and per A4 of page area, and the worker's peak memory."""
+    per page and per A4 of page area, and the worker's peak memory; then the time per A4 again with the
+    detector in 8-bit integers (``SKUFLOW_OCR_DET_MODEL=int8``), in a process of its own."""
     sources = json.loads((directory.parent / "sources.json").read_text(encoding="utf-8"))
     paths = [str(directory / f"{s['name']}.pdf") for s in sources
              if s["committed"] and s["kind"] != "born-digital" and (directory / f"{s['name']}.pdf").is_file()]
-    seconds, pages, area, peak = _in_child(_read_scans, paths)
+    seconds, pages, area, peak = _in_child(_read_scans, paths, "float")
+    int8_seconds, *_ = _in_child(_read_scans, paths, "int8")
     return [Figure("ocr_seconds_per_real_scan_page", seconds / max(pages, 1), "s",
                    f"the first page of each of {len(paths)} committed real scans"),
             Figure("ocr_seconds_per_a4_of_real_scans", seconds / max(area, 1e-9), "s",
                    f"the same pages are {area:.1f} A4 pages of area"),
+            Figure("ocr_seconds_per_a4_of_real_scans_int8_detector", int8_seconds / max(area, 1e-9), "s",
+                   f"{int8_seconds / max(seconds, 1e-9):.2f}x of the float detector's"),
             Figure("ocr_worker_peak_rss", peak, "MiB", "VmHWM of the process that read them")]
 
 

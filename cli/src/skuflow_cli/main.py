@@ -14,6 +14,7 @@ import httpx
 from skuflow_cli.golden.generator import add_generate_arguments
 from skuflow_cli.golden.twins import add_twins_arguments
 from skuflow_cli.llm import add_llm_commands
+from skuflow_cli.ocr_model import add_ocr_model_command
 from skuflow_cli.replay import add_replay_command
 from skuflow_cli.training.commands import adaptation, add_training_commands, cross_validate
 from skuflow_cli.training.corrections import add_corrections_commands
@@ -214,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_user_commands(sub.add_parser("user", help="user accounts for the workbench and the API"))
     add_corrections_commands(sub.add_parser("corrections", help="annotators' corrections as labelled pages"))
     add_replay_command(sub)
+    add_ocr_model_command(sub)
     return parser
 
 

@@ -125,3 +125,29 @@ def test_warm_up_reads_a_line_so_every_model_is_loaded_before_the_first_page():
     from skuflow_parser.backends.ocr_backend import WARM_UP_TEXT, warm_up
 
     assert warm_up() == WARM_UP_TEXT
+
+
+def test_the_int8_detector_finds_the_lines_the_float_one_finds_and_is_chosen_by_settings(monkeypatch):
+    """The detector quantized by ``skuflow ocr-model`` (committed) loads, and a scanned product list reads
+    as through the float one; its answers are recorded on an OCR tape apart from the float detector's."""
+    from pdf_samples import scanned
+
+    from skuflow_parser.backends.ocr_backend import WARM_UP_TEXT, ocr_page, warm_up
+    from skuflow_parser.backends.ocr_engines import INT8_DETECTOR
+    from skuflow_parser.backends.pymupdf_backend import open_document
+
+    int8 = OcrTuning(det_model="int8")
+    assert INT8_DETECTOR.is_file() and warm_up(int8) == WARM_UP_TEXT
+    assert engine(int8)._ocr.cfg.Det.model_path == str(INT8_DETECTOR)
+    assert engine(OcrTuning())._ocr.cfg.Det.model_path is None  # the wheel's float detector
+    page = open_document(scanned())[0]
+    texts = {tuning.det_model: " ".join(block.text for block in ocr_page(page, tuning=tuning).blocks)
+             for tuning in (OcrTuning(), int8)}
+    for text in texts.values():  # (the float detector also reads a stray mark as '■')
+        assert all(field in text for field in ("不锈钢保温杯", "SF-0012", "500ml", "¥35.00"))
+    assert engine(int8)._tuning != engine(OcrTuning())._tuning  # the tape's key for its calls
+    monkeypatch.setenv("SKUFLOW_OCR_DET_MODEL", "int8")
+    assert ParserSettings().parser_config().ocr == int8
+    monkeypatch.setenv("SKUFLOW_OCR_DET_MODEL", "int4")
+    with pytest.raises(ValueError, match="int8"):
+        ParserSettings()

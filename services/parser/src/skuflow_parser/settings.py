@@ -2,7 +2,7 @@
 
 from pydantic_settings import SettingsConfigDict
 
-from skuflow_parser.backends.ocr_engines import DET_MAX_SIDE, REC_BATCH_SIZE, EngineName, OcrTuning
+from skuflow_parser.backends.ocr_engines import DET_MAX_SIDE, REC_BATCH_SIZE, DetModel, EngineName, OcrTuning
 from skuflow_parser.backends.screenshot import DEFAULT_DPI as SCREENSHOT_DPI
 from skuflow_parser.domain.images import DECORATION_MAX_SIDE
 from skuflow_parser.domain.screenshots import ScreenshotPolicy
@@ -26,6 +26,7 @@ class ParserSettings(PlatformSettings):
     ocr_engine: EngineName = "rapidocr"
     ocr_rec_batch_size: int = REC_BATCH_SIZE
     ocr_det_max_side: int = DET_MAX_SIDE
+    ocr_det_model: DetModel = "float"
     ocr_flatten_photos: bool = False
     text_coverage_threshold: float = TEXT_COVERAGE_THRESHOLD
     min_text_chars: int = MIN_TEXT_CHARS
@@ -40,7 +41,7 @@ class ParserSettings(PlatformSettings):
             text_layer=TextLayerRule(coverage_threshold=self.text_coverage_threshold, min_chars=self.min_text_chars),
             ocr_enabled=self.ocr_enabled, ocr_dpi=self.ocr_dpi,
             ocr=OcrTuning(engine=self.ocr_engine, rec_batch_size=self.ocr_rec_batch_size,
-                          det_max_side=self.ocr_det_max_side),
+                          det_max_side=self.ocr_det_max_side, det_model=self.ocr_det_model),
             flatten_photos=self.ocr_flatten_photos,
             decoration_floor=self.image_decoration_floor_pt,
             screenshots=self.page_screenshots, screenshot_dpi=self.screenshot_dpi)

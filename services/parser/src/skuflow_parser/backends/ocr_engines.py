@@ -3,9 +3,11 @@ the models, so it works offline) by default, PaddleOCR when selected and install
 
 Both detect text on the page image scaled down to ``det_max_side`` pixels (detection cost grows
 with the area; text lines stay findable) and recognize the cropped lines at full resolution,
-``rec_batch_size`` lines per inference call. RapidOCR also says where each word of a line stands
-(from the recognizer's alignment of characters to the image), which places a line's words as a text
-layer would: '2530' read as one line is two prices, 25 and 30, printed apart.
+``rec_batch_size`` lines per inference call. RapidOCR can detect with the detector in 8-bit integers
+(``det_model="int8"``: PP-OCR's own detector quantized here, ``skuflow ocr-model``), a third of the
+float detector's time for the same lines found (docs/decisions.md, OCR). RapidOCR also says where
+each word of a line stands (from the recognizer's alignment of characters to the image), which places
+a line's words as a text layer would: '2530' read as one line is two prices, 25 and 30, printed apart.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import importlib.util
 import logging
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
@@ -29,6 +32,8 @@ BOX_TRIM = 0.89  # of a detected box's height kept (see ``_trimmed``), after the
 log = logging.getLogger(__name__)
 
 EngineName = Literal["rapidocr", "paddleocr"]
+DetModel = Literal["float", "int8"]
+INT8_DETECTOR = Path(__file__).parent / "models" / "det_int8.onnx"  # written by ``skuflow ocr-model``
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class OcrTuning:
     engine: EngineName = "rapidocr"
     rec_batch_size: int = REC_BATCH_SIZE
     det_max_side: int = DET_MAX_SIDE
+    det_model: DetModel = "float"  # the float detector until the corpus's OCR tape is read with the int8 one
 
 
 DEFAULT_TUNING = OcrTuning()
@@ -70,8 +76,11 @@ class RapidOcr:
         self._ocr = RapidOCR(params={"Global.log_level": "warning", "Global.max_side_len": MAX_SIDE_PX,
                                      "Global.return_word_box": True, "Det.limit_type": "max",
                                      "Det.limit_side_len": tuning.det_max_side,
-                                     "Rec.rec_batch_num": tuning.rec_batch_size})
-        self._tuning = [tuning.det_max_side, tuning.rec_batch_size]
+                                     "Rec.rec_batch_num": tuning.rec_batch_size,
+                                     **({"Det.model_path": str(INT8_DETECTOR)} if tuning.det_model == "int8" else {})})
+        # what the answers depend on, for the OCR tape (the float detector's calls keep their recorded keys)
+        self._tuning = [tuning.det_max_side, tuning.rec_batch_size,
+                        *(["det-int8"] if tuning.det_model == "int8" else [])]
 
     def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
         return ocr_tape.played("rapidocr.read", image, [upright_lines, *self._tuning],
