@@ -133,7 +133,7 @@ def test_the_int8_detector_finds_the_lines_the_float_one_finds_and_is_chosen_by_
     from pdf_samples import scanned
 
     from skuflow_parser.backends.ocr_backend import WARM_UP_TEXT, ocr_page, warm_up
-    from skuflow_parser.backends.ocr_engines import INT8_DETECTOR
+    from skuflow_parser.backends.ocr_engines import INT8_DETECTOR, int8_digest
     from skuflow_parser.backends.pymupdf_backend import open_document
 
     int8 = OcrTuning(det_model="int8")
@@ -145,7 +145,8 @@ def test_the_int8_detector_finds_the_lines_the_float_one_finds_and_is_chosen_by_
              for tuning in (OcrTuning(), int8)}
     for text in texts.values():  # (the float detector also reads a stray mark as '■')
         assert all(field in text for field in ("不锈钢保温杯", "SF-0012", "500ml", "¥35.00"))
-    assert engine(int8)._tuning != engine(OcrTuning())._tuning  # the tape's key for its calls
+    # the OCR tape keys its calls apart from the float detector's, and by the model file's content
+    assert engine(int8)._tuning == [*engine(OcrTuning())._tuning, f"det-int8:{int8_digest()}"]
     monkeypatch.setenv("SKUFLOW_OCR_DET_MODEL", "int8")
     assert ParserSettings().parser_config().ocr == int8
     monkeypatch.setenv("SKUFLOW_OCR_DET_MODEL", "int4")

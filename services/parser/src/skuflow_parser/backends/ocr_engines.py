@@ -12,6 +12,7 @@ a line's words as a text layer would: '2530' read as one line is two prices, 25 
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import logging
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ class RapidOcr:
                                      **({"Det.model_path": str(INT8_DETECTOR)} if tuning.det_model == "int8" else {})})
         # what the answers depend on, for the OCR tape (the float detector's calls keep their recorded keys)
         self._tuning = [tuning.det_max_side, tuning.rec_batch_size,
-                        *(["det-int8"] if tuning.det_model == "int8" else [])]
+                        *([f"det-int8:{int8_digest()}"] if tuning.det_model == "int8" else [])]
 
     def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
         return ocr_tape.played("rapidocr.read", image, [upright_lines, *self._tuning],
@@ -169,6 +170,12 @@ class PaddleOcr:
     def recognize(self, image: np.ndarray, boxes: list[Corners]) -> list[Line]:
         """Not offered by PaddleOCR's pipeline here: no lines, so the page keeps its detected ones."""
         return []
+
+
+@cache
+def int8_digest() -> str:
+    """The int8 detector's file, by its content: a detector quantized otherwise answers otherwise."""
+    return hashlib.sha256(INT8_DETECTOR.read_bytes()).hexdigest()[:12]
 
 
 @cache
