@@ -12,7 +12,7 @@ from skuflow_cli.ocr_model import detector_inputs, float_detector, quantize
 
 def test_the_quantized_detector_sees_text_where_the_float_one_does(tmp_path):
     """Calibrated on one catalog page, the int8 detector's text map of another page agrees with the float
-    detector's on nearly every pixel, at a quarter of the file's size."""
+    detector's on nearly every pixel, in under a third of the file's size."""
     pdf = tmp_path / "catalog.pdf"
     generate_catalog(pdf, pages=2, seed=3)
     document = pymupdf.open(pdf)

@@ -21,9 +21,8 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
-from skuflow_parser.backends.ocr_backend import DEFAULT_DPI, ocr_resolution, scan_resolution
-from skuflow_parser.backends.ocr_engines import DET_MAX_SIDE, INT8_DETECTOR, MAX_SIDE_PX
-from skuflow_parser.backends.pymupdf_backend import render
+from skuflow_parser.backends.ocr_backend import page_image, scan_resolution
+from skuflow_parser.backends.ocr_engines import DET_MAX_SIDE, INT8_DETECTOR
 
 CALIBRATION = Path("tests/real/ocr-calibration.txt")  # one document a line, found in tests/real
 REAL = Path("tests/real")
@@ -37,9 +36,7 @@ def detector_inputs(pages: list[pymupdf.Page]) -> Iterator[np.ndarray]:
 
     prepare = DetPreProcess(DET_MAX_SIDE, "max")
     for page in pages:
-        dpi = ocr_resolution(DEFAULT_DPI, scan_resolution(page), max(page.rect.width, page.rect.height))
-        pix, _ = render(page, dpi, MAX_SIDE_PX)
-        yield prepare(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3))
+        yield prepare(page_image(page, scan_resolution(page))[0])
 
 
 def float_detector() -> Path:

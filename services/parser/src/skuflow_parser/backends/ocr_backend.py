@@ -114,6 +114,13 @@ def ocr_resolution(dpi: int, scanned_at: float | None, long_side: float = A4_LON
     return max(dpi, round(min(scanned_at, READ_LONG_PX * 72 / long_side)))
 
 
+def page_image(page: pymupdf.Page, scanned_at: float | None, dpi: int = DEFAULT_DPI,
+               max_side: int = MAX_SIDE_PX) -> tuple[np.ndarray, float]:
+    """The page's pixels as OCR reads them (a scan of ``scanned_at`` ppi at ``ocr_resolution``), and their zoom."""
+    pix, zoom = render(page, ocr_resolution(dpi, scanned_at, max(page.rect.width, page.rect.height)), max_side)
+    return _pixels(pix), zoom
+
+
 def _mostly_chinese(found: list) -> bool:
     """Most letters read are full-width: a page in PP-OCR's own scripts, whose columns may stand."""
     letters = [ch for line in found for ch in line.text if ch.isalpha()]
@@ -137,8 +144,7 @@ def ocr_page(page: pymupdf.Page, *, dpi: int = DEFAULT_DPI, max_side: int = MAX_
     from the flattened sheet of a photo (``flatten``: off by default, see docs/decisions.md); on a
     scan, also where the pictures printed on it are (``scan_pictures``)."""
     scanned_at = scan_resolution(page)
-    pix, zoom = render(page, ocr_resolution(dpi, scanned_at, max(page.rect.width, page.rect.height)), max_side)
-    image = _pixels(pix)
+    image, zoom = page_image(page, scanned_at, dpi, max_side)
     if flatten and scanned_at is not None and (corners := sheet(image)) is not None:
         image = flattened(image, corners)  # a photographed sheet: its words are placed as on the flat sheet
         zoom = max(image.shape[1] / page.rect.width, image.shape[0] / page.rect.height)

@@ -74,14 +74,14 @@ class RapidOcr:
     def __init__(self, tuning: OcrTuning) -> None:
         from rapidocr import RapidOCR
 
+        int8 = tuning.det_model == "int8"
         self._ocr = RapidOCR(params={"Global.log_level": "warning", "Global.max_side_len": MAX_SIDE_PX,
                                      "Global.return_word_box": True, "Det.limit_type": "max",
                                      "Det.limit_side_len": tuning.det_max_side,
                                      "Rec.rec_batch_num": tuning.rec_batch_size,
-                                     **({"Det.model_path": str(INT8_DETECTOR)} if tuning.det_model == "int8" else {})})
+                                     **({"Det.model_path": str(INT8_DETECTOR)} if int8 else {})})
         # what the answers depend on, for the OCR tape (the float detector's calls keep their recorded keys)
-        self._tuning = [tuning.det_max_side, tuning.rec_batch_size,
-                        *([f"det-int8:{int8_digest()}"] if tuning.det_model == "int8" else [])]
+        self._tuning = [tuning.det_max_side, tuning.rec_batch_size, *([f"det-int8:{int8_digest()}"] if int8 else [])]
 
     def read(self, image: np.ndarray, *, upright_lines: bool = True) -> list[Line]:
         return ocr_tape.played("rapidocr.read", image, [upright_lines, *self._tuning],
