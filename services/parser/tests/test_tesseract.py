@@ -122,14 +122,17 @@ def test_letters_tesseract_parted_are_one_word_again_where_they_stand_close():
     assert lines_of(tsv)[0].text == "ต า ร ค Kia"  # a script Tesseract spaces rightly is left as read
 
 
-def _answering(monkeypatch, script: str, *words: str) -> None:
-    """Tesseract answering that the page is in ``script`` and reading ``words``, one line, surely."""
+def _answering(monkeypatch, script: str, *words: str) -> list[tuple[str, ...]]:
+    """Tesseract answering that the page is in ``script`` and reading ``words``, one line, surely; the calls
+    made, as their arguments."""
     rows = ["level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"]
     rows += [f"5\t1\t1\t1\t1\t{n}\t{60 * n}\t20\t50\t20\t95.0\t{word}" for n, word in enumerate(words, start=1)]
     answer = {True: f"Script: {script}\n", False: "\n".join(rows)}  # --psm 0 asks for the script
-    monkeypatch.setattr(tesseract, "_run", lambda _image, *args: answer["0" in args])
+    calls: list[tuple[str, ...]] = []
+    monkeypatch.setattr(tesseract, "_run", lambda _image, *args: calls.append(args) or answer["0" in args])
     monkeypatch.setattr(tesseract, "installed",
-                        lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha", "vie"}))
+                        lambda: frozenset({"eng", "osd", "rus", "ukr", "fas", "kor", "tha", "vie", "ell"}))
+    return calls
 
 
 @pytest.mark.parametrize(("script", "words", "kept"), [
@@ -172,8 +175,21 @@ def test_a_page_the_detection_names_in_no_script_is_heard_in_korean_by_its_words
     syllables)."""
     _answering(monkeypatch, "Latin", *words)
     image = np.full((40, 400, 3), 255, dtype=np.uint8)
-    reading = tesseract.read_other_script(image, [_line(("Premium", 0), ("Brazil", 50))])
+    reading = tesseract.read_other_script(image, [_line(("互互丕", 0), ("Brazil", 50))])  # Hangul as PP-OCR reads it
     assert (reading is not None and reading.from_ppocr is tesseract.LATIN_WORDS) == korean
+
+
+@pytest.mark.parametrize(("first", "asked"), [
+    ("Premium Brazil Cerrado", {"rus+ukr+eng", "vie"}),  # a Latin reading: neither Korean nor Greek to ask about
+    ("互互丕 Brazil Cerrado", {"rus+ukr+eng", "kor+eng", "vie"}),  # Chinese characters: Hangul as PP-OCR reads it
+    ("Meλιτζανoσαλατα Charred", {"rus+ukr+eng", "vie", "ell+eng"})])  # Greek letters among Latin look-alikes
+def test_a_witness_is_asked_only_about_a_reading_that_shows_its_script_as_pp_ocr_reads_it(monkeypatch,
+                                                                                        packs_asked_again, first,
+                                                                                        asked):
+    calls = _answering(monkeypatch, "Latin", "Premium", "Brazil", "Cerrado", "Natural")
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    assert tesseract.read_other_script(image, [_line(*((w, 50 * n) for n, w in enumerate(first.split())))]) is None
+    assert {args[1] for args in calls if args[0] == "-l"} == asked
 
 
 VIETNAMESE_MENU = ["Trà Sữa Olong Đặc Biệt        18k", "Sữa Tươi Trân Châu Đường Đen        25k",
@@ -330,3 +346,13 @@ def test_a_latin_page_is_heard_in_greek_by_its_greek_words(monkeypatch, packs_as
     image = np.full((40, 400, 3), 255, dtype=np.uint8)
     reading = tesseract.read_other_script(image, [_line(("Meλιτζανoσαλατα", 0), ("Charred", 50))])
     assert (reading is not None) == greek
+
+
+def test_a_greek_page_is_heard_in_greek_before_the_vietnamese_witness_is_asked(monkeypatch, packs_asked_again):
+    """Read with the Vietnamese pack, a Greek menu's strip came out in marked Latin letters: the Greek witness,
+    asked first, claims the page."""
+    calls = _answering(monkeypatch, "Latin", "Μελιτζανοσαλάτα", "Κοντοσούβλι", "Τζατζίκι", "Trà", "Sữa", "Đặc", "Biệt")
+    image = np.full((40, 400, 3), 255, dtype=np.uint8)
+    reading = tesseract.read_other_script(image, [_line(("Meλιτζανoσαλατα", 0), ("Tra Sa Đc", 50))])
+    assert reading is not None and reading.from_ppocr is tesseract.FIGURES  # Greek's, not Vietnamese's in dong
+    assert "vie" not in {args[1] for args in calls if args[0] == "-l"}
