@@ -148,7 +148,7 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
         """The category of the profile the job is frozen to; "unknown" for a version whose profile.published
         has not arrived yet: a metric's label never holds up a delivery."""
         try:
-            return (await book.get(uow.conn, config_version)).category
+            return (await book.get(uow.conn, config_version, wait=0)).category
         except UnknownProfile:
             return UNKNOWN_LABEL
 
