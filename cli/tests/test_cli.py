@@ -1,6 +1,7 @@
 """`skuflow extract` composes the same cores in one process and writes the same result.json."""
 
 import json
+import socket
 
 import pytest
 
@@ -56,3 +57,21 @@ def test_sample_catalog_writes_the_pdf_and_its_truth(tmp_path):
     truth = json.loads((tmp_path / "c.truth.json").read_text())
     assert [p["page_type"] for p in truth["pages"]] == ["D", "C", "A", "C"]
     assert sum(len(p["skus"]) for p in truth["pages"]) == 18
+
+
+def _port_nobody_listens_on() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_submit_says_so_when_the_file_is_missing_or_the_gateway_does_not_answer(tmp_path, capsys):
+    gateway = f"http://127.0.0.1:{_port_nobody_listens_on()}"
+    assert main(["submit", str(tmp_path / "missing.pdf"), "--gateway", gateway]) == 2
+    assert "no such file" in capsys.readouterr().err
+    pdf = tmp_path / "c.pdf"
+    assert main(["sample-catalog", "--out", str(pdf), "--pages", "1"]) == 0
+    capsys.readouterr()
+    assert main(["submit", str(pdf), "--gateway", gateway]) == 4
+    err = capsys.readouterr().err
+    assert f"no answer from {gateway}/api/v1/jobs" in err and "Traceback" not in err

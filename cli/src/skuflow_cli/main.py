@@ -65,6 +65,9 @@ ENDED_WITHOUT_RESULT = ("failed", "cancelled")  # user statuses after which a jo
 
 def _submit(args: argparse.Namespace) -> int:
     """Upload through the gateway and wait for the job to finish, printing progress."""
+    if not args.pdf.is_file():
+        print(f"skuflow: no such file: {args.pdf}", file=sys.stderr)
+        return 2
     token = mint_token(user_id=args.user, merchant_id=args.merchant, secret=PlatformSettings().jwt_secret)
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=args.gateway, headers=headers, timeout=60) as client:
@@ -219,9 +222,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unreachable(exc: httpx.TransportError) -> str:
+    """Where a request that never got an answer was going (its URL, when httpx kept the request)."""
+    try:
+        return str(exc.request.url)
+    except RuntimeError:  # raised by httpx when the error carries no request
+        return "the server"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except httpx.TransportError as exc:  # the gateway down, a wrong --gateway, a timeout: said, not a traceback
+        print(f"skuflow: no answer from {_unreachable(exc)} ({type(exc).__name__}: {exc}); "
+              "is the gateway running (`make up`) and --gateway right?", file=sys.stderr)
+        return 4
 
 
 if __name__ == "__main__":
