@@ -81,3 +81,18 @@ def test_the_image_installs_its_service_from_the_list_at_the_pinned_versions():
     assert 'pip install -c constraints.txt $(python deploy/docker/local_packages.py "$SERVICE")' in recipe
     assert "COPY constraints.txt ./" in recipe and "COPY services/ services/" in recipe
     assert "COPY deploy/docker/local_packages.py deploy/docker/" in recipe
+
+
+def test_the_image_has_the_openmp_runtime_lightgbm_loads():
+    """lightgbm's library links libgomp.so.1, which python:3.11-slim lacks: the classifier and extractor
+    would stop at import."""
+    recipe = DOCKERFILE.read_text(encoding="utf-8")
+    assert "apt-get install" in recipe and " libgomp1 " in recipe
+    assert recipe.index(" libgomp1 ") < recipe.index("ARG SERVICE")  # in the layer every image shares
+
+
+def test_the_collab_image_builds_its_own_workbench_not_the_checkouts():
+    """A workbench built by `make setup` in the checkout must not reach the image (the recipe's own build
+    would then land inside it, and the image serve the checkout's)."""
+    ignored = (REPO_ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert "services/collab/src/skuflow_collab/static" in ignored and "**/node_modules" in ignored

@@ -12,6 +12,7 @@ import ast
 import sys
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -24,11 +25,13 @@ try:
     from skuflow_contracts import topics as contract_topics
     from skuflow_contracts.topics import all_topic_names
     from skuflow_platform.consumer import consumer_group
+    from skuflow_platform.settings import PlatformSettings
 except ImportError:  # not installed in this environment: use the source tree
     sys.path[:0] = [str(REPO_ROOT / "libs" / lib / "src") for lib in ("contracts", "platform")]
     from skuflow_contracts import topics as contract_topics
     from skuflow_contracts.topics import all_topic_names
     from skuflow_platform.consumer import consumer_group
+    from skuflow_platform.settings import PlatformSettings
 
 SERVICES = {
     "gateway": 8000,
@@ -45,8 +48,9 @@ AUTOSCALED = ("parser", "classifier", "extractor", "binder")
 CPU_SCALED = ("parser", "extractor")
 CONFIGMAP = "skuflow-config"
 SECRET = "skuflow-secrets"
-SECRET_KEYS = {"SKUFLOW_DATABASE_URL", "SKUFLOW_JWT_SECRET"}
-CONFIG_KEYS = {"SKUFLOW_KAFKA_BOOTSTRAP", "SKUFLOW_STORAGE_ROOT", "SKUFLOW_LOG_LEVEL", "SKUFLOW_HTTP_HOST"}
+SECRET_KEYS = {"SKUFLOW_DATABASE_URL", "SKUFLOW_JWT_SECRET", "SKUFLOW_LLM_STATE_DATABASE_URL"}
+CONFIG_KEYS = {"SKUFLOW_KAFKA_BOOTSTRAP", "SKUFLOW_STORAGE_ROOT", "SKUFLOW_LOG_LEVEL", "SKUFLOW_HTTP_HOST",
+               "SKUFLOW_FILE_LINKS_BASE_URL"}
 
 
 def _yaml_files() -> list[Path]:
@@ -153,11 +157,16 @@ def test_deployment(by_kind, name):
     assert {"configMapRef": {"name": CONFIGMAP}} in env_from, f"{name}: no envFrom ConfigMap"
     assert {"secretRef": {"name": SECRET}} in env_from, f"{name}: no envFrom Secret"
 
-    for probe_key, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
+    for probe_key, path in (("startupProbe", "/healthz"), ("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
         probe = container.get(probe_key)
         assert probe, f"{name}: no {probe_key}"
         assert probe["httpGet"]["path"] == path
         assert _resolve_port(container, probe["httpGet"]["port"]) == port, f"{name}: {probe_key} port"
+
+    # /healthz answers only once the service has started, which may wait out Postgres or Kafka for its
+    # start-up patience: until then the liveness probe must not restart it (it would never start)
+    startup = container["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] > _startup_patience(by_kind), f"{name}: startupProbe"
 
     resources = container.get("resources", {})
     for section in ("requests", "limits"):
@@ -173,6 +182,19 @@ def test_deployment(by_kind, name):
     storage = [n for n, v in volumes.items()
                if v.get("persistentVolumeClaim", {}).get("claimName") == "skuflow-storage"]
     assert len(storage) == 1 and mounts.get(storage[0]) == "/data/storage", f"{name}: shared storage not mounted"
+
+
+def _startup_patience(by_kind) -> float:
+    """How long a starting service waits for Postgres and Kafka: the ConfigMap's, else the default."""
+    configured = _one(by_kind, "ConfigMap", CONFIGMAP)["data"].get("SKUFLOW_STARTUP_PATIENCE_SECONDS")
+    return float(configured) if configured else PlatformSettings.model_fields["startup_patience_seconds"].default
+
+
+def test_links_name_the_address_clients_reach_the_gateway_at(by_kind):
+    """Result and image links are signed gateway URLs: their base is the Ingress's host, not loopback."""
+    ingress = _one(by_kind, "Ingress", "gateway")
+    base = _one(by_kind, "ConfigMap", CONFIGMAP)["data"]["SKUFLOW_FILE_LINKS_BASE_URL"]
+    assert urlsplit(base).hostname == ingress["spec"]["rules"][0]["host"]
 
 
 @pytest.mark.parametrize("name", sorted(SERVICES))

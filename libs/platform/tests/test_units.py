@@ -173,3 +173,18 @@ def test_a_deployment_refuses_to_start_with_a_known_or_weak_jwt_secret(secret):
 
 def test_a_deployment_starts_with_a_long_random_secret():
     refuse_unsafe_secrets(PlatformSettings(env="production", jwt_secret="9f" * 32))
+
+
+def test_a_service_publishes_with_every_in_sync_replica_acknowledging(tmp_path):
+    """The outbox marks a row published on the broker's acknowledgement; with the leader's alone
+    (aiokafka's default, acks=1) a leader lost before its followers copied the event loses it."""
+    import sqlalchemy as sa
+
+    from skuflow_platform.runtime import ServiceDefinition, build_context
+    from skuflow_platform.tables import platform_tables
+
+    metadata = sa.MetaData(schema="probe")
+    definition = ServiceDefinition("probe", 8999, metadata, platform_tables(metadata), tmp_path, lambda ctx: [])
+    context = build_context(definition, PlatformSettings(storage_root=tmp_path))
+    # FastStream keeps the options it builds its aiokafka producer with until it connects
+    assert context.broker._connection_kwargs["acks"] == "all"

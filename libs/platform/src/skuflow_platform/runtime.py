@@ -86,12 +86,18 @@ class ServiceDefinition:
         return self.metadata.schema
 
 
+# An event counts as published (the outbox row marked, a dead letter's offset committed) when every in-sync
+# replica holds it: with the leader's word alone (aiokafka's default, acks=1) a leader lost before its
+# followers copied the event loses it silently. The topics keep two replicas in sync (deploy/k8s/kafka-topics.yaml).
+PRODUCER = {"acks": "all"}
+
+
 def build_context(definition: ServiceDefinition, settings: PlatformSettings) -> ServiceContext:
     db = Database(settings.database_url)
     # FastStream's lines go through our JSON handler; its "Received"/"Processed" per message at DEBUG,
     # written before and after the consumer knows the job: the consumer's "event handled" says it
     broker = KafkaBroker(settings.kafka_bootstrap, client_id=f"skuflow-{definition.name}",
-                         logger=logging.getLogger("faststream"), log_level=logging.DEBUG)
+                         logger=logging.getLogger("faststream"), log_level=logging.DEBUG, **PRODUCER)
     health = Health({"database": db.ping, "broker": lambda: broker.ping(timeout=2)})
     relay = OutboxRelay(db, definition.tables.outbox, broker, poll_seconds=settings.outbox_poll_seconds,
                         health=health)
