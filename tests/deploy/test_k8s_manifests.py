@@ -171,6 +171,8 @@ def test_deployment(by_kind, name):
     resources = container.get("resources", {})
     for section in ("requests", "limits"):
         assert {"cpu", "memory"} <= set(resources.get(section, {})), f"{name}: resources.{section}"
+    if name == "parser":  # its process and a page worker at its measured OCR peak (0.85 GiB), two while renewed
+        assert _mebibytes(resources["limits"]["memory"]) >= 2 * 850 + 200, "parser: memory limit under OCR's peak"
 
     annotations = template["metadata"].get("annotations", {})
     assert annotations.get("prometheus.io/scrape") == "true"
@@ -184,10 +186,26 @@ def test_deployment(by_kind, name):
     assert len(storage) == 1 and mounts.get(storage[0]) == "/data/storage", f"{name}: shared storage not mounted"
 
 
+def _mebibytes(quantity: str) -> float:
+    """A Kubernetes memory quantity ('512Mi', '2Gi') in MiB."""
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024}
+    return float(quantity[:-2]) * units[quantity[-2:]] if quantity[-2:] in units else float(quantity) / 2**20
+
+
 def _startup_patience(by_kind) -> float:
     """How long a starting service waits for Postgres and Kafka: the ConfigMap's, else the default."""
     configured = _one(by_kind, "ConfigMap", CONFIGMAP)["data"].get("SKUFLOW_STARTUP_PATIENCE_SECONDS")
     return float(configured) if configured else PlatformSettings.model_fields["startup_patience_seconds"].default
+
+
+def test_the_ingress_lets_through_every_upload_the_gateway_takes(by_kind):
+    """A file at the gateway's cap comes in a larger multipart body: nginx must pass it, so the gateway,
+    not nginx's 413 page, answers every size."""
+    ingress = _one(by_kind, "Ingress", "gateway")
+    body = ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-body-size"]
+    assert body.endswith("m")
+    env = {e["name"]: e.get("value") for e in _container(_one(by_kind, "Deployment", "gateway"))["env"]}
+    assert int(body[:-1]) > int(env["SKUFLOW_MAX_UPLOAD_MB"])
 
 
 def test_links_name_the_address_clients_reach_the_gateway_at(by_kind):
@@ -319,3 +337,4 @@ def test_docker_compose():
         assert env.get("SKUFLOW_HTTP_HOST") == "0.0.0.0", f"{name}: must listen beyond loopback"
         assert any(str(v).startswith("storage:/data/storage") for v in service["volumes"])
     assert "8000:8000" in services["gateway"]["ports"]
+    assert "8006:8006" in services["collab"]["ports"]  # the workbench, as the README opens it
