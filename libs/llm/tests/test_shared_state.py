@@ -15,9 +15,11 @@ import pytest
 import sqlalchemy as sa
 from llm_pages import GEMINI, QWEN
 
+from skuflow_llm.bootstrap import open_state
 from skuflow_llm.breaker import BreakerPolicy, CircuitBreaker, CircuitState
 from skuflow_llm.clock import ManualClock
 from skuflow_llm.limiter import RateLimit
+from skuflow_llm.settings import LLMSettings
 from skuflow_llm.state.fallback import FallbackState
 from skuflow_llm.state.local import LocalState
 from skuflow_llm.state.postgres import PostgresState, migrate_state
@@ -169,3 +171,27 @@ async def test_an_unreachable_database_falls_back_to_local_state_and_resyncs(cle
     assert await shared.spent(DAY, ["daily"]) == {"daily": 501}  # the outage's spend reached the ledger
     await shared.close()
     await unreachable.close()
+
+
+UNREACHABLE_URL = "postgresql+psycopg://skuflow:skuflow@127.0.0.1:1/skuflow"
+
+
+async def test_a_service_whose_shared_state_is_unreachable_at_start_is_built_and_counts_locally():
+    """A service is built before it waits out an absent Postgres: opening the shared store asks nothing of
+    it, and the calls it counts meanwhile are counted in the process (they reach the ledger once it answers)."""
+    state = open_state(LLMSettings(state_database_url=UNREACHABLE_URL))
+    assert await state.count_call(GEMINI, 1, RateLimit(1, 100), 10)
+    assert not await state.count_call(GEMINI, 1, RateLimit(1, 100), 10)  # the local window is full
+    await state.shared.close()
+
+
+async def test_the_shared_store_makes_its_schema_on_first_use(llm_database):
+    engine = sa.create_engine(llm_database)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP SCHEMA llm CASCADE"))
+    state = open_state(LLMSettings(state_database_url=llm_database))
+    assert await state.count_call(GEMINI, 1, RateLimit(5, 100), 10)
+    with engine.begin() as conn:
+        assert conn.execute(sa.text("SELECT requests FROM llm.rate_windows")).scalar_one() == 1
+    engine.dispose()
+    await state.shared.close()

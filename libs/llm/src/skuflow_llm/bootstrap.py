@@ -60,12 +60,12 @@ def route_configs(settings: LLMSettings, models: list[str]) -> dict[str, ModelCo
 
 
 def open_state(settings: LLMSettings) -> StateStore:
-    """Postgres shared by replicas (falling back to local state while unreachable), or this process only."""
+    """Postgres shared by replicas (falling back to local state while unreachable; its schema made on first
+    use), or this process only."""
     if not settings.state_database_url:
         return LocalState()
-    from skuflow_llm.state.postgres import PostgresState, migrate_state
+    from skuflow_llm.state.postgres import PostgresState
 
-    migrate_state(settings.state_database_url)
     return FallbackState(PostgresState(settings.state_database_url))
 
 

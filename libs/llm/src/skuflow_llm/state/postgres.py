@@ -6,6 +6,7 @@ transition; a rate window is counted by one conditional upsert; budget amounts a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import date
@@ -40,14 +41,31 @@ def migrate_state(database_url: str) -> None:
 
 
 class PostgresState:
+    """The shared store. Its schema is created or upgraded on first use, not when a service is built: a
+    service is built before it waits out an absent Postgres, and a store that cannot be reached is one
+    ``FallbackState`` answers for locally until it can."""
+
     def __init__(self, database_url: str, *, connect_timeout_sec: int = 2) -> None:
+        self._url = database_url
         self._engine = create_async_engine(database_url, pool_size=5, pool_pre_ping=True,
                                            connect_args={"connect_timeout": connect_timeout_sec})
         self._cleaned_minute: int | None = None
+        self._migrated = False
+        self._migrating = asyncio.Lock()
+
+    async def _ensure_schema(self) -> None:
+        async with self._migrating:
+            if not self._migrated:
+                async with self._engine.connect():  # unreachable: fails within the connect timeout, not the OS's
+                    pass
+                await asyncio.to_thread(migrate_state, self._url)
+                self._migrated = True
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncConnection]:
         try:
+            if not self._migrated:
+                await self._ensure_schema()
             async with self._engine.begin() as conn:
                 yield conn
         except UNREACHABLE as exc:
