@@ -75,3 +75,20 @@ def test_submit_says_so_when_the_file_is_missing_or_the_gateway_does_not_answer(
     assert main(["submit", str(pdf), "--gateway", gateway]) == 4
     err = capsys.readouterr().err
     assert f"no answer from {gateway}/api/v1/jobs" in err and "Traceback" not in err
+
+
+def test_a_set_that_is_not_one_or_a_path_that_is_not_there_is_said_in_one_line(tmp_path, capsys):
+    assert main(["golden", "twins", str(tmp_path / "nowhere"), "--out", str(tmp_path / "twins")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    assert main(["eval", "--cross-validate", "batch", "--out", str(tmp_path / "cv.json"),
+                 "--real", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert "no such file or directory" in err and "sources.json" in err and "Traceback" not in err
+
+
+def test_a_command_whose_database_does_not_answer_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SKUFLOW_DATABASE_URL",
+                       f"postgresql+psycopg://skuflow:skuflow@127.0.0.1:{_port_nobody_listens_on()}/skuflow")
+    assert main(["corrections", "export", "--out", str(tmp_path / "corrections"), "--by", "ops-anna"]) == 4
+    err = capsys.readouterr().err
+    assert "the database does not answer" in err and "Traceback" not in err

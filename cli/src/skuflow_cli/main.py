@@ -105,7 +105,6 @@ def _eval(args: argparse.Namespace) -> int:
     """Score a golden set; through the services with ``--via kafka`` (the report is then stored)."""
     import asyncio
 
-    from skuflow_cli.evaluation.golden import GoldenSetError
     from skuflow_cli.evaluation.report import summary_table
     from skuflow_cli.evaluation.runner import evaluate, run_in_process, run_via_services
     from skuflow_cli.evaluation.store import store_report
@@ -134,11 +133,7 @@ def _eval(args: argparse.Namespace) -> int:
             return run_in_process(documents, llm)
     else:
         run = run_in_process
-    try:
-        report = evaluate(args.golden_dir, run, args.via, batch=args.batch)
-    except GoldenSetError as exc:
-        print(f"skuflow eval: {exc}", file=sys.stderr)
-        return 2
+    report = evaluate(args.golden_dir, run, args.via, batch=args.batch)  # a set that is none: said by main
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=2))
     print(summary_table(report))
@@ -231,12 +226,28 @@ def _unreachable(exc: httpx.TransportError) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; what stops one for a reason outside the code (a path that is not there, a labelled set
+    that is not one, a server or database that does not answer) is said in one line, not a traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from skuflow_cli.evaluation.golden import GoldenSetError
+
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except httpx.TransportError as exc:  # the gateway down, a wrong --gateway, a timeout: said, not a traceback
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        print(f"skuflow: no such file or directory: {exc.filename}", file=sys.stderr)
+        return 2
+    except GoldenSetError as exc:
+        print(f"skuflow: {exc}", file=sys.stderr)
+        return 2
+    except httpx.TransportError as exc:  # the gateway down, a wrong --gateway, a timeout
         print(f"skuflow: no answer from {_unreachable(exc)} ({type(exc).__name__}: {exc}); "
               "is the gateway running (`make up`) and --gateway right?", file=sys.stderr)
+        return 4
+    except OperationalError as exc:  # the commands that read or write the services' database
+        print(f"skuflow: the database does not answer ({str(exc.orig).splitlines()[0]}); is Postgres running "
+              "(`make infra-up`) and SKUFLOW_DATABASE_URL right?", file=sys.stderr)
         return 4
 
 
