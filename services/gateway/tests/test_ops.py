@@ -90,6 +90,19 @@ async def test_the_config_audit_log_lists_this_merchants_profile_changes_newest_
                                                                             ("shoes", "create", "v1")]
 
 
+async def test_the_audit_log_keeps_to_its_merchant_when_another_merchants_id_extends_it(gateway):
+    """Audit rows are keyed 'merchant:profile' and a merchant id may hold a ':' (a profile id may not), or a
+    LIKE wildcard: merchant 'm_1' must read neither 'm_1:eu's changes, whose rows start with 'm_1:', nor
+    'mx1's, which 'm_1:' matches where '_' is a wildcard."""
+    client, merchant, _ = gateway
+    mine = f"{merchant}_1"
+    for other, profile in ((f"{mine}:eu", "hats"), (f"{merchant}x1", "caps")):
+        await client.post("/api/v1/config/profiles", headers=bearer(other, "admin"), json={"profile_id": profile})
+    assert (await client.get("/api/v1/ops/config/audit-log", headers=bearer(mine, "admin"))).json()["changes"] == []
+    theirs = (await client.get("/api/v1/ops/config/audit-log", headers=bearer(f"{mine}:eu", "admin"))).json()
+    assert [(c["profile_id"], c["action"]) for c in theirs["changes"]] == [("hats", "create")]
+
+
 async def test_a_page_retried_after_a_full_reprocess_is_read_as_a_reading_of_the_new_generation(gateway):
     """A retry asks for the same generation the job is in: an older one would be ignored everywhere."""
     client, merchant, ctx = gateway

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from skuflow_gateway.api import examples
 from skuflow_gateway.api.auth import caller_dependency
 from skuflow_gateway.api.control import retry_pages
-from skuflow_gateway.api.profiles import change_of
+from skuflow_gateway.api.profiles import change_of, profile_entity_of
 from skuflow_gateway.domain.job_states import JOB
 from skuflow_gateway.domain.jobs import user_status, utc_iso
 from skuflow_gateway.domain.page_states import AI_PROCESSING, DEAD_LETTER, HUMAN_QUEUED
@@ -110,7 +110,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         audit = platform.state_transitions
         async with ctx.db.transaction() as conn:
             rows = (await conn.execute(sa.select(audit).where(
-                audit.c.entity == "profile", audit.c.entity_id.startswith(f"{who.merchant_id}:", autoescape=True))
+                audit.c.entity == "profile", *profile_entity_of(audit.c.entity_id, who.merchant_id))
                 .order_by(audit.c.id.desc()).limit(limit))).all()
         return {"changes": [change_of(row) for row in rows]}
 

@@ -92,9 +92,17 @@ class Rollback(BaseModel):
     change_reason: Annotated[str | None, Field(max_length=500)] = None
 
 
+def profile_entity_of(entity_id: sa.ColumnElement, merchant_id: str) -> tuple[sa.ColumnElement, ...]:
+    """The conditions on an audit row's ``entity_id`` (``merchant:profile``) that it is one of this merchant's
+    profiles. A profile id holds no ':' (``PROFILE_ID``) but a merchant id may: the prefix alone would give
+    merchant 'acme' the rows of merchant 'acme:eu'."""
+    prefix = f"{merchant_id}:".replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return entity_id.like(f"{prefix}%", escape="\\"), ~entity_id.like(f"{prefix}%:%", escape="\\")
+
+
 def change_of(audit_row: sa.Row) -> dict:
-    """One change of a profile's active version, from its audit row."""
-    return {"profile_id": audit_row.entity_id.split(":", 1)[1], "action": audit_row.detail["action"],
+    """One change of a profile's active version, from its audit row (the merchant's id may hold a ':')."""
+    return {"profile_id": audit_row.entity_id.rsplit(":", 1)[1], "action": audit_row.detail["action"],
             "by": audit_row.detail["by"], "from_version": audit_row.from_status, "to_version": audit_row.to_status,
             "reason": audit_row.reason, "at": audit_row.at.isoformat()}
 
