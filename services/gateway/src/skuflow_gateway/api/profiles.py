@@ -96,8 +96,9 @@ def profile_entity_of(entity_id: sa.ColumnElement, merchant_id: str) -> tuple[sa
     """The conditions on an audit row's ``entity_id`` (``merchant:profile``) that it is one of this merchant's
     profiles. A profile id holds no ':' (``PROFILE_ID``) but a merchant id may: the prefix alone would give
     merchant 'acme' the rows of merchant 'acme:eu'."""
-    prefix = f"{merchant_id}:".replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return entity_id.like(f"{prefix}%", escape="\\"), ~entity_id.like(f"{prefix}%:%", escape="\\")
+    prefix = f"{merchant_id}:"
+    profile = sa.func.substr(entity_id, len(prefix) + 1)
+    return entity_id.startswith(prefix, autoescape=True), sa.func.strpos(profile, ":") == 0
 
 
 def change_of(audit_row: sa.Row) -> dict:
