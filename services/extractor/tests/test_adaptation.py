@@ -93,6 +93,34 @@ def test_a_taught_column_holds_one_cell_a_row_not_the_next_column_a_fortieth_ove
     assert taught_here == {str(200 + 10 * n) for n in range(6)}
 
 
+def wrapped_page(first: int, rows: int = 5):
+    """A tableware list whose narrow item column wraps each code onto a line of its own ('SBP' over '006')."""
+    blocks = []
+    for n in range(rows):
+        y = 100 + 30 * n
+        blocks += [cells(2 * n, y, ["SBP", f"Plate {first + n}", "125", f"{n + 1}.50"], xs=(50, 200, 380, 450)),
+                   cells(2 * n + 1, y + 11, [f"{first + n:03d}"], xs=(50,))]
+    return page(*blocks)
+
+
+def test_a_code_wrapped_onto_the_line_under_it_is_taught_and_read_whole():
+    corrected, other = geometry(wrapped_page(6)), geometry(wrapped_page(20))
+    assert not any(c.norm.startswith("SBP0") for c in candidates(other, []))  # no generator joins the lines
+    columns = taught_columns(corrected, [{"model": f"SBP{n:03d}"} for n in range(6, 11)])
+    assert [(c.kind, c.left, c.shapes) for c in columns] == [("code", 3, frozenset({"A9"}))]
+    taught_here = {c.norm for c in candidates(other, [], columns) if "taught" in c.sources}
+    assert taught_here == {f"SBP{n:03d}" for n in range(20, 25)}  # not '006 SBP': the next row is no wrap
+
+
+def test_a_taught_code_is_read_where_its_cell_prints_it_before_other_words():
+    grits = page(*[cells(n, 100 + 20 * n, [f"01030100{n} #{120 + 30 * n}", "Lija", f"{n + 1}.50"], xs=(50, 200, 450))
+                   for n in range(6)])
+    columns = taught_columns(geometry(grits), [{"model": f"01030100{n}"} for n in range(3)])
+    assert columns == (TaughtColumn("code", 3, frozenset({"9"})),)  # the keys stand first in their cells
+    taught_here = {c.key for c in candidates(geometry(grits), [], columns) if "taught" in c.sources}
+    assert taught_here == {f"01030100{n}" for n in range(6)}  # the code, without its grit
+
+
 def numbered_page(first: int, rows: int):
     """A parts list keyed by item numbers, one digit on the first page and two on the next."""
     return page(*[cells(n, 100 + 20 * n, [str(first + n), f"Rodamiento {first + n}", "PZA", f"{n + 1}.50"],

@@ -34,7 +34,14 @@ import lightgbm
 import numpy as np
 
 from skuflow_contracts.results import PageClassification
-from skuflow_extractor.reading.candidates import Candidate, TaughtColumn, clean_code, normalize, shape
+from skuflow_extractor.reading.candidates import (
+    Candidate,
+    TaughtColumn,
+    leading_parts,
+    normalize,
+    printings,
+    shape,
+)
 from skuflow_extractor.reading.decisions import Reader, ReviewBar
 from skuflow_extractor.reading.geometry import Geometry
 from skuflow_extractor.reading.labels import labels_of, truth_keys
@@ -80,13 +87,15 @@ class Lesson:
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
     """Where the person's products' keys stand on the page they corrected: each column (by its left edge)
-    whose cells print a key, whole, with the shapes of the keys it prints. A column printing only keys
-    that a column printing more of them prints too is figures, not keys (a quantity column printing 1, 2
-    and 3 beside item numbers 1–7), and teaches nothing."""
+    whose cells print a key, whole or as their first words (a code before its grit, '010301010 #150'), on
+    their line or wrapped onto the next (``candidates.continued``), with the shapes of the keys it prints.
+    A column printing only keys that a column printing more of them prints too is figures, not keys (a
+    quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing."""
     models, names = truth_keys(products)
     printing: dict[tuple[str, int], set[str]] = defaultdict(set)
     for cell in geo.cells:
-        printed = {normalize(clean_code(cell.text)), normalize(cell.text)}
+        printed = {normalize(cell.text)} | {normalize(part) for text in printings(geo, cell.index)
+                                             for part in leading_parts(text)}
         left = fortieth(geo, cell.index)
         for kind, keys in (("code", models), ("name", names)):
             if found := printed & keys:

@@ -54,6 +54,44 @@ class TaughtColumn:
     left: int
     shapes: frozenset[str]
 
+    def keys_in(self, geo: Geometry, cell: int) -> list[str]:
+        """The keys a cell of this column prints in one of the taught shapes: on its line and wrapped onto
+        the next (``continued``), each the whole text, else the most of its first words that take a taught
+        shape ('010301010 #150' where the lesson's keys were nine digits)."""
+        found = (next((part for part in leading_parts(text) if shape(normalize(part)) in self.shapes), None)
+                 for text in printings(geo, cell))
+        return list(dict.fromkeys(key for key in found if key))
+
+
+def printings(geo: Geometry, cell: int) -> list[str]:
+    """A cell's text as a code is printed (``clean_code``), and with the line it wraps onto (``continued``)."""
+    text = geo.cells[cell].text
+    wrapped = [f"{text} {geo.cells[under].text}"] if (under := continued(geo, cell)) is not None else []
+    return [clean_code(t) for t in [text, *wrapped]]
+
+
+def leading_parts(text: str) -> list[str]:
+    """A cell's text, then its first words, longest first: where a key may stand in a cell."""
+    words = text.split()
+    return [text] + [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)] if text else []
+
+
+WRAPPED_GAP = 0.5  # a wrapped line stands at most this share of a line's height under the one before
+
+
+def continued(geo: Geometry, cell: int) -> int | None:
+    """The cell set under this one in its column, as close as a paragraph's lines, where one of the two
+    is alone in its row: the cell's text wrapped (a narrow column's code, its first line set apart or its
+    last line hanging under the row), else None."""
+    below = int(geo.row_of[cell]) + 1
+    if below >= len(geo.rows):
+        return None
+    under = next((n for n in geo.rows[below] if geo.aligned[cell, n]), None)
+    if under is None or (len(geo.rows[below]) > 1 and len(geo.rows[below - 1]) > 1):
+        return None
+    top, bottom = geo.cells[cell].bbox, geo.cells[under].bbox
+    return under if bottom[1] - top[3] <= WRAPPED_GAP * max(top[3] - top[1], bottom[3] - bottom[1]) else None
+
 
 @dataclass
 class Candidate:
@@ -136,11 +174,11 @@ def _taught_cells(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[Taugh
     numbers), not this one's."""
     if not taught:
         return {}
-    measured = [(cell.index, fortieth(geo, cell.index), shape(normalize(clean_code(cell.text)))) for cell in geo.cells]
+    edges = [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells]
     found: dict[TaughtColumn, set[int]] = {}
     for column in taught:
-        near = {n: abs(edge - column.left) for n, edge, form in measured  # cell → fortieths from the edge
-                if abs(edge - column.left) <= 1 and form in column.shapes}
+        near = {n: abs(edge - column.left) for n, edge in edges  # cell → fortieths from the edge
+                if abs(edge - column.left) <= 1 and column.keys_in(geo, n)}
         if near:
             nearest = min(near.values())
             rows = {int(geo.row_of[n]) for n, off in near.items() if off == nearest}
@@ -150,7 +188,7 @@ def _taught_cells(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[Taugh
 
 def _taught_in(geo: Geometry, cell: int, columns: dict[TaughtColumn, set[int]]) -> list[tuple[Kind, str]]:
     """The keys a cell prints as a taught column's cells printed theirs (one of the column's cells here)."""
-    return [(column.kind, clean_code(geo.cells[cell].text)) for column, held in columns.items() if cell in held]
+    return [(column.kind, key) for column, held in columns.items() if cell in held for key in column.keys_in(geo, cell)]
 
 
 def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
