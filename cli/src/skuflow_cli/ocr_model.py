@@ -68,7 +68,8 @@ def quantize(pages: list[pymupdf.Page], out: Path, source: Path | None = None) -
         onnx.save(version_converter.convert_version(onnx.load(str(prepared)), OPSET), str(upgraded))
         out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(str(upgraded), str(out), Inputs(), quant_format=QuantFormat.QDQ,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+                        reduce_range=True)  # 7-bit weights: 8-bit ones saturate on CPUs without VNNI
     return out
 
 
