@@ -39,7 +39,7 @@ from skuflow_extractor.reading.candidates import (
     TaughtColumn,
     leading_parts,
     normalize,
-    printings,
+    printed_texts,
     shape,
 )
 from skuflow_extractor.reading.decisions import Reader, ReviewBar
@@ -94,7 +94,7 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
     models, names = truth_keys(products)
     printing: dict[tuple[str, int], set[str]] = defaultdict(set)
     for cell in geo.cells:
-        printed = {normalize(cell.text)} | {normalize(part) for text in printings(geo, cell.index)
+        printed = {normalize(cell.text)} | {normalize(part) for text in printed_texts(geo, cell.index)
                                              for part in leading_parts(text)}
         left = fortieth(geo, cell.index)
         for kind, keys in (("code", models), ("name", names)):

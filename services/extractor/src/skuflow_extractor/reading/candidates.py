@@ -4,7 +4,8 @@ Two generators, and neither decides: the rule readers' SKUs (tables, cards, line
 vote is carried as features), and the cells themselves: every code-shaped cell, the code a cell
 starts with, a code without the maker's word before it, and the name a priced row starts with. While
 a job runs, a third: the cells of the columns a person's correction of a page of the same layout
-showed holding the products' keys, in the shapes those keys took (``TaughtColumn``; issue 42). A
+showed holding the products' keys, in the shapes those keys took, whole, as a cell's first words
+or over the line a cell wraps onto (``TaughtColumn``; issue 42). A
 candidate is one key (a code, or a name where the page prints none) anchored at a cell, with the
 price printed after it. Candidates of one cell and key are merged, their sources kept.
 """
@@ -59,11 +60,11 @@ class TaughtColumn:
         the next (``continued``), each the whole text, else the most of its first words that take a taught
         shape ('010301010 #150' where the lesson's keys were nine digits)."""
         found = (next((part for part in leading_parts(text) if shape(normalize(part)) in self.shapes), None)
-                 for text in printings(geo, cell))
+                 for text in printed_texts(geo, cell))
         return list(dict.fromkeys(key for key in found if key))
 
 
-def printings(geo: Geometry, cell: int) -> list[str]:
+def printed_texts(geo: Geometry, cell: int) -> list[str]:
     """A cell's text as a code is printed (``clean_code``), and with the line it wraps onto (``continued``)."""
     text = geo.cells[cell].text
     wrapped = [f"{text} {geo.cells[under].text}"] if (under := continued(geo, cell)) is not None else []
