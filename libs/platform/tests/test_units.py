@@ -6,7 +6,7 @@ import logging
 import pytest
 from faststream.kafka import KafkaBroker, TestKafkaBroker
 
-from skuflow_contracts.topics import JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_PARSED
+from skuflow_contracts.topics import JOB_CREATED, JOB_FAILED, JOB_ROUTED, PAGE_BOUND, PAGE_PARSED, PROFILE_PUBLISHED
 from skuflow_platform.auth import AuthError, bearer_principal, mint_token, verify_token
 from skuflow_platform.consumer import EventConsumer, consumer_group
 from skuflow_platform.deadletter import DeadLetters
@@ -74,6 +74,9 @@ def test_a_page_stream_topic_has_its_own_group_and_the_quiet_ones_share_the_serv
     assert consumer_group("gateway", PAGE_BOUND) == "skuflow-gateway.page.bound.v1"
     assert consumer_group("gateway", JOB_ROUTED) == consumer_group("gateway", JOB_FAILED) == "skuflow-gateway.events"
     assert consumer_group("output", JOB_ROUTED) == "skuflow-output.events"
+    # an event waits for the notice of its profile version: the notice must not queue behind it
+    assert consumer_group("evaluator", PROFILE_PUBLISHED) == "skuflow-evaluator.profiles"
+    assert consumer_group("evaluator", PROFILE_PUBLISHED) != consumer_group("evaluator", JOB_CREATED)
 
 
 def _unit_consumer(broker: KafkaBroker) -> EventConsumer:

@@ -36,6 +36,7 @@ from skuflow_contracts.topics import (
     PAGE_EXTRACTED,
     PAGE_PARSE_REQUESTED,
     PAGE_PARSED,
+    PROFILE_PUBLISHED,
     Topic,
 )
 from skuflow_platform.db import Database
@@ -132,11 +133,16 @@ INBOXED = frozenset({"handled", "duplicate"})  # outcomes the inbox remembers: t
 
 def consumer_group(service: str, topic: Topic) -> str:
     """A page-stream topic has a group of its own for each service that reads it, so a stage's replicas
-    share its pages and its lag scales it (deploy/k8s). Every other topic a service reads (job, task and
-    review events: a few per job) shares the service's one ``events`` group: a group per quiet topic
-    cost its fetches and heartbeats while nothing happened, about a sixth of the machine idle."""
+    share its pages and its lag scales it (deploy/k8s). Profile notices have one too: an event naming a
+    version not heard of yet waits for its notice (``profiles.NOTICE_WAIT``), and a notice queued behind
+    that event on the same consumer could not arrive (a job created just after its profile was
+    dead-lettered). Every other topic a service reads (job, task and review events: a few per job) shares
+    the service's one ``events`` group: a group per quiet topic cost its fetches and heartbeats while
+    nothing happened, about a sixth of the machine idle."""
     if topic in PAGE_STREAM:
         return f"skuflow-{service}.{topic.name.removeprefix('skuflow.')}"
+    if topic == PROFILE_PUBLISHED:
+        return f"skuflow-{service}.profiles"
     return f"skuflow-{service}.events"
 
 
