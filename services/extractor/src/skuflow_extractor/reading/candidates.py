@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -153,7 +154,7 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
         if sku.validity == "valid":
             add(_from_engine(geo, sku), "engine")
     first_named = _first_named(geo)
-    columns = _taught_cells(geo, taught)
+    taught_keys = _taught_keys(geo, taught)
     for cell in geo.cells:
         for key, source in _codes_in(cell.text, first=int(geo.row_of[cell.index]) in first_named and
                                      geo.rows[int(geo.row_of[cell.index])][0] == cell.index):
@@ -162,34 +163,32 @@ def candidates(geo: Geometry, engine: list[SkuRecord], taught: tuple[TaughtColum
             add(_at_cell(geo, cell.index, "name", key), source)
             if first_named.get(int(geo.row_of[cell.index])) == cell.index:
                 add(_at_cell(geo, cell.index, "name", key), "name")
-        for kind, key in _taught_in(geo, cell.index, columns):
+        for kind, key in taught_keys.get(cell.index, ()):
             add(_at_cell(geo, cell.index, kind, key), "taught")
     return list(found.values())
 
 
-def _taught_cells(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[TaughtColumn, set[int]]:
-    """The cells of each taught column on this page: cells of its shapes within a fortieth of its edge, at
-    the nearest such edge, or a fortieth over in a row that has none there (a column of right-aligned
-    figures starts a fortieth apart from row to row). A column holds one cell a row, so a cell a fortieth
-    over beside one at the edge is the next column's (sizes beside their dimensions, all three-digit
-    numbers), not this one's."""
+def _taught_keys(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[int, list[tuple[Kind, str]]]:
+    """The keys the taught columns' cells print on this page, by cell. A column's cells are those printing
+    a key of its shapes (``TaughtColumn.keys_in``) within a fortieth of its edge, at the nearest such
+    edge, or a fortieth over in a row that has none there (a column of right-aligned figures starts a
+    fortieth apart from row to row). A column holds one cell a row, so a cell a fortieth over beside one
+    at the edge is the next column's (sizes beside their dimensions, all three-digit numbers), not this
+    one's."""
     if not taught:
         return {}
     edges = [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells]
-    found: dict[TaughtColumn, set[int]] = {}
+    found: dict[int, list[tuple[Kind, str]]] = defaultdict(list)
     for column in taught:
-        near = {n: abs(edge - column.left) for n, edge in edges  # cell → fortieths from the edge
-                if abs(edge - column.left) <= 1 and column.keys_in(geo, n)}
+        keys = {n: column.keys_in(geo, n) for n, edge in edges if abs(edge - column.left) <= 1}
+        near = {n: abs(edge - column.left) for n, edge in edges if keys.get(n)}  # cell → fortieths from the edge
         if near:
             nearest = min(near.values())
             rows = {int(geo.row_of[n]) for n, off in near.items() if off == nearest}
-            found[column] = {n for n, off in near.items() if off == nearest or int(geo.row_of[n]) not in rows}
+            for n, off in near.items():
+                if off == nearest or int(geo.row_of[n]) not in rows:
+                    found[n] += [(column.kind, key) for key in keys[n]]
     return found
-
-
-def _taught_in(geo: Geometry, cell: int, columns: dict[TaughtColumn, set[int]]) -> list[tuple[Kind, str]]:
-    """The keys a cell prints as a taught column's cells printed theirs (one of the column's cells here)."""
-    return [(column.kind, key) for column, held in columns.items() if cell in held for key in column.keys_in(geo, cell)]
 
 
 def _codes_in(text: str, first: bool = False) -> list[tuple[str, str]]:
