@@ -22,11 +22,13 @@ from skuflow_cli.training.crossval import (
     NO_BAR,
     TAKE_GRID,
     TAKE_MIN_PRECISION,
+    UNFLAGGED_PRECISION,
     HeldOut,
     choose_review,
     choose_take,
     judge,
     sku_weighted_mean,
+    tally,
 )
 from skuflow_cli.training.fit import PARAMS, averaged, isotonic, train
 from skuflow_cli.training.samples import page_samples
@@ -248,6 +250,8 @@ def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validat
     assert "| SKU-weighted mean |" in (tmp_path / "cv.md").read_text()
     after = report["after_correction"]  # chosen on the batches' repeated layouts, each corrected held out
     assert after["documents"] >= 1 and reader.after_correction.take == after["take"]
+    bars = reader.after_correction.review_below  # the adapted readings' own review bars, in the report too
+    assert after["review_below"] == {"text_layer": bars.text_layer, "ocr": bars.ocr}
     assert "Adapted to a person's correction" in (tmp_path / "cv.md").read_text()
     nested = report["unflagged_bars_chosen_without_the_batch"]
     assert set(nested["batches"]) == {"1", "2", "3"}  # each batch under the bars chosen without it
@@ -331,6 +335,10 @@ def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_
     assert [h.sample.page for h in relearned.after] == [s.page for s in case.rest]
     after = after_correction([relearned])  # the adapted scores' calibration, chosen on the pages read again
     assert after is not None and after.take in TAKE_GRID and after_correction([]) is None
+    freed = [j for j in (judge(h, after.calibration, after.take, after.review_below, relearned.repeats_doubt)
+                         for h in relearned.after) if not j.flagged]
+    precision = tally(freed).metrics()["sku"]["precision"]
+    assert precision is None or precision >= UNFLAGGED_PRECISION  # the pages its bars leave to no one hold the goal
     calibrated = after.calibration(np.concatenate([h.scores for h in relearned.after]))
     right = np.concatenate([h.sample.labels for h in relearned.after])
     assert abs(calibrated.mean() - right.mean()) < 0.05  # as often right as it says

@@ -10,7 +10,7 @@ from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
 from skuflow_extractor.reading.adaptation import Lesson, adapted, lesson, read_to_nothing, taught, taught_columns
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
-from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, committed_reader, load_reader
+from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, ReviewBar, committed_reader, load_reader
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import alike, canonical, layout_of
@@ -176,10 +176,12 @@ def test_a_scan_whose_keys_ocr_spelled_right_is_held_to_the_text_layers_review_b
     assert (spelled.ocr_spelled, misspelled.ocr_spelled, text.ocr_spelled) == (True, False, None)
     assert Lesson.from_bytes(spelled.to_bytes()).ocr_spelled is True
     assert Lesson.from_bytes(text.to_bytes()).ocr_spelled is None
+    bars = reader.after_correction.review_below  # the bars chosen for adapted readings
+    assert bars is not None and bars.ocr > bars.text_layer
     trusting = adapted(reader, [spelled, text]).review_below
-    assert trusting.ocr == trusting.text_layer == reader.review_below.text_layer
-    assert adapted(reader, [spelled, misspelled]).review_below == reader.review_below  # one scan misread: doubt stays
-    assert adapted(reader, [text]).review_below == reader.review_below  # a text layer says nothing about OCR
+    assert trusting.ocr == trusting.text_layer == bars.text_layer
+    assert adapted(reader, [spelled, misspelled]).review_below == bars  # one scan misread: doubt stays
+    assert adapted(reader, [text]).review_below == bars  # a text layer says nothing about OCR
 
 
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
@@ -201,11 +203,13 @@ def test_an_adapted_reader_reads_its_scores_with_the_calibration_and_take_learne
     corrected = inputs_of(price_page(1))
     codes = [{"model": c.key} for c in corrected.found if c.kind == "code" and c.key.startswith("SF-")]
     taught = lesson(corrected, codes)
-    after = AfterCorrection(Calibration((-2.0, 0.0, 2.0), (0.05, 0.7, 0.99)), 0.45)
+    after = AfterCorrection(Calibration((-2.0, 0.0, 2.0), (0.05, 0.7, 0.99)), 0.45, ReviewBar(0.2, 0.7))
     reader = replace(committed_reader(), after_correction=after)
     changed = adapted(reader, [taught])
     assert (changed.calibration, changed.take, changed.after_correction) == (after.calibration, 0.45, None)
-    assert changed.review_below == reader.review_below  # the bars stay those chosen on held-out pages
+    assert changed.review_below == ReviewBar(0.2, 0.7)  # the bars chosen for corrections, not the global ones
+    unbarred = replace(reader, after_correction=replace(after, review_below=None))  # trained before they were
+    assert adapted(unbarred, [taught]).review_below == reader.review_below
     assert reader.repeats_doubt and not changed.repeats_doubt  # the person read the layout's repeated keys
     plain = replace(reader, after_correction=None)  # a reader trained before corrections were calibrated
     assert (adapted(plain, [taught]).calibration, adapted(plain, [taught]).take) == (plain.calibration, plain.take)

@@ -169,12 +169,13 @@ async def test_a_page_type_the_classifier_doubted_is_the_corrected_pages_until_t
 
 
 async def test_a_scan_whose_keys_ocr_spelled_right_is_read_again_against_the_text_layers_bar(service):
-    bar = committed_reader().review_below
+    reader = committed_reader()
     job = Job(service, merchant())
     await job.classified(1, 2, scanned=True)
-    assert job.review_bar(2) == bar.ocr  # a scan: its own, higher bar
+    assert job.review_bar(2) == reader.review_below.ocr  # a scan: its own, higher bar
     await job.reviewed(1, corrected(1))  # every item number the person kept is printed as OCR read it
-    assert (await job.readings())[2].reading == 1 and job.review_bar(2) == bar.text_layer
+    adapted_bars = reader.after_correction.review_below  # a reading adapted to a correction: the bars for those
+    assert (await job.readings())[2].reading == 1 and job.review_bar(2) == adapted_bars.text_layer
 
 
 async def test_a_reviewed_page_is_never_read_again(service):

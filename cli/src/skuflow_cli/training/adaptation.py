@@ -20,12 +20,20 @@ import lightgbm
 
 from skuflow_cli.evaluation.scoring import score_page
 from skuflow_cli.training.corpus import CORRECTIONS, GOLDEN
-from skuflow_cli.training.crossval import HeldOut, Judged, calibrate, choose_take, judge, tally
+from skuflow_cli.training.crossval import HeldOut, Judged, calibrate, choose_review, choose_take, judge, tally
 from skuflow_cli.training.fit import raw_scores
 from skuflow_cli.training.samples import PageSample
-from skuflow_extractor.reading.adaptation import adapted, lesson, read_to_nothing, taught_columns, typed_as
+from skuflow_extractor.reading.adaptation import (
+    adapted,
+    lesson,
+    read_to_nothing,
+    scan_bar,
+    spelled_right,
+    taught_columns,
+    typed_as,
+)
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
-from skuflow_extractor.reading.decisions import AfterCorrection, Reader, ReviewBar
+from skuflow_extractor.reading.decisions import AfterCorrection, Reader
 from skuflow_extractor.reading.features import features
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import canonical, layout_of
@@ -76,7 +84,7 @@ class Relearned:
     reader: Reader  # the reader trained without the case's batch
     before: list[HeldOut]
     after: list[HeldOut]
-    review_below: ReviewBar  # the adapted reader's review bars
+    ocr_spelled: bool  # the correction's keys as OCR spelled them: its scans held to the text layers' bar
     repeats_doubt: bool  # whether the adapted reader doubts a page for a taken key printed again
 
 
@@ -109,7 +117,7 @@ def relearn(case: Case, reader: Reader) -> Relearned:
     rest = [with_columns(s, columns, page_type) for s in case.rest]
     return Relearned(case, reader, [HeldOut(s, raw_scores(reader.booster, s.matrix)) for s in case.rest],
                      [HeldOut(s, raw_scores(adapted_reader.booster, s.matrix)) for s in rest],
-                     adapted_reader.review_below, adapted_reader.repeats_doubt)
+                     spelled_right([taught]), adapted_reader.repeats_doubt)
 
 
 def after_correction(relearned: list[Relearned]) -> AfterCorrection | None:
@@ -118,7 +126,8 @@ def after_correction(relearned: list[Relearned]) -> AfterCorrection | None:
     if not held:
         return None
     calibration = calibrate(held)
-    return AfterCorrection(calibration, choose_take(held, calibration))
+    take = choose_take(held, calibration)
+    return AfterCorrection(calibration, take, choose_review(held, calibration, take, repeats_doubt=False))
 
 
 def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
@@ -126,7 +135,8 @@ def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
     A correction that reads a page to nothing is doubted: every page flagged, that one keeping its reading."""
     before = [judge(h, r.reader.calibration, r.reader.take, r.reader.review_below) for h in r.before]
     tuned = after or AfterCorrection(r.reader.calibration, r.reader.take)
-    now = [judge(h, tuned.calibration, tuned.take, r.review_below, r.repeats_doubt) for h in r.after]
+    bars = scan_bar(tuned.review_below or r.reader.review_below, r.ocr_spelled)
+    now = [judge(h, tuned.calibration, tuned.take, bars, r.repeats_doubt) for h in r.after]
     lost = read_to_nothing([len(j.predicted["skus"]) for j in before], [len(j.predicted["skus"]) for j in now])
     doubted = any(lost)
     if doubted:

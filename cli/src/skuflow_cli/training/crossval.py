@@ -151,13 +151,14 @@ def _lowest_bar(judged: list[Judged]) -> float:
     return best
 
 
-def choose_review(held: list[HeldOut], calibration: Calibration, take: float) -> ReviewBar:
+def choose_review(held: list[HeldOut], calibration: Calibration, take: float,
+                  repeats_doubt: bool = True) -> ReviewBar:
     """The review bars that leave as many pages to no one as the precision goal allows (held out), one
     for text layers and one for OCR readings, each holding the goal on its own pages. A bar decides only
     the pages nothing else flags (an SKU under the profile's bar, a page read to nothing, the classifier's
     doubt), so it is chosen on those: the pages flagged anyway carry the errors a bar chosen over every
-    page would also be paid to keep out."""
-    decided = [j for j in (judge(h, calibration, take, NO_BAR) for h in held) if not j.flagged]
+    page would also be paid to keep out. ``repeats_doubt`` as the reader reading them has it (``judge``)."""
+    decided = [j for j in (judge(h, calibration, take, NO_BAR, repeats_doubt) for h in held) if not j.flagged]
     return ReviewBar(text_layer=_lowest_bar([j for j in decided if not j.sample.geo.ocr]),
                      ocr=_lowest_bar([j for j in decided if j.sample.geo.ocr]))
 

@@ -89,7 +89,9 @@ def learn(readings: Readings) -> tuple[Reader, dict]:
     reader = replace(reader, version=version_of(booster, found.calibration, found.take, found.review_below, after),
                      after_correction=after)
     chosen_on = {"documents": len(relearned), "pages": sum(len(r.after) for r in relearned)}
-    return reader, {**found.report, "after_correction": {"take": after.take, **chosen_on} if after else None}
+    bars = {"review_below": {"text_layer": after.review_below.text_layer, "ocr": after.review_below.ocr}} if (
+        after and after.review_below) else {}
+    return reader, {**found.report, "after_correction": {"take": after.take, **bars, **chosen_on} if after else None}
 
 
 def corpus_manifest(corpus: Corpus, samples: list[PageSample]) -> dict:
@@ -165,9 +167,12 @@ def table(result: dict, untouched: dict[str, float]) -> str:
     lines += [f"| {b['bin']} | {b['candidates']} | {b['mean_probability']} | {b['right']} |"
               for b in result["calibration"]["bins"]]
     if after := result.get("after_correction"):
+        bars = after.get("review_below")
         lines += ["", f"Adapted to a person's correction, the reader takes at p ≥ {after['take']} on its own "
-                  f"calibration, both chosen on {after['pages']} pages of {after['documents']} documents read again "
-                  "after a correction of their first page, held out (`skuflow eval --adaptation`)."]
+                  "calibration" + (f" and reviews pages under confidence {bars['text_layer']} (text layer), "
+                                   f"{bars['ocr']} (OCR)" if bars else "") + f", all chosen on {after['pages']} "
+                  f"pages of {after['documents']} documents read again after a correction of their first page, "
+                  "held out (`skuflow eval --adaptation`)."]
     lines += ["", "With the bars chosen without each batch, that batch's pages:", "",
               "| batch | bars (text layer, OCR) | pages unflagged | product pages unflagged | SKU precision | "
               "wrong SKUs unflagged |", "|---|---|---|---|---|---|"]

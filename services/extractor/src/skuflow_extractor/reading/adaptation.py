@@ -7,9 +7,9 @@ candidates, where no generator saw a product: short numbers, words), and its can
 the person's verdict on each (by the same labels the reader is trained on). The reader is adapted to
 the lessons by boosting a few more trees on them from the committed model: the global model stays the
 prior, the corrected page weighs heavily, and the adapted scores are read with the calibration and take
-the reader learned for corrections (``AfterCorrection``: chosen on corrections simulated on held-out
-pages), and a key it printed again is no doubt about a page of the layout (``assembly``); the review bars
-stay those chosen on held-out pages. A re-read with the adapted reader replaces
+the reader learned for corrections and judged by the review bars it learned for them (``AfterCorrection``:
+chosen on corrections simulated on held-out pages), and a key it printed again is no doubt about a page of the
+layout (``assembly``). A re-read with the adapted reader replaces
 a page's reading only where the job's pages share the corrected page's layout (``layouts``), and only
 while no person reviewed it. The cells of the taught columns are candidates of their own source
 (``taught``): never seen in global training, it is the split the added trees find first, so a lesson
@@ -163,17 +163,27 @@ def typed_as(classification: PageClassification, page_type: str | None) -> PageC
 
 
 def review_bar(reader: Reader, lessons: Sequence[Lesson]) -> ReviewBar:
-    """The scans' review bar is the text layers' where the lessons include a scan and OCR spelled every
-    scanned lesson's keys right: the scans' higher bar stands for misspellings this document does not show."""
+    """An adapted reading's review bars: those chosen for corrections where the reader has them, else the
+    global ones (``scan_bar``)."""
+    after = reader.after_correction
+    return scan_bar(after.review_below if after and after.review_below else reader.review_below, spelled_right(lessons))
+
+
+def spelled_right(lessons: Sequence[Lesson]) -> bool:
+    """Whether the lessons include a scan and OCR spelled every scanned lesson's keys right."""
     spelled = [n.ocr_spelled for n in lessons if n.ocr_spelled is not None]
-    if spelled and all(spelled):
-        return ReviewBar(reader.review_below.text_layer, min(reader.review_below.ocr, reader.review_below.text_layer))
-    return reader.review_below
+    return bool(spelled) and all(spelled)
+
+
+def scan_bar(bars: ReviewBar, spelled: bool) -> ReviewBar:
+    """The scans' review bar is the text layers' where OCR spelled the lessons' keys right (``spelled_right``):
+    the scans' higher bar stands for misspellings this document does not show."""
+    return ReviewBar(bars.text_layer, min(bars.ocr, bars.text_layer)) if spelled else bars
 
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
-    """The reader with trees added on the lessons, read with its calibration and take for corrections
-    where it has them, its review bar for their scans, and a taken key printed again no doubt about the page
+    """The reader with trees added on the lessons, read with its calibration, take and review bars for
+    corrections where it has them (``review_bar``), and a taken key printed again no doubt about the page
     (``assembly``: the person read the layout's repeats), or the same reader when there is nothing to learn:
     no lesson, or a lesson of one kind only, which teaches no boundary."""
     usable = [n for n in lessons if len(n.labels)]

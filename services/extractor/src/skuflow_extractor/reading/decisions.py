@@ -58,11 +58,14 @@ class ReviewBar:
 class AfterCorrection:
     """How an adapted reader's scores are read: a person's correction makes the added trees surer of the
     layout they taught than the global calibration says (a candidate scored 0.8–0.9 after a correction was
-    right 0.98 of the time), so adapted scores have a calibration and a take of their own, fit by
-    ``skuflow train`` on corrections simulated on pages the reader never learned from."""
+    right 0.98 of the time), so adapted scores have a calibration, a take and review bars of their own, fit
+    by ``skuflow train`` on corrections simulated on pages the reader never learned from: the global bars are
+    chosen on readings made without a lesson, and the pages a correction frees must hold SKU precision 0.98
+    on readings made with one (``review_below`` None: a reader trained before these bars were)."""
 
     calibration: Calibration
     take: float
+    review_below: ReviewBar | None = None
 
 
 @dataclass(frozen=True)
@@ -83,9 +86,10 @@ class Reader:
     def manifest(self) -> dict:
         after = self.after_correction
         return {"version": self.version, "features": list(FEATURES), "take": self.take,
-                "review_below": {"text_layer": self.review_below.text_layer, "ocr": self.review_below.ocr},
+                "review_below": _bars(self.review_below),
                 "calibration": _points(self.calibration),
-                **({"after_correction": {"take": after.take, "calibration": _points(after.calibration)}}
+                **({"after_correction": {"take": after.take, "calibration": _points(after.calibration),
+                                         **({"review_below": _bars(after.review_below)} if after.review_below else {})}}
                    if after else {})}
 
     def save(self, directory: Path, trained_on: dict) -> None:
@@ -94,6 +98,10 @@ class Reader:
         body = {**self.manifest(), "trained_on": trained_on}
         (directory / "reader.json").write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
+
+
+def _bars(bars: ReviewBar) -> dict:
+    return {"text_layer": bars.text_layer, "ocr": bars.ocr}
 
 
 def _points(calibration: Calibration) -> dict:
@@ -113,7 +121,9 @@ def load_reader(directory: Path) -> Reader:
     after = manifest.get("after_correction")  # absent from readers trained before it was learned
     return Reader(manifest["version"], booster, _calibration(manifest["calibration"]), manifest["take"],
                   ReviewBar(**manifest["review_below"]),
-                  AfterCorrection(_calibration(after["calibration"]), after["take"]) if after else None)
+                  AfterCorrection(_calibration(after["calibration"]), after["take"],
+                                  ReviewBar(**after["review_below"]) if "review_below" in after else None)
+                  if after else None)
 
 
 @cache
