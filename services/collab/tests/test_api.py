@@ -335,6 +335,12 @@ async def test_a_team_lead_skips_and_reassigns_waiting_tasks_in_batches_each_ans
 
     assert (await client.post("/api/v1/ops/tasks/batch-reassign", headers=ANN,
                               json={"task_ids": [other], "to": "bob"})).status_code == 403
+    assert (await client.get("/api/v1/tasks/next", headers=OTHER)).status_code in (200, 204)  # eve, at m2's desk
+    for stranger in ("bob", "bobb", "eve"):  # not yet at the workbench, a typo, another merchant's annotator
+        refused = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD,
+                                    json={"task_ids": [other], "to": stranger})
+        assert refused.status_code == 404 and "opened the workbench" in refused.json()["detail"]
+    assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == other  # bob opens it
     moved = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD, json={"task_ids": [other], "to": "bob"})
     assert moved.json()["tasks"][other] == {"status": "CREATED"}
     assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == other

@@ -103,9 +103,16 @@ def routes(ctx: ServiceContext) -> APIRouter:
         return await each(body.task_ids, who, "batch_skip", body.reason, completed_at=sa.func.now(),
                           skip_reason=body.reason)
 
-    @router.post("/tasks/batch-reassign", responses=answer(examples.BATCH_REASSIGNED))
+    @router.post("/tasks/batch-reassign", responses={
+        **answer(examples.BATCH_REASSIGNED), 404: {"description": "no one of the merchant's with that user id has "
+                                                                  "opened the workbench"}})
     async def batch_reassign(body: BatchReassign, who: Lead) -> dict:
-        """Dispatch waiting tasks to one annotator (their ``/tasks/next`` offers these first)."""
+        """Dispatch waiting tasks to one annotator (their ``/tasks/next`` offers these first). Only to
+        someone of the merchant's who has opened the workbench: a task dispatched to an id no one answers
+        to is hidden from everyone else until its SLA runs out."""
+        async with ctx.db.transaction() as conn:
+            if body.to not in await store.names_of(conn, who.merchant_id, [body.to]):
+                raise HTTPException(404, f"no annotator {body.to} of yours has opened the workbench")
         return await each(body.task_ids, who, "reassign", f"to {body.to}", assigned_to=body.to)
 
     return router

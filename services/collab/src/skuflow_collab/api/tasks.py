@@ -147,6 +147,7 @@ def routes(ctx: ServiceContext) -> APIRouter:
         (domain/queue.py)."""
         t = human_tasks.c
         async with ctx.db.transaction() as conn:
+            await store.remember_person(conn, who)  # someone a team lead may hand tasks to from now on
             me = await store.profile(conn, who.user_id, who.merchant_id)
             held_by_me = sa.and_(t.status == "PROCESSING", t.locked_by == who.user_id)
             waiting = [t.status == "CREATED",
