@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import lightgbm
 import numpy as np
@@ -182,7 +182,7 @@ def nested_unflagged(held: list[HeldOut], calibration: Calibration, take: float)
     for batch in real_batches([h.sample for h in held]):
         bar = choose_review([h for h in held if h.sample.batch != batch], calibration, take)
         own = [judge(h, calibration, take, bar) for h in held if h.sample.batch == batch]
-        by_batch[batch] = {"review_below": {"text_layer": bar.text_layer, "ocr": bar.ocr},
+        by_batch[batch] = {"review_below": asdict(bar),
                            **unflagged_figures(own)}
         judged += own
     return {**unflagged_figures(judged), "batches": by_batch}
@@ -233,7 +233,7 @@ def report(held: list[HeldOut], calibration: Calibration, take: float, review_be
              for kind, pages in sorted(by_kind.items())}
     return {
         "pages": len(judged), "take": take,
-        "review_below": {"text_layer": review_below.text_layer, "ocr": review_below.ocr},
+        "review_below": asdict(review_below),
         "overall": tally(judged).metrics(), "rules_overall": rules_tally([j.sample for j in judged]).metrics(),
         "sku_weighted_mean": sku_weighted_mean(judged), "batches": batches, "by_source_kind": kinds,
         "unflagged": unflagged_figures(judged),

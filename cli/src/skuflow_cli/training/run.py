@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import lightgbm
@@ -89,8 +89,7 @@ def learn(readings: Readings) -> tuple[Reader, dict]:
     reader = replace(reader, version=version_of(booster, found.calibration, found.take, found.review_below, after),
                      after_correction=after)
     chosen_on = {"documents": len(relearned), "pages": sum(len(r.after) for r in relearned)}
-    bars = {"review_below": {"text_layer": after.review_below.text_layer, "ocr": after.review_below.ocr}} if (
-        after and after.review_below) else {}
+    bars = {"review_below": asdict(after.review_below)} if after and after.review_below else {}
     return reader, {**found.report, "after_correction": {"take": after.take, **bars, **chosen_on} if after else None}
 
 

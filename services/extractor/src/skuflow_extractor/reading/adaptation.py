@@ -166,7 +166,7 @@ def review_bar(reader: Reader, lessons: Sequence[Lesson]) -> ReviewBar:
     """An adapted reading's review bars: those chosen for corrections where the reader has them, else the
     global ones (``scan_bar``)."""
     after = reader.after_correction
-    return scan_bar(after.review_below if after and after.review_below else reader.review_below, spelled_right(lessons))
+    return scan_bar((after and after.review_below) or reader.review_below, spelled_right(lessons))
 
 
 def spelled_right(lessons: Sequence[Lesson]) -> bool:

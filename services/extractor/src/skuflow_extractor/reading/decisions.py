@@ -12,7 +12,7 @@ Loaded once per process.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
@@ -85,12 +85,11 @@ class Reader:
 
     def manifest(self) -> dict:
         after = self.after_correction
+        corrected = {"take": after.take, "calibration": _points(after.calibration),
+                     **({"review_below": asdict(after.review_below)} if after.review_below else {})} if after else None
         return {"version": self.version, "features": list(FEATURES), "take": self.take,
-                "review_below": _bars(self.review_below),
-                "calibration": _points(self.calibration),
-                **({"after_correction": {"take": after.take, "calibration": _points(after.calibration),
-                                         **({"review_below": _bars(after.review_below)} if after.review_below else {})}}
-                   if after else {})}
+                "review_below": asdict(self.review_below), "calibration": _points(self.calibration),
+                **({"after_correction": corrected} if corrected else {})}
 
     def save(self, directory: Path, trained_on: dict) -> None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -98,10 +97,6 @@ class Reader:
         body = {**self.manifest(), "trained_on": trained_on}
         (directory / "reader.json").write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
-
-
-def _bars(bars: ReviewBar) -> dict:
-    return {"text_layer": bars.text_layer, "ocr": bars.ocr}
 
 
 def _points(calibration: Calibration) -> dict:
