@@ -340,6 +340,8 @@ async def test_a_team_lead_skips_and_reassigns_waiting_tasks_in_batches_each_ans
         refused = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD,
                                     json={"task_ids": [other], "to": stranger})
         assert refused.status_code == 404 and "opened the workbench" in refused.json()["detail"]
+    assert (await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD,  # no id holds a NUL: no lookup
+                              json={"task_ids": [other], "to": "b\u0000b"})).status_code == 422
     assert (await client.get("/api/v1/tasks/next", headers=BOB)).json()["task_id"] == other  # bob opens it
     moved = await client.post("/api/v1/ops/tasks/batch-reassign", headers=LEAD, json={"task_ids": [other], "to": "bob"})
     assert moved.json()["tasks"][other] == {"status": "CREATED"}

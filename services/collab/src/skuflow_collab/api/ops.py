@@ -37,7 +37,7 @@ class BatchReassign(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"task_ids": ["t-81f2"], "to": "user-lea"}]})
 
     task_ids: TaskIds
-    to: str = Field(min_length=1, max_length=100, description="the annotator's user id")
+    to: str = Field(min_length=1, max_length=100, pattern=r"^[^\x00]+$", description="the annotator's user id")
 
 
 AnnotatorId = Annotated[str, Path(min_length=1, max_length=100, pattern=r"^[^\x00/]+$")]
