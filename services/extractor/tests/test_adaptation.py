@@ -1,10 +1,11 @@
 """The reader adapted to a corrected page (issue 42): layouts known as alike, a lesson kept as bytes, and
 what a person taught on one page changing the reading of another page of its layout."""
 
+import io
 from dataclasses import replace
 
 import numpy as np
-from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, table
+from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
 
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
@@ -45,6 +46,9 @@ def test_a_lesson_is_kept_as_bytes_and_read_back_the_same():
     assert taught([kept, back]) == (column,) and back.page_type is None
     typed = Lesson.from_bytes(lesson(inputs_of(price_page(1)), [{"model": "SF-0001"}], (column,), "A").to_bytes())
     assert typed.page_type == "A" and adaptation.taught_type([back, typed]) == "A"  # the newest lesson that was typed
+    stored = io.BytesIO()  # a lesson kept before columns said how many lines their keys took: one line each
+    np.savez_compressed(stored, matrix=kept.matrix, labels=kept.labels, columns=np.array('[["code", 3, ["A-9"]]]'))
+    assert Lesson.from_bytes(stored.getvalue()).columns == (column,)
 
 
 def test_a_page_type_the_classifier_doubted_is_the_one_a_person_gave_its_layout_until_the_lesson_goes():
@@ -110,6 +114,32 @@ def test_a_code_wrapped_onto_the_line_under_it_is_taught_and_read_whole():
     assert [(c.kind, c.left, c.shapes) for c in columns] == [("code", 3, frozenset({"A9"}))]
     taught_here = {c.norm for c in candidates(other, [], columns) if "taught" in c.sources}
     assert taught_here == {f"SBP{n:03d}" for n in range(20, 25)}  # not '006 SBP': the next row is no wrap
+
+
+def card_names(first: int, cards: int) -> list[list[str]]:
+    """Each card's name, over two or three lines."""
+    return [["TAPA", f"CURVA {first + n}", 'PARA TUBO 2"'][:2 + n // 2 % 2] for n in range(cards)]
+
+
+def card_page(first: int, cards: int):
+    """Product cards two a row, each naming its product over lines of its own, its price under them."""
+    blocks = []
+    for n, name in enumerate(card_names(first, cards)):
+        x, y = 50 + 250 * (n % 2), 100 + 90 * (n // 2)
+        blocks += [stacked(2 * n, x, y, *name), cells(2 * n + 1, y + 60, [f"$ {first + n}.00"], xs=(x,))]
+    return page(*blocks)
+
+
+def test_a_name_a_card_stacks_over_lines_of_its_own_is_taught_and_read_whole():
+    corrected, other = geometry(card_page(6, 4)), geometry(card_page(20, 6))
+    assert not any(c.norm.startswith("TAPACURVA") for c in candidates(other, []))  # no generator joins the lines
+    products = [{"product_name": " ".join(name)} for name in card_names(6, 4)]
+    columns = taught_columns(corrected, products)
+    assert {(c.kind, c.lines) for c in columns} == {("name", 3)}  # both cards' columns, names over up to 3 lines
+    taught_here = {c.key for c in candidates(other, [], columns) if "taught" in c.sources}
+    assert {" ".join(name) for name in card_names(20, 6)} <= taught_here
+    assert not any("$" in key for key in taught_here)  # the price under a card is no line of its name
+    assert Lesson.from_bytes(lesson(inputs_of(card_page(6, 4)), products, columns).to_bytes()).columns == columns
 
 
 def test_a_taught_code_is_read_where_its_cell_prints_it_before_other_words():

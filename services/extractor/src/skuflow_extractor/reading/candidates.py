@@ -4,8 +4,8 @@ Two generators, and neither decides: the rule readers' SKUs (tables, cards, line
 vote is carried as features), and the cells themselves: every code-shaped cell, the code a cell
 starts with, a code without the maker's word before it, and the name a priced row starts with. While
 a job runs, a third: the cells of the columns a person's correction of a page of the same layout
-showed holding the products' keys, in the shapes those keys took, whole, as a cell's first words
-or over the line a cell wraps onto (``TaughtColumn``; issue 42). A
+showed holding the products' keys, in the shapes those keys took, whole, as a cell's first words,
+over the line a cell wraps onto, or over the lines a card stacks its name on (``TaughtColumn``; issue 42). A
 candidate is one key (a code, or a name where the page prints none) anchored at a cell, with the
 price printed after it. Candidates of one cell and key are merged, their sources kept.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
 from skuflow_catalog.codes import code_score, leading_code
 from skuflow_catalog.headers import CJK, header_role
 from skuflow_catalog.prices import BEFORE, price_spans, trailing_amount
@@ -50,18 +51,23 @@ PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name'
 @dataclass(frozen=True)
 class TaughtColumn:
     """A column a person's correction showed holding the products' keys: its left edge (in fortieths of
-    the page's width), the keys' kind, and the shapes they took ('A-9': letters, a dash, digits)."""
+    the page's width), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), and the most
+    lines a key was set over (1: on its line, or wrapped onto the next; more: a card's name stacked over
+    lines of its own)."""
 
     kind: Kind
     left: int
     shapes: frozenset[str]
+    lines: int = 1
 
-    def keys_in(self, geo: Geometry, cell: int) -> list[str]:
-        """The keys a cell of this column prints in one of the taught shapes: on its line and wrapped onto
-        the next (``continued``), each the whole text, else the most of its first words that take a taught
+    def keys_in(self, geo: Geometry, cell: int, under: tuple[int, ...] = ()) -> list[str]:
+        """The keys a cell of this column prints in one of the taught shapes: on its line, wrapped onto
+        the next (``continued``) and, where the lesson's keys were stacked, over up to as many of the lines
+        ``under`` it (``stacks``); each the whole text, else the most of its first words that take a taught
         shape ('010301010 #150' where the lesson's keys were nine digits)."""
+        texts = printed_texts(geo, cell) + stacked_texts(geo, cell, under[:self.lines - 1])
         found = (next((part for part in leading_parts(text) if shape(normalize(part)) in self.shapes), None)
-                 for text in printed_texts(geo, cell))
+                 for text in texts)
         return list(dict.fromkeys(key for key in found if key))
 
 
@@ -70,6 +76,12 @@ def printed_texts(geo: Geometry, cell: int) -> list[str]:
     text = geo.cells[cell].text
     wrapped = [f"{text} {geo.cells[under].text}"] if (under := continued(geo, cell)) is not None else []
     return [clean_code(t) for t in [text, *wrapped]]
+
+
+def stacked_texts(geo: Geometry, cell: int, under: tuple[int, ...]) -> list[str]:
+    """The cell's text joined with the first one, two, … of the lines ``under`` it: two lines, three, …"""
+    texts = [geo.cells[cell].text] + [geo.cells[n].text for n in under]
+    return [clean_code(" ".join(texts[:k])) for k in range(2, len(texts) + 1)]
 
 
 def leading_parts(text: str) -> list[str]:
@@ -93,6 +105,41 @@ def continued(geo: Geometry, cell: int) -> int | None:
         return None
     top, bottom = geo.cells[cell].bbox, geo.cells[under].bbox
     return under if bottom[1] - top[3] <= WRAPPED_GAP * max(top[3] - top[1], bottom[3] - bottom[1]) else None
+
+
+STACKED_LINES = 4  # a key set over more lines than this is a paragraph
+STACKED_SIZE = 1.25  # the lines of one key are set in one type size, give or take this ratio
+
+
+def stacks(geo: Geometry) -> dict[int, tuple[int, ...]]:
+    """Text set over lines of its own ('TAPON' / 'TERMINACION DE' / 'BARANDAL 1/2"' centred on a card): each
+    block's first line and the lines under it (at most ``STACKED_LINES`` in all). A line is the cell under the
+    one before in its column, as close as a paragraph's lines and in its type size, neither a price; unlike
+    ``continued``, rows of several cells side by side (cards in a row) may stack."""
+    under = {n: below for n in range(len(geo.cells)) if (below := _line_under(geo, n)) is not None}
+    blocks = {}
+    for start in sorted(set(under) - set(under.values())):
+        lines = [under[start]]
+        while len(lines) < STACKED_LINES - 1 and (below := under.get(lines[-1])) is not None:
+            lines.append(below)
+        blocks[start] = tuple(lines)
+    return blocks
+
+
+def _line_under(geo: Geometry, cell: int) -> int | None:
+    top = geo.cells[cell]
+    if cell_price(top.text) is not None:
+        return None
+    best = None
+    for n in np.flatnonzero(geo.aligned[cell]):
+        low = geo.cells[int(n)]
+        height = max(top.bbox[3] - top.bbox[1], low.bbox[3] - low.bbox[1], 1e-6)
+        gap = low.bbox[1] - top.bbox[3]
+        sized = max(low.size, top.size) <= STACKED_SIZE * max(min(low.size, top.size), 1e-6)
+        if -0.3 * height <= gap <= WRAPPED_GAP * height and sized and cell_price(low.text) is None \
+                and (best is None or gap < best[0]):
+            best = (gap, int(n))
+    return best[1] if best else None
 
 
 @dataclass
@@ -178,9 +225,10 @@ def _taught_keys(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[int, l
     if not taught:
         return {}
     edges = [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells]
+    blocks = stacks(geo) if any(column.lines > 1 for column in taught) else {}
     found: dict[int, list[tuple[Kind, str]]] = defaultdict(list)
     for column in taught:
-        keys = {n: column.keys_in(geo, n) for n, edge in edges if abs(edge - column.left) <= 1}
+        keys = {n: column.keys_in(geo, n, blocks.get(n, ())) for n, edge in edges if abs(edge - column.left) <= 1}
         near = {n: abs(edge - column.left) for n, edge in edges if keys.get(n)}  # cell → fortieths from the edge
         if near:
             nearest = min(near.values())
