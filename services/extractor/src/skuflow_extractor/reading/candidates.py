@@ -109,6 +109,7 @@ def continued(geo: Geometry, cell: int) -> int | None:
 
 STACKED_LINES = 4  # a key set over more lines than this is a paragraph
 STACKED_SIZE = 1.25  # the lines of one key are set in one type size, give or take this ratio
+STACKED_OVERLAP = 0.3  # a line may start this share of a line's height above the last one's foot (tight leading)
 
 
 def stacks(geo: Geometry) -> dict[int, tuple[int, ...]]:
@@ -127,6 +128,8 @@ def stacks(geo: Geometry) -> dict[int, tuple[int, ...]]:
 
 
 def _line_under(geo: Geometry, cell: int) -> int | None:
+    """The nearest cell under this one in its column that is its text's next line (``stacks``), if any; two
+    lines may overlap by a little, as tight leading sets them."""
     top = geo.cells[cell]
     if cell_price(top.text) is not None:
         return None
@@ -136,7 +139,7 @@ def _line_under(geo: Geometry, cell: int) -> int | None:
         height = max(top.bbox[3] - top.bbox[1], low.bbox[3] - low.bbox[1], 1e-6)
         gap = low.bbox[1] - top.bbox[3]
         sized = max(low.size, top.size) <= STACKED_SIZE * max(min(low.size, top.size), 1e-6)
-        if -0.3 * height <= gap <= WRAPPED_GAP * height and sized and cell_price(low.text) is None \
+        if -STACKED_OVERLAP * height <= gap <= WRAPPED_GAP * height and sized and cell_price(low.text) is None \
                 and (best is None or gap < best[0]):
             best = (gap, int(n))
     return best[1] if best else None
