@@ -227,6 +227,8 @@ def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     after = changed.probabilities(nxt.matrix)[codes]
     assert (after < reader.take).all() and changed.version.startswith(reader.version + "+")
     assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
+    kept_before = Lesson(taught.matrix[:, :-1], taught.labels)  # measured by the features of an older reader
+    assert adapted(reader, [kept_before]) is reader
 
 
 def test_an_adapted_reader_reads_its_scores_with_the_calibration_and_take_learned_for_corrections(tmp_path):

@@ -196,8 +196,9 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     """The reader with trees added on the lessons, read with its calibration, take and review bars for
     corrections where it has them (``review_bar``), and a taken key printed again no doubt about the page
     (``assembly``: the person read the layout's repeats), or the same reader when there is nothing to learn:
-    no lesson, or a lesson of one kind only, which teaches no boundary."""
-    usable = [n for n in lessons if len(n.labels)]
+    no lesson, a lesson of one kind only, which teaches no boundary, or one kept before the reader learnt
+    other features (a lesson's candidates were measured by the features of its day)."""
+    usable = [n for n in lessons if len(n.labels) and n.matrix.shape[1] == reader.booster.num_feature()]
     if not usable:
         return reader
     matrix = np.concatenate([n.matrix for n in usable])
