@@ -151,6 +151,34 @@ def test_a_taught_code_is_read_where_its_cell_prints_it_before_other_words():
     assert taught_here == {f"01030100{n}" for n in range(6)}  # the code, without its grit
 
 
+def drug_page(names: list[str]):
+    """A drug list: each row a drug's name, its dosage form and its class code."""
+    return page(*[cells(n, 100 + 20 * n, [name, "片剂", f"XA0{n}"], xs=(50, 250, 450)) for n, name in enumerate(names)])
+
+
+def test_a_taught_name_column_reads_any_name_in_its_kinds_of_letters_a_code_column_only_its_shapes():
+    corrected = geometry(drug_page(["复方硼砂", "糠甾醇", "克霉唑(栓)"]))
+    columns = taught_columns(corrected, [{"product_name": name} for name in ("复方硼砂", "糠甾醇", "克霉唑(栓)")])
+    assert columns == (TaughtColumn("name", 3, frozenset({"C", "C(C)"})),)
+    other = geometry(drug_page(["维C银翘片(颗粒)", "小儿热速清颗粒(口服液、糖浆)", "Aspirin tablets", "玉屏风颗粒"]))
+    taught_here = {c.key for c in candidates(other, [], columns) if "taught" in c.sources}
+    assert taught_here == {"维C银翘片(颗粒)", "小儿热速清颗粒(口服液、糖浆)", "玉屏风颗粒"}  # not the Latin one
+    codes = (TaughtColumn("code", 30, frozenset({"A9"})),)  # codes like 'XA0' only: not 'XA0-1'
+    coded = geometry(page(cells(0, 100, ["维C银翘片", "XA0-1"], xs=(50, 450)),
+                          cells(1, 120, ["玉屏风颗粒", "XB1"], xs=(50, 450))))
+    assert {c.key for c in candidates(coded, [], codes) if "taught" in c.sources} == {"XB1"}
+
+
+def test_a_key_a_list_marks_or_numbers_is_taught_and_read_without_its_mark():
+    spices = page(*[cells(n, 100 + 20 * n, [mark, f"${n + 1}.00"], xs=(50, 450))
+                    for n, mark in enumerate(["-AJONJOLÍ BLANCO", "-CANELA MOLIDA", "1. Pimienta gorda", "2. Anís"])])
+    products = [{"product_name": name} for name in ("AJONJOLÍ BLANCO", "Pimienta gorda")]
+    columns = taught_columns(geometry(spices), products)
+    assert [c.kind for c in columns] == ["name"]
+    taught_here = {c.key for c in candidates(geometry(spices), [], columns) if "taught" in c.sources}
+    assert {"AJONJOLÍ BLANCO", "CANELA MOLIDA", "Pimienta gorda", "Anís"} <= taught_here
+
+
 def numbered_page(first: int, rows: int):
     """A parts list keyed by item numbers, one digit on the first page and two on the next."""
     return page(*[cells(n, 100 + 20 * n, [str(first + n), f"Rodamiento {first + n}", "PZA", f"{n + 1}.50"],

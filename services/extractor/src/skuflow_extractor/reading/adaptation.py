@@ -90,8 +90,9 @@ class Lesson:
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
     """Where the person's products' keys stand on the page they corrected: each column (by its left edge)
-    whose cells print a key, whole or as their first words (a code before its grit, '010301010 #150'), on
-    their line or wrapped onto the next (``candidates.continued``), or else stacked over lines of their own
+    whose cells print a key, whole or as their first words (a code before its grit, '010301010 #150'), after a
+    list's mark or number or not ('22. Полотенца …'), on their line or wrapped onto the next
+    (``candidates.continued``), or else stacked over lines of their own
     (``candidates.stacks``: the column then reads as many lines on the layout's other pages), with the shapes
     of the keys it prints. A column printing only keys that a column printing more of them prints too is
     figures, not keys (a quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing."""

@@ -4,10 +4,11 @@ Two generators, and neither decides: the rule readers' SKUs (tables, cards, line
 vote is carried as features), and the cells themselves: every code-shaped cell, the code a cell
 starts with, a code without the maker's word before it, and the name a priced row starts with. While
 a job runs, a third: the cells of the columns a person's correction of a page of the same layout
-showed holding the products' keys, in the shapes those keys took, whole, as a cell's first words,
-over the line a cell wraps onto, or over the lines a card stacks its name on (``TaughtColumn``; issue 42). A
-candidate is one key (a code, or a name where the page prints none) anchored at a cell, with the
-price printed after it. Candidates of one cell and key are merged, their sources kept.
+showed holding the products' keys, in the shapes those keys took (a name column: any name in the kinds
+of letters its names print), whole, as a cell's first words, after a list's mark, over the line a cell
+wraps onto, or over the lines a card stacks its name on (``TaughtColumn``; issue 42). A candidate is one
+key (a code, or a name where the page prints none) anchored at a cell, with the price printed after it.
+Candidates of one cell and key are merged, their sources kept.
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*")  # 'AC7815QBGE, AC7815OBGE, 
 LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.: 4711'
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
 SPACED_NUMBER = re.compile(r"(\d{1,4})(?:\s*[-–—]\s*|\s+)(?=[^\W\d_])")  # '46 - Spinaci', '05-Lahmacun', '80 Salat'
+LIST_MARK = re.compile(r"[-–—•·*]+\s*(?=\S)")  # a list's dash or bullet, glued to its item or not
 PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name's row goes on to its price
+
+
+LETTER_KINDS = frozenset("AC9")  # the marks ``shape`` gives letters, CJK characters and digits
 
 
 @dataclass(frozen=True)
@@ -61,21 +66,48 @@ class TaughtColumn:
     lines: int = 1
 
     def keys_in(self, geo: Geometry, cell: int, under: tuple[int, ...] = ()) -> list[str]:
-        """The keys a cell of this column prints in one of the taught shapes: on its line, wrapped onto
+        """The keys a cell of this column prints as the taught ones (``fits``): on its line, wrapped onto
         the next (``continued``) and, where the lesson's keys were stacked, over up to as many of the lines
-        ``under`` it (``stacks``); each the whole text, else the most of its first words that take a taught
-        shape ('010301010 #150' where the lesson's keys were nine digits)."""
+        ``under`` it (``stacks``); each the whole text, else the most of its first words that fit ('010301010
+        #150' where the lesson's keys were nine digits)."""
         texts = printed_texts(geo, cell) + stacked_texts(geo, cell, under[:self.lines - 1])
-        found = (next((part for part in leading_parts(text) if shape(normalize(part)) in self.shapes), None)
-                 for text in texts)
+        found = (next((part for part in leading_parts(text) if self.fits(part)), None) for text in texts)
         return list(dict.fromkeys(key for key in found if key))
+
+    def fits(self, text: str) -> bool:
+        """Whether ``text`` is a key of this column: a code in one of the taught shapes; a name in one of them,
+        or any name printing letters of a kind the taught names print (Latin, CJK, digits): a code's shape
+        is its pattern, a name's only its words' ('维C银翘片(颗粒)', '小儿热速清颗粒(口服液、糖浆)' under
+        '玉屏风颗粒')."""
+        shaped = shape(normalize(text))
+        if shaped in self.shapes:
+            return True
+        return self.kind == "name" and worded(text) and bool(letter_kinds(shaped) & self.letter_kinds)
+
+    @property
+    def letter_kinds(self) -> frozenset[str]:
+        return frozenset().union(*map(letter_kinds, self.shapes))
+
+
+def letter_kinds(shaped: str) -> frozenset[str]:
+    """The kinds of letters a key's shape (``shape``) prints: A Latin and other alphabets, C CJK, 9 digits."""
+    return frozenset(shaped) & LETTER_KINDS
 
 
 def printed_texts(geo: Geometry, cell: int) -> list[str]:
-    """A cell's text as a code is printed (``clean_code``), and with the line it wraps onto (``continued``)."""
+    """A cell's text as a code is printed (``clean_code``), and with the line it wraps onto (``continued``);
+    each also without a list's mark or number before it (``unlisted``)."""
     text = geo.cells[cell].text
     wrapped = [f"{text} {geo.cells[under].text}"] if (under := continued(geo, cell)) is not None else []
-    return [clean_code(t) for t in [text, *wrapped]]
+    printed = [clean_code(t) for t in [text, *wrapped]]
+    return list(dict.fromkeys(printed + [t for t in map(unlisted, printed) if t]))
+
+
+def unlisted(text: str) -> str | None:
+    """The text after a list's mark or number ('-AJONJOLÍ BLANCO', '22. Полотенца Сафионе'), if it prints one:
+    where a person's keys are printed so, the key is what follows it."""
+    mark = LIST_MARK.match(text) or NUMBERED.match(text)
+    return text[mark.end():] if mark else None
 
 
 def stacked_texts(geo: Geometry, cell: int, under: tuple[int, ...]) -> list[str]:
