@@ -2,10 +2,11 @@
 
 import asyncio
 
+import pytest
 from pdf_samples import born_digital
 
 from skuflow_parser.pages import ParserConfig
-from skuflow_parser.workers import PagePool
+from skuflow_parser.workers import PagePool, PageTimeout
 from tests.fuzz.hostile import decompression_bomb
 
 HASH = "12345678" * 8
@@ -49,6 +50,27 @@ def test_more_pages_in_flight_than_the_workers_task_limit_all_parse_on_renewed_w
         pool.close()
 
 
+def test_a_page_that_finished_past_its_budget_is_over_budget_even_when_the_loop_hears_late(tmp_path):
+    """Under load the event loop can wake after the worker is done; the page's fate must not hang on that."""
+    import time
+
+    pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=30, config=ParserConfig(ocr_enabled=False))
+
+    async def heard_late(budget: float, work: float):
+        page = asyncio.ensure_future(pool.run("a page", budget, time.sleep, work))
+        await asyncio.sleep(0.1)  # handed to the worker
+        time.sleep(2)  # a busy loop: the worker is done long before the loop looks again
+        return await page
+
+    try:
+        asyncio.run(pool.run("a warm-up", 30, abs, -1))
+        assert asyncio.run(heard_late(budget=1.5, work=0.2)) is None
+        with pytest.raises(PageTimeout, match=r"a page took longer than 0\.5s"):
+            asyncio.run(heard_late(budget=0.5, work=1))
+    finally:
+        pool.close()
+
+
 def a_long_page(tally: str) -> str:
     """A page that takes past two looks for dead workers, tallied each time it is read."""
     import time
@@ -88,7 +110,7 @@ def test_workers_die_with_their_service_even_when_it_is_killed(tmp_path):
     service = subprocess.Popen([sys.executable, "-c", f"""
 import asyncio, os, sys
 from skuflow_parser.pages import ParserConfig
-from skuflow_parser.workers import PagePool
+from skuflow_parser.workers import PagePool, PageTimeout
 if __name__ == "__main__":
     pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=60, config=ParserConfig(ocr_enabled=False))
     asyncio.run(pool.parse({str(pdf)!r}, 0, {HASH!r}))

@@ -23,6 +23,7 @@ import logging
 import multiprocessing
 import signal
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -207,19 +208,21 @@ class PagePool:
     async def _run_once(self, pool: concurrent.futures.ProcessPoolExecutor, what: str, budget: float,
                         task: Callable, *args: object):
         """One attempt. BrokenProcessPool: the pool was broken already, broke under the task, or was found
-        stalled while the task waited."""
-        loop = asyncio.get_running_loop()
+        stalled while the task waited. The budget is judged by when the worker finished, not by when a
+        busy event loop got round to noticing, so a page's fate does not depend on the load."""
+        deadline, finished_at = time.monotonic() + budget, []
         try:
-            work = loop.run_in_executor(pool, counted, task, *args)
+            submitted = pool.submit(counted, task, *args)
         except BrokenProcessPool:
             self._renew(pool)
             raise
-        watch, deadline, stalled_before = _Watch(pool), loop.time() + budget, False
+        submitted.add_done_callback(lambda _: finished_at.append(time.monotonic()))  # before the loop hears of it
+        work, watch, stalled_before = asyncio.wrap_future(submitted), _Watch(pool), False
         while not work.done():
-            await asyncio.wait({work}, timeout=min(STALL_CHECK_SECONDS, max(deadline - loop.time(), 0)))
+            await asyncio.wait({work}, timeout=min(STALL_CHECK_SECONDS, max(deadline - time.monotonic(), 0)))
             if work.done():
                 break
-            if loop.time() >= deadline:
+            if time.monotonic() >= deadline:
                 self._abandon(pool, watch, work)
                 raise PageTimeout(f"{what} took longer than {budget:g}s")
             stalled = watch.stalled()
@@ -233,6 +236,8 @@ class PagePool:
             self._abandon(pool, watch, work)
             raise
         add_worker_counts(counts)
+        if finished_at[0] > deadline:  # the loop heard late: the page is over budget all the same
+            raise PageTimeout(f"{what} took longer than {budget:g}s")
         return result
 
     def _abandon(self, pool: concurrent.futures.ProcessPoolExecutor, watch: _Watch, work: asyncio.Future) -> None:
