@@ -9,7 +9,9 @@ it was of the names.
 """
 
 import uuid
+from dataclasses import replace
 
+import numpy as np
 import sqlalchemy as sa
 from extractor_pages import COLUMNS, HASH, classification, page, table
 
@@ -19,6 +21,7 @@ from skuflow_contracts.results import PageResult
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_CLASSIFIED, PAGE_EXTRACTED, PAGE_REVIEW_REVERTED, PAGE_REVIEWED
 from skuflow_contracts.traces import ExtractionTrace, trace_key
+from skuflow_extractor.reading.adaptation import Lesson
 from skuflow_extractor.reading.decisions import committed_reader
 from skuflow_extractor.service import definition
 from skuflow_extractor.tables import lessons, page_readings, skus
@@ -279,3 +282,56 @@ async def test_a_page_at_its_last_reading_is_not_read_again(service):
                            .values(reading=MAX_READING))
     await job.reviewed(1, corrected(1))
     assert await job.since(3) == [(2, 1)]
+
+
+async def stored_lesson(service, job_id):
+    async with service.db.transaction() as conn:
+        return (await conn.execute(sa.select(lessons.c.lesson_id, lessons.c.lesson, lessons.c.products,
+                                             lessons.c.reader_version).where(lessons.c.job_id == job_id))).one()
+
+
+async def as_an_earlier_reader_kept_it(service, job_id, **values):
+    """The job's lesson as a reader with one feature fewer measured it (``values``: other columns too)."""
+    row = await stored_lesson(service, job_id)
+    kept = Lesson.from_bytes(row.lesson)
+    async with service.db.transaction() as conn:
+        await conn.execute(lessons.update().where(lessons.c.lesson_id == row.lesson_id).values(
+            lesson=replace(kept, matrix=kept.matrix[:, :-1]).to_bytes(), reader_version="reader-earlier", **values))
+    return kept
+
+
+async def test_a_lesson_an_earlier_reader_measured_is_learnt_again_by_the_new_one(service):
+    """Merchant memory outlives a retrained reader and the job's files: the lesson is measured again from the
+    page it keeps, once."""
+    same = merchant()
+    earlier = Job(service, same)
+    await earlier.classified(1, 2)
+    task_id = await earlier.reviewed(1, corrected(1))
+    row = await stored_lesson(service, earlier.id)
+    assert row.reader_version == committed_reader().version
+    assert [(p["model"], p["product_name"]) for p in row.products] == corrected(1)
+    kept = await as_an_earlier_reader_kept_it(service, earlier.id)
+    service.storage.remove_tree(earlier.id)  # the earlier job's files purged
+
+    later = Job(service, same)
+    await later.classified(1)
+    learnt = (await later.readings())[1]
+    assert learnt.adapted_from == AdaptedFrom(job_id=earlier.id, page=1, task_id=task_id)
+    assert models(learnt) == item_numbers(1)
+    again = await stored_lesson(service, earlier.id)
+    assert again.reader_version == committed_reader().version
+    assert np.array_equal(Lesson.from_bytes(again.lesson).matrix, kept.matrix)
+
+
+async def test_a_lesson_kept_before_lessons_kept_their_pages_is_left_out_by_a_new_reader(service):
+    same = merchant()
+    earlier = Job(service, same)
+    await earlier.classified(1, 2)
+    await earlier.reviewed(1, corrected(1))
+    await as_an_earlier_reader_kept_it(service, earlier.id, page_ir=None, reviewed_reading=None, products=None)
+
+    later = Job(service, same)
+    await later.classified(1)
+    unlearnt = (await later.readings())[1]
+    assert unlearnt.adapted_from is None and models(unlearnt) == [None] * ROWS
+    assert (await stored_lesson(service, earlier.id)).reader_version == "reader-earlier"

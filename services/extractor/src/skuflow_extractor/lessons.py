@@ -11,13 +11,18 @@ teaches no page read later. A revert (``page.review-reverted``) unlearns the les
 page read with it.
 
 Re-reads ask no language model: a lesson is a better reading of exactly such a page, and the page's
-model calls were spent on its first reading. Lessons never cross merchants. A merchant's learning
-and its pages' first readings take one advisory lock (exclusive to learn, shared to read), so no page
-is read with a lesson while that lesson is being learnt or unlearnt, and missed by both.
+model calls were spent on its first reading. A lesson keeps its page, the reading the person reviewed,
+their products and the reader that measured it: a new reader (retrained, with other features or
+candidates) learns it again the first time it is used, so a merchant's memory outlives the reader's
+upgrades and the job's files (purged in time). Lessons never cross merchants. A merchant's learning and
+its pages' first readings take one advisory lock (exclusive to learn, shared to read), so no page is read
+with a lesson while that lesson is being learnt or unlearnt, and missed by both.
 """
 
 from __future__ import annotations
 
+import gzip
+import logging
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -27,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from skuflow_contracts.envelope import EventEnvelope
 from skuflow_contracts.events import AdaptedFrom, PageExtracted, PageReviewed, PageReviewReverted
+from skuflow_contracts.ir import ParsedPage
 from skuflow_contracts.results import PageClassification, SkuRecord
 from skuflow_contracts.revisions import MAX_READING
 from skuflow_contracts.topics import PAGE_REVIEW_REVERTED, PAGE_REVIEWED
@@ -46,7 +52,7 @@ from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Reader, committed_reader
 from skuflow_extractor.reading.labels import truth_keys
 from skuflow_extractor.reading.pipeline import decision_inputs, read_page_staged
-from skuflow_extractor.readings import extracted, header_of, page_inputs, publish
+from skuflow_extractor.readings import extracted, header_of, inputs_of, page_inputs, publish
 from skuflow_extractor.tables import lessons, page_readings
 from skuflow_extractor.trace import extraction_trace
 from skuflow_platform.consumer import UnitOfWork
@@ -56,6 +62,7 @@ ACTIVE, DOUBTED, REVERTED = "active", "doubted", "reverted"
 SKIPPED = "HUMAN_SKIPPED"  # a task ended without a person's reading: the page is theirs, but teaches nothing
 LESSONS_KEPT = 8  # a reader learns from the newest lessons only: a merchant's lessons grow without end
 LOCK_CLASS = 42  # the advisory locks of learning, by merchant (the two-key form: class, merchant)
+log = logging.getLogger("skuflow.extractor")
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,34 @@ def adapted_to(stored: tuple[bytes, ...]) -> tuple[Reader | None, tuple[TaughtCo
     return (None, (), None) if reader is committed_reader() else (reader, taught(learnt), taught_type(learnt))
 
 
+async def measured(conn: AsyncConnection, job_id: str, current: PageExtracted, page: ParsedPage,
+                   products: list[dict], page_type: str | None) -> Lesson:
+    """A reviewed page as a lesson, measured by the committed reader's features and candidates: ``current``
+    its reading the person reviewed, ``products`` the attributes of the SKUs they left, ``page_type`` the
+    type they gave it."""
+    page, geo, profile, previous = await inputs_of(conn, job_id, current, page)
+    rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous), geo.upright)
+    columns = taught_columns(geo, products)
+    return lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns, page_type)
+
+
+async def up_to_date(conn: AsyncConnection, row: sa.Row, version: str) -> bytes:
+    """The stored lesson ``row`` as the committed reader (``version``) measures it: learnt again from the
+    page it keeps, and kept so, where another reader measured it; as stored in a lesson kept before lessons
+    kept their pages, which a reader with other features leaves out (``adaptation.adapted``)."""
+    if row.reader_version == version or row.page_ir is None:
+        return bytes(row.lesson)
+    page = ParsedPage.model_validate_json(gzip.decompress(row.page_ir))
+    again = await measured(conn, row.job_id, PageExtracted.model_validate(row.reviewed_reading), page, row.products,
+                           Lesson.from_bytes(bytes(row.lesson)).page_type)
+    data = again.to_bytes()
+    await conn.execute(lessons.update().where(lessons.c.lesson_id == row.lesson_id).values(
+        lesson=data, reader_version=version))
+    log.info("lesson %s (job %s, page %s) learnt again by %s, was %s's", row.lesson_id, row.job_id, row.page,
+             version, row.reader_version)
+    return data
+
+
 async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layout: str | None) -> Teacher:
     """The reader for a page of ``layout``: adapted to the merchant's active lessons of that layout in
     the page's job and in its other jobs. Another job's lesson is taken only for the very same layout
@@ -99,9 +134,11 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
         t.lesson_id.desc()).limit(LESSONS_KEPT))).all()
     if not used:
         return Teacher()
-    stored = dict((await conn.execute(sa.select(t.lesson_id, t.lesson).where(
-        t.lesson_id.in_([n.lesson_id for n in used])))).all())
-    learnt = tuple(bytes(stored[n.lesson_id]) for n in used)
+    stored = {row.lesson_id: row for row in (await conn.execute(sa.select(
+        t.lesson_id, t.job_id, t.page, t.lesson, t.page_ir, t.reviewed_reading, t.products, t.reader_version).where(
+        t.lesson_id.in_([n.lesson_id for n in used])))).all()}
+    version = committed_reader().version
+    learnt = tuple([await up_to_date(conn, stored[n.lesson_id], version) for n in used])
     reader, columns, page_type = adapted_to(learnt)
     if reader is None:
         return Teacher()
@@ -152,16 +189,16 @@ def subscriptions(ctx: ServiceContext) -> Subscriptions:
 
     async def learn(uow: UnitOfWork, reviewed: PageReviewed, current: PageExtracted) -> int | None:
         """The reviewed page as a lesson (None: this review was learnt already)."""
-        page, geo, profile, previous = await page_inputs(uow.conn, ctx.storage, uow.envelope.job_id, current)
-        rules = extract_page(page, current.classification, current.file_hash, profile, header_of(previous), geo.upright)
-        products = [sku.attributes.model_dump() for sku in reviewed.result.skus]
-        columns = taught_columns(geo, products)
-        learnt = lesson(decision_inputs(page, current.classification, rules, geo, columns), products, columns,
-                        reviewed.result.page_type)
+        ir = ctx.storage.get(current.ir_uri)
+        products = [sku.attributes.model_dump(mode="json") for sku in reviewed.result.skus]
+        learnt = await measured(uow.conn, uow.envelope.job_id, current, ParsedPage.model_validate_json(ir), products,
+                                reviewed.result.page_type)
         return (await uow.conn.execute(pg_insert(lessons).values(
             merchant_id=uow.envelope.merchant_id, job_id=uow.envelope.job_id, page=reviewed.page,
             task_id=reviewed.task_id, revision=reviewed.revision, layout=current.layout, lesson=learnt.to_bytes(),
-            status=ACTIVE).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
+            status=ACTIVE, page_ir=gzip.compress(ir, mtime=0), reviewed_reading=current.model_dump(mode="json"),
+            products=products, reader_version=committed_reader().version,
+        ).on_conflict_do_nothing().returning(lessons.c.lesson_id))).scalar_one_or_none()
 
     async def follow(uow: UnitOfWork, corrected: PageExtracted, lesson_id: int) -> None:
         """Read the job's other pages of the corrected page's layout again; where the correction does not fit

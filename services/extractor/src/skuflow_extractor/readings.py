@@ -41,8 +41,13 @@ async def page_inputs(conn: AsyncConnection, storage: LocalStorage, job_id: str,
                       ) -> tuple[ParsedPage, Geometry, ThresholdProfile, TableHeader | object | None]:
     """The page, its geometry, its profile and, where it may continue the page before's table, that
     page's header."""
+    return await inputs_of(conn, job_id, work, ParsedPage.model_validate_json(storage.get(work.ir_uri)))
+
+
+async def inputs_of(conn: AsyncConnection, job_id: str, work: PageClassified | PageExtracted, page: ParsedPage
+                    ) -> tuple[ParsedPage, Geometry, ThresholdProfile, TableHeader | object | None]:
+    """``page_inputs`` of a page at hand."""
     profile = await BOOK.get(conn, work.config_version)
-    page = ParsedPage.model_validate_json(storage.get(work.ir_uri))
     with stage("geometry", page=page.page):
         geo = geometry(page)
     previous = None

@@ -68,6 +68,11 @@ lessons = sa.Table(
     sa.Column("layout", sa.Text, nullable=False),
     sa.Column("lesson", sa.LargeBinary, nullable=False),  # reading.adaptation.Lesson.to_bytes()
     sa.Column("status", sa.Text, nullable=False),  # active | doubted (readings flagged; no later page) | reverted
+    # what the lesson is learnt from, to learn it again for another reader (none in lessons kept before 0007):
+    sa.Column("page_ir", sa.LargeBinary),  # the page (its IR, gzipped JSON): the job's files are purged in time
+    sa.Column("reviewed_reading", JSONB),  # the page.extracted the person reviewed
+    sa.Column("products", JSONB),  # the attributes of the SKUs they left
+    sa.Column("reader_version", sa.Text),  # the reader whose features measured ``lesson``
     sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.func.now(), nullable=False),
     sa.UniqueConstraint("task_id", "revision", name="uq_lessons_review"),
     sa.CheckConstraint("status IN ('active', 'doubted', 'reverted')", name="chk_lesson_status"),
