@@ -5,7 +5,7 @@ import io
 from dataclasses import replace
 
 import numpy as np
-from extractor_pages import HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
+from extractor_pages import CHAR, HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
 
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
@@ -169,14 +169,30 @@ def test_a_taught_name_column_reads_any_name_in_its_kinds_of_letters_a_code_colu
     assert {c.key for c in candidates(coded, [], codes) if "taught" in c.sources} == {"XB1"}
 
 
-def test_a_key_a_list_marks_or_numbers_is_taught_and_read_without_its_mark():
-    spices = page(*[cells(n, 100 + 20 * n, [mark, f"${n + 1}.00"], xs=(50, 450))
-                    for n, mark in enumerate(["-AJONJOLÍ BLANCO", "-CANELA MOLIDA", "1. Pimienta gorda", "2. Anís"])])
+def test_a_key_a_list_marks_or_numbers_is_taught_and_read_without_its_marks():
+    spices = page(*[cells(n, 100 + 20 * n, [mark, f"${n + 1}.00"], xs=(50, 450)) for n, mark in enumerate(
+        ["-AJONJOLÍ BLANCO", "-CANELA MOLIDA", "1. Pimienta gorda", "2. Anís", "-CANELA ENTERA-"])])
     products = [{"product_name": name} for name in ("AJONJOLÍ BLANCO", "Pimienta gorda")]
     columns = taught_columns(geometry(spices), products)
     assert [c.kind for c in columns] == ["name"]
     taught_here = {c.key for c in candidates(geometry(spices), [], columns) if "taught" in c.sources}
-    assert {"AJONJOLÍ BLANCO", "CANELA MOLIDA", "Pimienta gorda", "Anís"} <= taught_here
+    assert {"AJONJOLÍ BLANCO", "CANELA MOLIDA", "Pimienta gorda", "Anís", "CANELA ENTERA"} <= taught_here
+
+
+def centred_page(names: list[str]):
+    """A price list whose names are centred in their column (around x = 150), their prices at the right."""
+    return page(*[cells(n, 100 + 20 * n, [name, f"${n + 1}.00"], xs=(150 - CHAR * len(name) / 2, 450))
+                  for n, name in enumerate(names)])
+
+
+def test_a_column_of_centred_names_is_taught_where_they_are_centred_not_where_they_start():
+    names = ["AJO", "CLAVO", "ORÉGANO"]  # starting at the page's 9th, 9th and 8th fortieth
+    columns = taught_columns(geometry(centred_page(names)), [{"product_name": name} for name in names])
+    assert columns == (TaughtColumn("name", 10, frozenset({"A"}), 1, centred=True),)
+    longer = ["CANELA MOLIDA EN POLVO", "PIMIENTA GORDA DE TABASCO"]  # starting at the 5th
+    taught_here = {c.key for c in candidates(geometry(centred_page(longer)), [], columns) if "taught" in c.sources}
+    assert taught_here == set(longer)
+    assert Lesson.from_bytes(lesson(inputs_of(centred_page(names)), [], columns).to_bytes()).columns == columns
 
 
 def numbered_page(first: int, rows: int):

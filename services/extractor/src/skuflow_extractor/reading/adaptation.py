@@ -47,7 +47,7 @@ from skuflow_extractor.reading.candidates import (
 from skuflow_extractor.reading.decisions import Reader, ReviewBar
 from skuflow_extractor.reading.geometry import Geometry
 from skuflow_extractor.reading.labels import labels_of, truth_keys
-from skuflow_extractor.reading.layouts import fortieth
+from skuflow_extractor.reading.layouts import fortieth, middle
 from skuflow_extractor.reading.pipeline import DecisionInputs
 
 ADAPTATION_ROUNDS = 40  # trees added per adaptation
@@ -69,7 +69,7 @@ class Lesson:
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines] for c in self.columns])
+        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines, c.centred] for c in self.columns])
         spelled = -1 if self.ocr_spelled is None else int(self.ocr_spelled)
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
                             columns=np.array(columns), page_type=np.array(self.page_type or ""),
@@ -83,42 +83,43 @@ class Lesson:
             page_type = str(stored["page_type"]) if "page_type" in stored else ""
             spelled = int(stored["ocr_spelled"]) if "ocr_spelled" in stored else -1
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
-                       tuple(TaughtColumn(kind, left, frozenset(shapes), *lines)  # none: a lesson kept before, one line
-                             for kind, left, shapes, *lines in columns),
+                       tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines, centred: not in older lessons
+                             for kind, left, shapes, *rest in columns),
                        page_type or None, None if spelled < 0 else bool(spelled))
 
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
-    """Where the person's products' keys stand on the page they corrected: each column (by its left edge)
-    whose cells print a key, whole or as their first words (a code before its grit, '010301010 #150'), after a
-    list's mark or number or not ('22. Полотенца …'), on their line or wrapped onto the next
-    (``candidates.continued``), or else stacked over lines of their own
-    (``candidates.stacks``: the column then reads as many lines on the layout's other pages), with the shapes
-    of the keys it prints. A column printing only keys that a column printing more of them prints too is
+    """Where the person's products' keys stand on the page they corrected: each column (by its left edge, or by its
+    middle where that holds more of the keys: names centred in their column) whose cells print a key, whole or as
+    their first words (a code before its grit, '010301010 #150'), after a list's mark or number or not ('22.
+    Полотенца …'), on their line or wrapped onto the next (``candidates.continued``), or else stacked over lines of
+    their own (``candidates.stacks``: the column then reads as many lines on the layout's other pages), with the
+    shapes of the keys it prints. A column printing only keys that a column printing more of them prints too is
     figures, not keys (a quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing."""
     models, names = truth_keys(products)
     blocks = stacks(geo)
-    printing: dict[tuple[str, int], set[str]] = defaultdict(set)
-    lines: dict[tuple[str, int], int] = defaultdict(lambda: 1)
+    printing: dict[tuple[str, int, bool], set[str]] = defaultdict(set)
+    lines: dict[tuple[str, int, bool], int] = defaultdict(lambda: 1)
     for cell in geo.cells:
         printed = {normalize(cell.text)} | {normalize(part) for text in printed_texts(geo, cell.index)
                                              for part in leading_parts(text)}
         stacked = {normalize(text): n for n, text in enumerate(
             stacked_texts(geo, cell.index, blocks.get(cell.index, ())), start=2)}
-        left = fortieth(geo, cell.index)
-        for kind, keys in (("code", models), ("name", names)):
-            if found := printed & keys:
-                printing[kind, left] |= found
-            if over := (stacked.keys() & keys) - printed:
-                printing[kind, left] |= over
-                lines[kind, left] = max(lines[kind, left], *(stacked[key] for key in over))
+        for place in ((fortieth(geo, cell.index), False), (middle(geo, cell.index), True)):
+            for kind, keys in (("code", models), ("name", names)):
+                if found := printed & keys:
+                    printing[(kind, *place)] |= found
+                if over := (stacked.keys() & keys) - printed:
+                    printing[(kind, *place)] |= over
+                    lines[(kind, *place)] = max(lines[(kind, *place)], *(stacked[key] for key in over))
     covered: set[tuple[str, str]] = set()
     columns = []
-    for (kind, left), keys in sorted(printing.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+    for (kind, left, centred), keys in sorted(printing.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         new = {(kind, key) for key in keys} - covered
         if new:
             covered |= new
-            columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys), lines[kind, left]))
+            columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys), lines[kind, left, centred],
+                                        centred))
     return tuple(sorted(columns, key=lambda column: (column.kind, column.left)))
 
 

@@ -30,7 +30,7 @@ from skuflow_contracts.ir import BBox
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.drafts import CIRCLED, FOOTNOTE_MARKS, unmarked
 from skuflow_extractor.reading.geometry import Geometry
-from skuflow_extractor.reading.layouts import fortieth
+from skuflow_extractor.reading.layouts import fortieth, middle
 
 Kind = Literal["code", "name"]
 LISTED = "listed"  # the source of the codes a cell lists ('AC7815QBGE, AC7815OBGE'): each is a product of its own
@@ -47,6 +47,7 @@ LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.:
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
 SPACED_NUMBER = re.compile(r"(\d{1,4})(?:\s*[-–—]\s*|\s+)(?=[^\W\d_])")  # '46 - Spinaci', '05-Lahmacun', '80 Salat'
 LIST_MARK = re.compile(r"[-–—•·*]+\s*(?=\S)")  # a list's dash or bullet, glued to its item or not
+CLOSING_MARK = re.compile(r"\s*[-–—•·*]+$")  # the same mark closing the item ('-CANELA ENTERA-')
 PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name's row goes on to its price
 
 
@@ -55,15 +56,17 @@ LETTER_KINDS = frozenset("AC9")  # the marks ``shape`` gives letters, CJK charac
 
 @dataclass(frozen=True)
 class TaughtColumn:
-    """A column a person's correction showed holding the products' keys: its left edge (in fortieths of
-    the page's width), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), and the most
-    lines a key was set over (1: on its line, or wrapped onto the next; more: a card's name stacked over
-    lines of its own)."""
+    """A column a person's correction showed holding the products' keys: its left edge (in fortieths of the page's
+    width), or the middle its keys are centred on (``centred``: a card's name, a centred list, whose left edges move
+    with each name's length), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), and the most
+    lines a key was set over (1: on its line, or wrapped onto the next; more: a card's name stacked over lines of
+    its own)."""
 
     kind: Kind
     left: int
     shapes: frozenset[str]
     lines: int = 1
+    centred: bool = False  # ``left`` is where the column's cells are centred, not where they start
 
     def keys_in(self, geo: Geometry, cell: int, under: tuple[int, ...] = ()) -> list[str]:
         """The keys a cell of this column prints as the taught ones (``fits``): on its line, wrapped onto
@@ -104,10 +107,11 @@ def printed_texts(geo: Geometry, cell: int) -> list[str]:
 
 
 def unlisted(text: str) -> str | None:
-    """The text after a list's mark or number ('-AJONJOLÍ BLANCO', '22. Полотенца Сафионе'), if it prints one:
-    where a person's keys are printed so, the key is what follows it."""
+    """The text after a list's mark or number ('-AJONJOLÍ BLANCO', '22. Полотенца Сафионе'), if it prints one,
+    and without the mark closing it ('-CANELA ENTERA-'): where a person's keys are printed so, the key is what
+    the marks enclose."""
     mark = LIST_MARK.match(text) or NUMBERED.match(text)
-    return text[mark.end():] if mark else None
+    return CLOSING_MARK.sub("", text[mark.end():]) if mark else None
 
 
 def stacked_texts(geo: Geometry, cell: int, under: tuple[int, ...]) -> list[str]:
@@ -259,10 +263,12 @@ def _taught_keys(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[int, l
     one's."""
     if not taught:
         return {}
-    edges = [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells]
+    places = {False: [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells],
+              True: [(cell.index, middle(geo, cell.index)) for cell in geo.cells]}
     blocks = stacks(geo) if any(column.lines > 1 for column in taught) else {}
     found: dict[int, list[tuple[Kind, str]]] = defaultdict(list)
     for column in taught:
+        edges = places[column.centred]
         keys = {n: column.keys_in(geo, n, blocks.get(n, ())) for n, edge in edges if abs(edge - column.left) <= 1}
         near = {n: abs(edge - column.left) for n, edge in edges if keys.get(n)}  # cell → fortieths from the edge
         if near:

@@ -26,6 +26,12 @@ def fortieth(geo: Geometry, cell: int) -> int:
     return min(BINS - 1, int(geo.cells[cell].bbox[0] / max(geo.page.width, 1.0) * BINS))
 
 
+def middle(geo: Geometry, cell: int) -> int:
+    """Where the cell's middle stands across the page, in fortieths of its width (centred text's column)."""
+    box = geo.cells[cell].bbox
+    return min(BINS - 1, int((box[0] + box[2]) / 2 / max(geo.page.width, 1.0) * BINS))
+
+
 def layout_of(geo: Geometry) -> str | None:
     """The page's signature, None for a page with no columns (prose, a picture)."""
     aligned = geo.aligned.sum(axis=1) if len(geo.cells) else []
