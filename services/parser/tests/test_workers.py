@@ -110,7 +110,7 @@ def test_workers_die_with_their_service_even_when_it_is_killed(tmp_path):
     service = subprocess.Popen([sys.executable, "-c", f"""
 import asyncio, os, sys
 from skuflow_parser.pages import ParserConfig
-from skuflow_parser.workers import PagePool, PageTimeout
+from skuflow_parser.workers import PagePool
 if __name__ == "__main__":
     pool = PagePool(workers=1, max_tasks_per_child=5, page_budget_seconds=60, config=ParserConfig(ocr_enabled=False))
     asyncio.run(pool.parse({str(pdf)!r}, 0, {HASH!r}))

@@ -108,10 +108,13 @@ async def up_to_date(conn: AsyncConnection, row: sa.Row, version: str) -> bytes:
     """The stored lesson ``row`` as the committed reader (``version``) measures it: learnt again from the
     page it keeps, and kept so, where another reader measured it; as stored in a lesson kept before lessons
     kept their pages, which a reader with other features leaves out (``adaptation.adapted``)."""
-    if row.reader_version == version or row.page_ir is None:
+    if row.reader_version == version or not row.relearnable:
         return bytes(row.lesson)
-    page = ParsedPage.model_validate_json(gzip.decompress(row.page_ir))
-    again = await measured(conn, row.job_id, PageExtracted.model_validate(row.reviewed_reading), page, row.products,
+    t = lessons.c
+    kept = (await conn.execute(sa.select(t.page_ir, t.reviewed_reading, t.products).where(
+        t.lesson_id == row.lesson_id))).one()  # fetched only here: a page's IR is tens of kB
+    page = ParsedPage.model_validate_json(gzip.decompress(kept.page_ir))
+    again = await measured(conn, row.job_id, PageExtracted.model_validate(kept.reviewed_reading), page, kept.products,
                            Lesson.from_bytes(bytes(row.lesson)).page_type)
     data = again.to_bytes()
     await conn.execute(lessons.update().where(lessons.c.lesson_id == row.lesson_id).values(
@@ -135,7 +138,7 @@ async def teacher_for(conn: AsyncConnection, merchant_id: str, job_id: str, layo
     if not used:
         return Teacher()
     stored = {row.lesson_id: row for row in (await conn.execute(sa.select(
-        t.lesson_id, t.job_id, t.page, t.lesson, t.page_ir, t.reviewed_reading, t.products, t.reader_version).where(
+        t.lesson_id, t.job_id, t.page, t.lesson, t.reader_version, t.page_ir.is_not(None).label("relearnable")).where(
         t.lesson_id.in_([n.lesson_id for n in used])))).all()}
     version = committed_reader().version
     learnt = tuple([await up_to_date(conn, stored[n.lesson_id], version) for n in used])

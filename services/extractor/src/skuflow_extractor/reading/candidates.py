@@ -263,8 +263,8 @@ def _taught_keys(geo: Geometry, taught: tuple[TaughtColumn, ...]) -> dict[int, l
     one's."""
     if not taught:
         return {}
-    places = {False: [(cell.index, fortieth(geo, cell.index)) for cell in geo.cells],
-              True: [(cell.index, middle(geo, cell.index)) for cell in geo.cells]}
+    places = {centred: [(cell.index, (middle if centred else fortieth)(geo, cell.index)) for cell in geo.cells]
+              for centred in {column.centred for column in taught}}  # where cells start, or centre, as needed
     blocks = stacks(geo) if any(column.lines > 1 for column in taught) else {}
     found: dict[int, list[tuple[Kind, str]]] = defaultdict(list)
     for column in taught:

@@ -23,13 +23,17 @@ ALIKE = 0.5  # the share of column edges two pages must share
 
 def fortieth(geo: Geometry, cell: int) -> int:
     """Where the cell starts across the page, in fortieths of its width."""
-    return min(BINS - 1, int(geo.cells[cell].bbox[0] / max(geo.page.width, 1.0) * BINS))
+    return _across(geo, geo.cells[cell].bbox[0])
 
 
 def middle(geo: Geometry, cell: int) -> int:
     """Where the cell's middle stands across the page, in fortieths of its width (centred text's column)."""
     box = geo.cells[cell].bbox
-    return min(BINS - 1, int((box[0] + box[2]) / 2 / max(geo.page.width, 1.0) * BINS))
+    return _across(geo, (box[0] + box[2]) / 2)
+
+
+def _across(geo: Geometry, x: float) -> int:
+    return min(BINS - 1, int(x / max(geo.page.width, 1.0) * BINS))
 
 
 def layout_of(geo: Geometry) -> str | None:
