@@ -47,7 +47,6 @@ LABEL_END = re.compile(r"[:：]\s*")  # '面向欧洲：UNE318-5928', 'Art.-Nr.:
 NUMBERED = re.compile(r"(\d{1,4}[A-Za-z]?)\s*[.．、)）]\s*(?=\D)")  # '4.韓式泡菜鍋', '42. Dough Mixer'
 SPACED_NUMBER = re.compile(r"(\d{1,4})(?:\s*[-–—]\s*|\s+)(?=[^\W\d_])")  # '46 - Spinaci', '05-Lahmacun', '80 Salat'
 LIST_MARK = re.compile(r"[-–—•·*]+\s*(?=\S)")  # a list's dash or bullet, glued to its item or not
-CLOSING_MARK = re.compile(r"\s*[-–—•·*]+$")  # the same mark closing the item ('-CANELA ENTERA-')
 PRICE_START = re.compile(rf"\s{{2,}}|\s*(?:{BEFORE})(?=\s*\d)")  # where a name's row goes on to its price
 
 
@@ -107,11 +106,9 @@ def printed_texts(geo: Geometry, cell: int) -> list[str]:
 
 
 def unlisted(text: str) -> str | None:
-    """The text after a list's mark or number ('-AJONJOLÍ BLANCO', '22. Полотенца Сафионе'), if it prints one,
-    and without the mark closing it ('-CANELA ENTERA-'): where a person's keys are printed so, the key is what
-    the marks enclose."""
+    """The text after a list's mark or number ('-AJONJOLÍ BLANCO', '22. Полотенца Сафионе'), if it prints one."""
     mark = LIST_MARK.match(text) or NUMBERED.match(text)
-    return CLOSING_MARK.sub("", text[mark.end():]) if mark else None
+    return text[mark.end():] if mark else None
 
 
 def stacked_texts(geo: Geometry, cell: int, under: tuple[int, ...]) -> list[str]:
