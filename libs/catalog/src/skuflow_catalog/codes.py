@@ -209,10 +209,6 @@ def trailing_code(text: str) -> str | None:
     return tokens[-1] if any(_is_word(token.strip("(),.")) for token in tokens[:-1]) else None
 
 
-def is_code(text: str, threshold: float = 0.5) -> bool:
-    return code_score(text) >= threshold
-
-
 _TOKEN = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff][0-9A-Za-z\u00c0-\u024f\u0400-\u04ff\-_./+#]*")
 
 
