@@ -7,9 +7,11 @@ from dataclasses import replace
 import numpy as np
 from extractor_pages import CHAR, HASH, HEADER, PROFILE, body_rows, cells, classification, page, stacked, table
 
+from skuflow_contracts.ir import ImageRegion
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading import adaptation
 from skuflow_extractor.reading.adaptation import Lesson, adapted, lesson, read_to_nothing, taught, taught_columns
+from skuflow_extractor.reading.assembly import assemble
 from skuflow_extractor.reading.candidates import TaughtColumn, candidates
 from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, ReviewBar, committed_reader, load_reader
 from skuflow_extractor.reading.geometry import geometry
@@ -256,6 +258,51 @@ def test_a_scan_whose_keys_ocr_spelled_right_is_held_to_the_text_layers_review_b
     assert trusting.ocr == trusting.text_layer == bars.text_layer
     assert adapted(reader, [spelled, misspelled]).review_below == bars  # one scan misread: doubt stays
     assert adapted(reader, [text]).review_below == bars  # a text layer says nothing about OCR
+
+
+TEE, ELBOW = "Trójnik kołnierzowy", "Kolano dwukołnierzowe"
+
+
+def fittings_page(groups: list[tuple[str, list[str]]], pictures: tuple[tuple[int, int], ...] = ()):
+    """A fittings price list: each name printed once over its sizes, each size on a row of its own (20 pt apart) with
+    its price; ``pictures``: the rows a picture in the names' column spans (first, last)."""
+    blocks = []
+    for name, prices in groups:
+        for k, price in enumerate(prices):
+            row = len(blocks)
+            texts, xs = [f"{50 + 10 * k}/50", price], (300, 450)
+            blocks.append(cells(row, 100 + 20 * row, [name, *texts] if k == 0 else texts, (50, *xs) if k == 0 else xs))
+    images = [ImageRegion(image_id=f"img_{n}", bbox=(45, 95 + 20 * first, 200, 95 + 20 * (last + 1)), width_px=300,
+                          height_px=300, content_hash=f"{n:064x}") for n, (first, last) in enumerate(pictures)]
+    return page(*blocks).model_copy(update={"images": images})
+
+
+def read_with(geo, columns):
+    """The page's SKUs (name, price) where a reader takes exactly the taught cells."""
+    found = candidates(geo, [], columns)
+    taken = np.array([0.9 if "taught" in c.sources else 0.0 for c in found])
+    reading = assemble(geo, found, taken, 0.5, HASH, taught=columns)
+    return [(s.attributes.product_name, s.attributes.price) for s in reading.skus]
+
+
+def test_a_name_a_person_gave_each_of_its_priced_rows_reads_as_one_product_a_row_on_pages_alike():
+    corrected = geometry(fittings_page([(TEE, ["129,38", "170,61"]), (ELBOW, ["83,17"])]))
+    per_row = [{"product_name": TEE}, {"product_name": TEE}, {"product_name": ELBOW}]
+    [column] = taught_columns(corrected, per_row)
+    assert column.kind == "name" and column.variants
+    assert not any(c.variants for c in taught_columns(corrected, [{"product_name": TEE}, {"product_name": ELBOW}]))
+    assert Lesson.from_bytes(lesson(inputs_of(fittings_page([])), [], (column,)).to_bytes()).columns == (column,)
+    other = geometry(fittings_page([(TEE, ["195,49", "219,66", "243,12"]), (ELBOW, ["130,80", "154,97"])]))
+    assert read_with(other, (column,)) == [(TEE, "195.49"), (TEE, "219.66"), (TEE, "243.12"),
+                                           (ELBOW, "130.80"), (ELBOW, "154.97")]
+    assert read_with(other, (replace(column, variants=False),)) == [(TEE, "195.49"), (ELBOW, "130.80")]
+
+
+def test_a_variant_row_beside_another_products_picture_is_not_the_name_above_it():
+    # the tee's picture spans its first two rows; the next picture, no name over it, is another product's
+    pictured = geometry(fittings_page([(TEE, ["195,49", "219,66", "243,12", "250,00"])], pictures=((0, 1), (2, 3))))
+    column = TaughtColumn("name", 3, frozenset({"A"}), variants=True)
+    assert read_with(pictured, (column,)) == [(TEE, "195.49"), (TEE, "219.66")]
 
 
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():

@@ -19,6 +19,7 @@ from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, train
 from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
+from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Calibration, ReviewBar
 from skuflow_extractor.reading.pipeline import product_photos, review_reasons, rules_page_type
 
@@ -33,6 +34,7 @@ SKU_MIN_CONFIDENCE = profile_for("v1").extraction.sku_min_confidence  # the defa
 class HeldOut:
     sample: PageSample
     scores: np.ndarray  # raw scores of a model that never saw the sample's batch
+    taught: tuple[TaughtColumn, ...] = ()  # the columns a correction taught the reader that scored it
 
 
 def real_batches(samples: list[PageSample]) -> list[str]:
@@ -87,7 +89,7 @@ def judge(h: HeldOut, calibration: Calibration, take: float, review_below: Revie
     by the classifier's own doubt about the page's type (seed-000 §5: under ``page_type_min_confidence``);
     ``repeats_doubt`` as the reader reading it has it (``assembly``)."""
     reading = assemble(h.sample.geo, h.sample.found, calibration(h.scores), take, h.sample.file_hash,
-                       repeats_doubt)
+                       repeats_doubt, h.taught)
     classification = h.sample.classification
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -69,7 +69,7 @@ class Lesson:
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines, c.centred] for c in self.columns])
+        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines, c.centred, c.variants] for c in self.columns])
         spelled = -1 if self.ocr_spelled is None else int(self.ocr_spelled)
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
                             columns=np.array(columns), page_type=np.array(self.page_type or ""),
@@ -83,7 +83,7 @@ class Lesson:
             page_type = str(stored["page_type"]) if "page_type" in stored else ""
             spelled = int(stored["ocr_spelled"]) if "ocr_spelled" in stored else -1
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
-                       tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines, centred: not in older lessons
+                       tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines, centred, variants: newer
                              for kind, left, shapes, *rest in columns),
                        page_type or None, None if spelled < 0 else bool(spelled))
 
@@ -95,16 +95,22 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
     Полотенца …'), on their line or wrapped onto the next (``candidates.continued``), or else stacked over lines of
     their own (``candidates.stacks``: the column then reads as many lines on the layout's other pages), with the
     shapes of the keys it prints. A column printing only keys that a column printing more of them prints too is
-    figures, not keys (a quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing."""
+    figures, not keys (a quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing. A name
+    column where the person gave a name more products than the page prints it (once over its sizes, each priced on
+    a row of its own) reads each name's priced rows as its variants (``TaughtColumn.variants``)."""
+    products = list(products)
     models, names = truth_keys(products)
+    named = Counter(normalize(p["product_name"]) for p in products if not p.get("model") and p.get("product_name"))
     blocks = stacks(geo)
     printing: dict[tuple[str, int, bool], set[str]] = defaultdict(set)
     lines: dict[tuple[str, int, bool], int] = defaultdict(lambda: 1)
+    times: Counter[str] = Counter()  # how many cells print each name
     for cell in geo.cells:
         printed = {normalize(cell.text)} | {normalize(part) for text in printed_texts(geo, cell.index)
                                              for part in leading_parts(text)}
         stacked = {normalize(text): n for n, text in enumerate(
             stacked_texts(geo, cell.index, blocks.get(cell.index, ())), start=2)}
+        times.update((printed | stacked.keys()) & names)
         for place in ((fortieth(geo, cell.index), False), (middle(geo, cell.index), True)):
             for kind, keys in (("code", models), ("name", names)):
                 if found := printed & keys:
@@ -119,7 +125,7 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
         if new:
             covered |= new
             columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys), lines[kind, left, centred],
-                                        centred))
+                                        centred, kind == "name" and any(named[key] > times[key] for key in keys)))
     return tuple(sorted(columns, key=lambda column: (column.kind, column.left)))
 
 

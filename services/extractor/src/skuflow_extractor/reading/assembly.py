@@ -4,13 +4,16 @@ page's reading is.
 Taken most likely first, at the reader's threshold: a code printed twice on the page is one product
 (its first reading), a cell gives one product (or one for each code it lists and each name it prints
 with its own price), and a row that prints a product's code names that product in its other cells (its
-name is no product of its own). A SKU's confidence is its candidate's probability. The page's confidence
-is that of its least likely SKU, and of the most likely candidate left out (a product that may have been
-missed); under the reader's review threshold a person looks.
+name is no product of its own). Where a person's correction showed a name set once over its variants,
+each priced row under it is a product of that name (``variants``). A SKU's confidence is its
+candidate's probability. The page's confidence is that of its least likely SKU, and of the most likely
+candidate left out (a product that may have been missed); under the reader's review threshold a person
+looks.
 """
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,8 +22,8 @@ from skuflow_contracts.ids import sku_id
 from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.results import SkuAttributes, SkuRecord
 from skuflow_extractor.domain.validity import READING_ORDER_BAND, judge
-from skuflow_extractor.reading.candidates import PIECES, Candidate
-from skuflow_extractor.reading.geometry import Geometry
+from skuflow_extractor.reading.candidates import PIECES, WRAPPED_GAP, Candidate, TaughtColumn, cell_price
+from skuflow_extractor.reading.geometry import ALIGNED, Geometry
 
 NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was left out
 
@@ -72,15 +75,104 @@ def page_confidence(found: list[Candidate], probability: np.ndarray, chosen: lis
 
 
 def assemble(geo: Geometry, found: list[Candidate], probability: np.ndarray, take: float,
-             file_hash: str, repeats_doubt: bool = True) -> PageReading:
+             file_hash: str, repeats_doubt: bool = True, taught: tuple[TaughtColumn, ...] = ()) -> PageReading:
+    """The page's SKUs in reading order; ``taught``: the columns a correction of a page of its layout taught (a
+    name column's variants among them)."""
     chosen = choose(found, probability, take, geo)
-    drafts = [_record(geo, found, n, float(probability[n])) for n in chosen]
-    ordered = sorted(range(len(drafts)), key=lambda i: (round(drafts[i].source_bbox[1] / READING_ORDER_BAND),
-                                                         drafts[i].source_bbox[0]))
-    skus = [drafts[i].model_copy(update={"sku_id": sku_id(file_hash, geo.page.page, seq)})
-            for seq, i in enumerate(ordered, start=1)]
+    records = {n: _record(geo, found, n, float(probability[n])) for n in chosen}
+    groups = {n: rows for n in chosen if (rows := variant_rows(geo, found, n, records[n], chosen, taught))}
+    absorbed = {m for n, rows in groups.items() for m in chosen if m != n and _same_key(found[m], found[n])
+                and _within(geo, records[m].source_bbox, rows)}  # the rule readers' reading of a variant row
+    drafts = [(n, draft) for n in chosen if n not in absorbed
+              for draft in (variants(geo, records[n], groups[n]) if n in groups else [records[n]])]
+    ordered = sorted(drafts, key=lambda d: (round(d[1].source_bbox[1] / READING_ORDER_BAND), d[1].source_bbox[0]))
+    skus = [draft.model_copy(update={"sku_id": sku_id(file_hash, geo.page.page, seq)})
+            for seq, (_, draft) in enumerate(ordered, start=1)]
     return PageReading(skus, page_confidence(found, probability, chosen, repeats_doubt),
-                       [chosen[i] for i in ordered])
+                       list(dict.fromkeys(n for n, _ in ordered)))
+
+
+def variant_rows(geo: Geometry, found: list[Candidate], n: int, record: SkuRecord, chosen: list[int],
+                 taught: tuple[TaughtColumn, ...]) -> list[tuple[int, int]]:
+    """Where a person's correction showed a name column's names set once over their variants
+    (``TaughtColumn.variants``: a fitting's sizes, a wheel's diameters, each on a row of its own with its price),
+    the priced rows of candidate ``n``'s name: from its row down to the next entry of its column (``entries``), row
+    holding a taken key or picture of another product (``next_picture``), each with the cell printing its price in
+    the column of the name's own price (row, cell); none for any other candidate."""
+    c = found[n]
+    column = next((column for column in taught if column.variants and column.kind == c.kind == "name"
+                   and c.cell is not None and column.holds(geo, c.cell)), None)
+    if column is None:
+        return []
+    first = int(geo.row_of[c.cell])
+    ends = entries(geo, column) | {int(geo.row_of[found[m].cell]) for m in chosen if found[m].cell is not None}
+    below = next_picture(geo, c.cell)
+    end = min((row for row in ends if row > first), default=len(geo.rows))
+    end = next((row for row in range(first + 1, end) if _middle(geo, row) >= below), end)
+    priced = [[m for m in geo.rows[row] if m != c.cell and cell_price(geo.cells[m].text) is not None]
+              for row in range(first, end)]
+    own = record.attributes.price
+    anchor = next((m for cells in priced for m in cells if not own or cell_price(geo.cells[m].text).text == own),
+                  None)  # the name's own price, where its rows print it; else the first printed
+    if anchor is None:
+        return []
+    return [(row, at) for row, cells in zip(range(first, end), priced, strict=True)
+            if (at := next((m for m in cells if m == anchor or geo.aligned[anchor, m]), None)) is not None]
+
+
+def next_picture(geo: Geometry, cell: int) -> float:
+    """Where the picture after the name's own starts in the name's column (its top; infinity where there is none):
+    a name set over its picture, its sizes beside them, and the next picture is another product's, named or not."""
+    box = geo.cells[cell].bbox
+    pictures = sorted((image.bbox for image in geo.page.images if _overlap(image.bbox, box) >= ALIGNED),
+                      key=lambda picture: picture[1])
+    own = next((picture for picture in pictures if picture[3] > box[3]), None)
+    return next((picture[1] for picture in pictures if own is not None and picture[1] >= (own[1] + own[3]) / 2),
+                float("inf"))
+
+
+def _overlap(a: BBox, b: BBox) -> float:
+    """How much of the narrower box's width the two share."""
+    return (min(a[2], b[2]) - max(a[0], b[0])) / max(min(a[2] - a[0], b[2] - b[0]), 1e-6)
+
+
+def _middle(geo: Geometry, row: int) -> float:
+    return statistics.fmean((geo.cells[m].bbox[1] + geo.cells[m].bbox[3]) / 2 for m in geo.rows[row])
+
+
+def entries(geo: Geometry, column: TaughtColumn) -> set[int]:
+    """The rows where an entry of the column starts: a cell of it that is no line wrapped from the one above it
+    (as close under it as a paragraph's lines, ``WRAPPED_GAP``: 'PU gang không' / 'càng', a size's row between)."""
+    rows, above = set(), None
+    for m in sorted((m for m in range(len(geo.cells)) if column.holds(geo, m)), key=lambda m: geo.cells[m].bbox[1]):
+        box = geo.cells[m].bbox
+        if above is None or box[1] - above[3] > WRAPPED_GAP * max(above[3] - above[1], box[3] - box[1]):
+            rows.add(int(geo.row_of[m]))
+        above = box
+    return rows
+
+
+def variants(geo: Geometry, record: SkuRecord, rows: list[tuple[int, int]]) -> list[SkuRecord]:
+    """A name's SKUs, one a priced row (``variant_rows``): its own record on the row of its own price (priced by the
+    first row where it has none), the name with that row's price on each other."""
+    prices = [cell_price(geo.cells[at].text) for _, at in rows]
+    own = next((n for n, price in enumerate(prices) if price.text == record.attributes.price), 0)
+    return [record if n == own and record.attributes.price else record.model_copy(update={
+        "attributes": record.attributes.model_copy(update={"price": price.text}),
+        "raw_attributes": {**record.raw_attributes, "price": price.raw},
+        **({} if n == own else {"source_bbox": union([geo.cells[m].bbox for m in geo.rows[row]])})})
+        for n, ((row, _), price) in enumerate(zip(rows, prices, strict=True))]
+
+
+def _same_key(a: Candidate, b: Candidate) -> bool:
+    return a.kind == b.kind and a.norm == b.norm
+
+
+def _within(geo: Geometry, box: BBox, rows: list[tuple[int, int]]) -> bool:
+    """Whether the box's middle stands within the rows (top of the first to the foot of the last)."""
+    top = min(geo.cells[m].bbox[1] for row, _ in rows for m in geo.rows[row])
+    foot = max(geo.cells[m].bbox[3] for row, _ in rows for m in geo.rows[row])
+    return top <= (box[1] + box[3]) / 2 <= foot
 
 
 def _record(geo: Geometry, found: list[Candidate], n: int, probability: float) -> SkuRecord:

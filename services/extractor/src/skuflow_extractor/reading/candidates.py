@@ -57,15 +57,21 @@ LETTER_KINDS = frozenset("AC9")  # the marks ``shape`` gives letters, CJK charac
 class TaughtColumn:
     """A column a person's correction showed holding the products' keys: its left edge (in fortieths of the page's
     width), or the middle its keys are centred on (``centred``: a card's name, a centred list, whose left edges move
-    with each name's length), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), and the most
+    with each name's length), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), the most
     lines a key was set over (1: on its line, or wrapped onto the next; more: a card's name stacked over lines of
-    its own)."""
+    its own), and whether the person gave each of its keys one product a priced row under it (``variants``: a name
+    set once over its sizes, each size on a row of its own with its price)."""
 
     kind: Kind
     left: int
     shapes: frozenset[str]
     lines: int = 1
     centred: bool = False  # ``left`` is where the column's cells are centred, not where they start
+    variants: bool = False  # a key here is a product for each priced row under it (``assembly.variants``)
+
+    def holds(self, geo: Geometry, cell: int) -> bool:
+        """Whether the cell stands in this column: within a fortieth of its edge (or middle)."""
+        return abs((middle if self.centred else fortieth)(geo, cell) - self.left) <= 1
 
     def keys_in(self, geo: Geometry, cell: int, under: tuple[int, ...] = ()) -> list[str]:
         """The keys a cell of this column prints as the taught ones (``fits``): on its line, wrapped onto

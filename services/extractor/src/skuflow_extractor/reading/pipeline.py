@@ -106,7 +106,8 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
     with stage("decisions", reader_version=reader.version):
         probability = reader.probabilities(inputs.matrix)
     with stage("assembly") as span:
-        reading = assemble(inputs.geo, inputs.found, probability, reader.take, file_hash, reader.repeats_doubt)
+        reading = assemble(inputs.geo, inputs.found, probability, reader.take, file_hash, reader.repeats_doubt,
+                           taught)
         span.set_attributes(attributes(skus=len(reading.skus), confidence=reading.confidence))
     method = rules.method if rules.method not in (None, "final_fallback") else "single_stage"
     scanned = page.parser_backend == "ocr"
