@@ -277,10 +277,10 @@ def fittings_page(groups: list[tuple[str, list[str]]], pictures: tuple[tuple[int
     return page(*blocks).model_copy(update={"images": images})
 
 
-def read_with(geo, columns):
-    """The page's SKUs (name, price) where a reader takes exactly the taught cells."""
+def read_with(geo, columns, names=(TEE, ELBOW)):
+    """The page's SKUs (name, price) where a reader takes exactly the taught cells printing ``names``."""
     found = candidates(geo, [], columns)
-    taken = np.array([0.9 if "taught" in c.sources else 0.0 for c in found])
+    taken = np.array([0.9 if "taught" in c.sources and c.key in names else 0.0 for c in found])
     reading = assemble(geo, found, taken, 0.5, HASH, taught=columns)
     return [(s.attributes.product_name, s.attributes.price) for s in reading.skus]
 
@@ -303,6 +303,12 @@ def test_a_variant_row_beside_another_products_picture_is_not_the_name_above_it(
     pictured = geometry(fittings_page([(TEE, ["195,49", "219,66", "243,12", "250,00"])], pictures=((0, 1), (2, 3))))
     column = TaughtColumn("name", 3, frozenset({"A"}), variants=True)
     assert read_with(pictured, (column,)) == [(TEE, "195.49"), (TEE, "219.66")]
+    # a name wrapped onto a line of its own, between its sizes' rows, goes on over the rows under it
+    wrapped = page(cells(0, 100, ["Trójnik", "50/50", "195,49"], xs=(50, 300, 450)),
+                   cells(1, 113, ["kołnierzowy"]), cells(2, 120, ["80/50", "219,66"], xs=(300, 450)),
+                   cells(3, 140, ["100/50", "243,12"], xs=(300, 450)))
+    assert read_with(geometry(wrapped), (column,), ("Trójnik",)) == [("Trójnik", "195.49"), ("Trójnik", "219.66"),
+                                                                    ("Trójnik", "243.12")]
 
 
 def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
