@@ -64,7 +64,7 @@ demo: up ## run a generated catalog through the running services and print where
 	$(VENV)/bin/skuflow submit $(DEMO_PDF)
 
 test: infra-up lint ## the linter, then every test: unit, contract, adapters on real Postgres/Kafka, end to end
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25  # the slowest tests named, for where a long CI run waited
 
 test-fast: setup ## only the tests that need no Kafka or Postgres
 	$(PY) -m pytest -m "not infra"
