@@ -32,7 +32,7 @@ NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was l
 class PageReading:
     skus: list[SkuRecord]
     confidence: float
-    chosen: list[int]  # the candidates taken, by index
+    chosen: list[int]  # the candidates its SKUs come from, by index (a variant row read by the rules is absorbed)
 
 
 def choose(found: list[Candidate], probability: np.ndarray, take: float, geo: Geometry) -> list[int]:
