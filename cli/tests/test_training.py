@@ -237,7 +237,8 @@ def small_corpus(root: Path) -> Path:
 
 def test_skuflow_train_writes_a_reader_and_its_held_out_report_and_cross_validation_agrees(tmp_path, capsys):
     corpus = small_corpus(tmp_path)
-    sets = ["--real", str(corpus / "real"), "--golden", str(corpus / "golden")]
+    sets = ["--real", str(corpus / "real"), "--golden", str(corpus / "golden"),
+            "--ocr-tape", str(REPO / "tests" / "ocr-tape")]  # the committed tape, wherever the test runs
     common = [*sets, "--cache", str(tmp_path / "cache")]
     assert skuflow(["train", *common, "--jobs", "2", "--out", str(tmp_path / "model"),
                     "--report", str(tmp_path / "cv.json")]) == 0
@@ -312,6 +313,16 @@ def test_train_refuses_a_number_of_processes_that_is_not_one_or_more(jobs, capsy
     with pytest.raises(SystemExit) as refused:
         skuflow(["train", "--jobs", jobs])
     assert refused.value.code == 2 and "--jobs wants a number of processes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["train"], ["eval", "--cross-validate", "batch", "--out", "cv.json"],
+                                     ["eval", "--adaptation", "--out", "a.json"]])
+def test_the_corpus_commands_away_from_the_repository_root_refuse_rather_than_start_a_tape_there(
+        command, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert skuflow(command) == 2
+    assert "no OCR tape at tests/ocr-tape here" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # no tape, cache or report begun
 
 
 def test_eval_without_a_set_or_with_an_unknown_split_is_refused():

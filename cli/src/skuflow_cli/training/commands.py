@@ -37,6 +37,16 @@ def _corpus_arguments(parser: argparse.ArgumentParser) -> None:
                              "that reads scans holds up to ~0.8 GB)")
 
 
+def _no_tape_here(args: argparse.Namespace) -> bool:
+    """Whether the default tape is not where this command runs: it is found from the repository's root, and
+    elsewhere recording into a new tape beside the working directory would leave the committed one behind."""
+    if args.ocr_tape != OCR_TAPE or OCR_TAPE.is_dir():
+        return False
+    print(f"skuflow: no OCR tape at {OCR_TAPE} here; run from the repository's root, or name one (--ocr-tape DIR) "
+          "or none (--no-ocr-tape)", file=sys.stderr)
+    return True
+
+
 def _untouched() -> dict[str, float]:
     return json.loads(UNTOUCHED.read_text(encoding="utf-8"))["sku_f1"] if UNTOUCHED.is_file() else {}
 
@@ -66,6 +76,8 @@ def _train(args: argparse.Namespace) -> int:
     from skuflow_cli.training.run import corpus_manifest, learn, load_corpus, samples_of, table, write_report
     from skuflow_extractor.reading.decisions import MODEL_DIR
 
+    if _no_tape_here(args):
+        return 2
     if args.prune_tape:
         return _prune_tape(args)
 
@@ -91,6 +103,8 @@ def cross_validate(args: argparse.Namespace) -> int:
     if args.cross_validate != "batch":
         print("skuflow eval: only --cross-validate batch is known", file=sys.stderr)
         return 2
+    if _no_tape_here(args):
+        return 2
     result = held_out(samples_of(load_corpus(args.real, args.golden, args.corrections), args.cache, args.jobs,
                        args.ocr_tape)).report
     write_report(result, args.out, _untouched())
@@ -107,6 +121,8 @@ def adaptation(args: argparse.Namespace) -> int:
     from skuflow_cli.training.run import load_corpus, samples_of
     from skuflow_extractor.reading.decisions import committed_reader
 
+    if _no_tape_here(args):
+        return 2
     base = committed_reader()
     if base is None:
         print("skuflow eval: no committed reader to adapt; run `skuflow train`", file=sys.stderr)
