@@ -289,7 +289,7 @@ def test_a_name_a_person_gave_each_of_its_priced_rows_reads_as_one_product_a_row
     corrected = geometry(fittings_page([(TEE, ["129,38", "170,61"]), (ELBOW, ["83,17"])]))
     per_row = [{"product_name": TEE}, {"product_name": TEE}, {"product_name": ELBOW}]
     [column] = taught_columns(corrected, per_row)
-    assert column.kind == "name" and column.variants
+    assert column.kind == "name" and column.variants and not column.pictured  # no picture under its names
     assert not any(c.variants for c in taught_columns(corrected, [{"product_name": TEE}, {"product_name": ELBOW}]))
     assert Lesson.from_bytes(lesson(inputs_of(fittings_page([])), [], (column,)).to_bytes()).columns == (column,)
     other = geometry(fittings_page([(TEE, ["195,49", "219,66", "243,12"]), (ELBOW, ["130,80", "154,97"])]))
@@ -298,11 +298,17 @@ def test_a_name_a_person_gave_each_of_its_priced_rows_reads_as_one_product_a_row
     assert read_with(other, (replace(column, variants=False),)) == [(TEE, "195.49"), (ELBOW, "130.80")]
 
 
-def test_a_variant_row_beside_another_products_picture_is_not_the_name_above_it():
+def test_a_variant_row_beside_another_products_picture_is_not_the_name_above_it_where_the_person_said_so():
     # the tee's picture spans its first two rows; the next picture, no name over it, is another product's
     pictured = geometry(fittings_page([(TEE, ["195,49", "219,66", "243,12", "250,00"])], pictures=((0, 1), (2, 3))))
+    [ended] = taught_columns(pictured, [{"product_name": TEE}] * 2 + [{"product_name": "Zasuwa"}] * 2)
+    assert ended.variants and ended.pictured
+    [going_on] = taught_columns(pictured, [{"product_name": TEE}] * 4)  # the person's tee went on past the picture
+    assert going_on.variants and not going_on.pictured
+    assert Lesson.from_bytes(lesson(inputs_of(fittings_page([])), [], (ended,)).to_bytes()).columns == (ended,)
+    assert read_with(pictured, (ended,)) == [(TEE, "195.49"), (TEE, "219.66")]
+    assert read_with(pictured, (going_on,)) == [(TEE, "195.49"), (TEE, "219.66"), (TEE, "243.12"), (TEE, "250.00")]
     column = TaughtColumn("name", 3, frozenset({"A"}), variants=True)
-    assert read_with(pictured, (column,)) == [(TEE, "195.49"), (TEE, "219.66")]
     # a name wrapped onto a line of its own, between its sizes' rows, goes on over the rows under it
     wrapped = page(cells(0, 100, ["Trójnik", "50/50", "195,49"], xs=(50, 300, 450)),
                    cells(1, 113, ["kołnierzowy"]), cells(2, 120, ["80/50", "219,66"], xs=(300, 450)),

@@ -34,9 +34,11 @@ import lightgbm
 import numpy as np
 
 from skuflow_contracts.results import PageClassification
+from skuflow_extractor.reading.assembly import entries, next_picture, own_picture, row_middle
 from skuflow_extractor.reading.candidates import (
     Candidate,
     TaughtColumn,
+    cell_price,
     leading_parts,
     normalize,
     printed_texts,
@@ -69,7 +71,8 @@ class Lesson:
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines, c.centred, c.variants] for c in self.columns])
+        columns = json.dumps([[c.kind, c.left, sorted(c.shapes), c.lines, c.centred, c.variants, c.pictured]
+                              for c in self.columns])
         spelled = -1 if self.ocr_spelled is None else int(self.ocr_spelled)
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
                             columns=np.array(columns), page_type=np.array(self.page_type or ""),
@@ -83,7 +86,7 @@ class Lesson:
             page_type = str(stored["page_type"]) if "page_type" in stored else ""
             spelled = int(stored["ocr_spelled"]) if "ocr_spelled" in stored else -1
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
-                       tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines, centred, variants: newer
+                       tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines … pictured: newer
                              for kind, left, shapes, *rest in columns),
                        page_type or None, None if spelled < 0 else bool(spelled))
 
@@ -97,7 +100,8 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
     shapes of the keys it prints. A column printing only keys that a column printing more of them prints too is
     figures, not keys (a quantity column printing 1, 2 and 3 beside item numbers 1–7), and teaches nothing. A name
     column where the person gave a name more products than the page prints it (once over its sizes, each priced on
-    a row of its own) reads each name's priced rows as its variants (``TaughtColumn.variants``)."""
+    a row of its own) reads each name's priced rows as its variants (``TaughtColumn.variants``), down to the next
+    picture in its column where that is where the person's products of a name ended (``pictured``)."""
     products = list(products)
     models, names = truth_keys(products)
     named = Counter(normalize(p["product_name"]) for p in products if not p.get("model") and p.get("product_name"))
@@ -105,16 +109,20 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
     printing: dict[tuple[str, int, bool], set[str]] = defaultdict(set)
     lines: dict[tuple[str, int, bool], int] = defaultdict(lambda: 1)
     times: Counter[str] = Counter()  # how many cells print each name
+    named_at: dict[tuple[str, int, bool], list[tuple[int, str]]] = defaultdict(list)  # a name column's (cell, name)
+    keyed_rows: set[int] = set()  # rows printing a key: where a name's priced rows end
     for cell in geo.cells:
         printed = {normalize(cell.text)} | {normalize(part) for text in printed_texts(geo, cell.index)
                                              for part in leading_parts(text)}
         stacked = {normalize(text): n for n, text in enumerate(
             stacked_texts(geo, cell.index, blocks.get(cell.index, ())), start=2)}
         times.update((printed | stacked.keys()) & names)
+        keyed_rows |= {int(geo.row_of[cell.index])} if printed & (models | names) else set()
         for place in ((fortieth(geo, cell.index), False), (middle(geo, cell.index), True)):
             for kind, keys in (("code", models), ("name", names)):
                 if found := printed & keys:
                     printing[(kind, *place)] |= found
+                    named_at[(kind, *place)] += [(cell.index, key) for key in found if kind == "name"]
                 if over := (stacked.keys() & keys) - printed:
                     printing[(kind, *place)] |= over
                     lines[(kind, *place)] = max(lines[(kind, *place)], *(stacked[key] for key in over))
@@ -124,9 +132,32 @@ def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtCo
         new = {(kind, key) for key in keys} - covered
         if new:
             covered |= new
-            columns.append(TaughtColumn(kind, left, frozenset(shape(key) for key in keys), lines[kind, left, centred],
-                                        centred, kind == "name" and any(named[key] > times[key] for key in keys)))
+            column = TaughtColumn(kind, left, frozenset(shape(key) for key in keys), lines[kind, left, centred],
+                                  centred, kind == "name" and any(named[key] > times[key] for key in keys))
+            columns.append(replace(column, pictured=column.variants and ended_at_pictures(
+                geo, column, [(m, key) for m, key in named_at[kind, left, centred] if named[key] > times[key]],
+                named, keyed_rows)))
     return tuple(sorted(columns, key=lambda column: (column.kind, column.left)))
+
+
+def ended_at_pictures(geo: Geometry, column: TaughtColumn, named_at: list[tuple[int, str]], products: Counter[str],
+                      keyed_rows: set[int]) -> bool:
+    """Whether the column's names stand over pictures of their own (most of them), and the next picture in their
+    column never ends a name's priced rows short of the products the person gave it (``products``: how many of
+    each name): then a picture no name stands over is another product's, and a name's variants end there."""
+    ends = entries(geo, column) | keyed_rows
+    to_entry: Counter[str] = Counter()
+    to_picture: Counter[str] = Counter()
+    for cell, key in named_at:
+        first = int(geo.row_of[cell])
+        end = min((row for row in ends if row > first), default=len(geo.rows))
+        priced = [row for row in range(first, end)
+                  if any(m != cell and cell_price(geo.cells[m].text) is not None for m in geo.rows[row])]
+        below = next_picture(geo, cell)
+        to_entry[key] += len(priced)
+        to_picture[key] += sum(row_middle(geo, row) < below for row in priced)
+    over = sum(own_picture(geo, cell) is not None for cell, _ in named_at)
+    return 2 * over > len(named_at) and all(to_picture[key] >= min(products[key], to_entry[key]) for key in to_entry)
 
 
 def taught(lessons: Sequence[Lesson]) -> tuple[TaughtColumn, ...]:

@@ -97,7 +97,8 @@ def variant_rows(geo: Geometry, found: list[Candidate], n: int, record: SkuRecor
     """Where a person's correction showed a name column's names set once over their variants
     (``TaughtColumn.variants``: a fitting's sizes, a wheel's diameters, each on a row of its own with its price),
     the priced rows of candidate ``n``'s name: from its row down to the next entry of its column (``entries``), row
-    holding a taken key or picture of another product (``next_picture``), each with the cell printing its price in
+    holding a taken key or, where the person's names ended there (``TaughtColumn.pictured``), picture of another
+    product (``next_picture``), each with the cell printing its price in
     the column of the name's own price (row, cell); none for any other candidate."""
     c = found[n]
     column = next((column for column in taught if column.variants and column.kind == c.kind == "name"
@@ -106,9 +107,9 @@ def variant_rows(geo: Geometry, found: list[Candidate], n: int, record: SkuRecor
         return []
     first = int(geo.row_of[c.cell])
     ends = entries(geo, column) | {int(geo.row_of[found[m].cell]) for m in chosen if found[m].cell is not None}
-    below = next_picture(geo, c.cell)
+    below = next_picture(geo, c.cell) if column.pictured else float("inf")
     end = min((row for row in ends if row > first), default=len(geo.rows))
-    end = next((row for row in range(first + 1, end) if _middle(geo, row) >= below), end)
+    end = next((row for row in range(first + 1, end) if row_middle(geo, row) >= below), end)
     priced = [[m for m in geo.rows[row] if m != c.cell and cell_price(geo.cells[m].text) is not None]
               for row in range(first, end)]
     own = record.attributes.price
@@ -120,15 +121,24 @@ def variant_rows(geo: Geometry, found: list[Candidate], n: int, record: SkuRecor
             if (at := next((m for m in cells if m == anchor or geo.aligned[anchor, m]), None)) is not None]
 
 
+def own_picture(geo: Geometry, cell: int) -> BBox | None:
+    """The first picture in the name's column reaching below it: the picture a name is set over."""
+    box = geo.cells[cell].bbox
+    return next((picture for picture in _column_pictures(geo, box) if picture[3] > box[3]), None)
+
+
 def next_picture(geo: Geometry, cell: int) -> float:
     """Where the picture after the name's own starts in the name's column (its top; infinity where there is none):
     a name set over its picture, its sizes beside them, and the next picture is another product's, named or not."""
-    box = geo.cells[cell].bbox
-    pictures = sorted((image.bbox for image in geo.page.images if _overlap(image.bbox, box) >= ALIGNED),
-                      key=lambda picture: picture[1])
-    own = next((picture for picture in pictures if picture[3] > box[3]), None)
-    return next((picture[1] for picture in pictures if own is not None and picture[1] >= (own[1] + own[3]) / 2),
-                float("inf"))
+    own = own_picture(geo, cell)
+    return next((picture[1] for picture in _column_pictures(geo, geo.cells[cell].bbox)
+                 if own is not None and picture[1] >= (own[1] + own[3]) / 2), float("inf"))
+
+
+def _column_pictures(geo: Geometry, box: BBox) -> list[BBox]:
+    """The page's pictures in the column of ``box``, top first."""
+    return sorted((image.bbox for image in geo.page.images if _overlap(image.bbox, box) >= ALIGNED),
+                  key=lambda picture: picture[1])
 
 
 def _overlap(a: BBox, b: BBox) -> float:
@@ -136,7 +146,8 @@ def _overlap(a: BBox, b: BBox) -> float:
     return (min(a[2], b[2]) - max(a[0], b[0])) / max(min(a[2] - a[0], b[2] - b[0]), 1e-6)
 
 
-def _middle(geo: Geometry, row: int) -> float:
+def row_middle(geo: Geometry, row: int) -> float:
+    """The height of the row's cells' middles, on average."""
     return statistics.fmean((geo.cells[m].bbox[1] + geo.cells[m].bbox[3]) / 2 for m in geo.rows[row])
 
 

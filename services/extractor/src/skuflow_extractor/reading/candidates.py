@@ -60,7 +60,8 @@ class TaughtColumn:
     with each name's length), the keys' kind, the shapes they took ('A-9': letters, a dash, digits), the most
     lines a key was set over (1: on its line, or wrapped onto the next; more: a card's name stacked over lines of
     its own), and whether the person gave each of its keys one product a priced row under it (``variants``: a name
-    set once over its sizes, each size on a row of its own with its price)."""
+    set once over its sizes, each size on a row of its own with its price), down to the next picture in the column
+    where the person's products of a name ended there (``pictured``: a name over its picture, its sizes beside it)."""
 
     kind: Kind
     left: int
@@ -68,6 +69,7 @@ class TaughtColumn:
     lines: int = 1
     centred: bool = False  # ``left`` is where the column's cells are centred, not where they start
     variants: bool = False  # a key here is a product for each priced row under it (``assembly.variants``)
+    pictured: bool = False  # its variants end where the next picture in the column starts, as the person's did
 
     def holds(self, geo: Geometry, cell: int) -> bool:
         """Whether the cell stands in this column: within a fortieth of its edge (or middle)."""
