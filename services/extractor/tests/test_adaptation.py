@@ -17,7 +17,7 @@ from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, Re
 from skuflow_extractor.reading.geometry import geometry
 from skuflow_extractor.reading.labels import labels_of
 from skuflow_extractor.reading.layouts import alike, canonical, layout_of
-from skuflow_extractor.reading.pipeline import decision_inputs
+from skuflow_extractor.reading.pipeline import decision_inputs, read_page
 
 
 def price_page(first_row: int, rows: int = 8):
@@ -332,6 +332,24 @@ def test_what_a_person_taught_on_one_page_changes_the_reading_of_the_next():
     assert adapted(reader, []) is reader and adapted(reader, [Lesson(taught.matrix, taught.labels * 0)]) is reader
     kept_before = Lesson(taught.matrix[:, :-1], taught.labels)  # measured by the features of an older reader
     assert adapted(reader, [kept_before]) is reader
+
+
+def test_a_page_read_short_of_the_products_a_priced_row_its_correction_showed_goes_to_a_person():
+    corrected = inputs_of(price_page(1))
+    codes = [{"model": c.key} for c in corrected.found if c.kind == "code" and c.key.startswith("SF-")]
+    taught = lesson(corrected, codes)
+    assert taught.priced_share == 1.0 and Lesson.from_bytes(taught.to_bytes()).priced_share == 1.0  # 8 of 8 rows
+    assert lesson(corrected, codes[:4]).priced_share == 0.5
+    assert lesson(inputs_of(page(cells(0, 100, ["SF-0001"]))), [{"model": "SF-0001"}]).priced_share is None
+    reader = committed_reader()
+    assert adapted(reader, [taught, lesson(corrected, codes[:4])]).taught_share == 0.5  # the fewest it showed
+    kind = classification("A")
+    read = price_page(20)  # its 8 priced rows read as 8 products
+    full = read_page(read, kind, HASH, PROFILE, reader=replace(reader, taught_share=1.0))
+    assert len(full.skus) == 8 and not any(r.startswith("fewer_products") for r in full.review_reasons)
+    short = read_page(read, kind, HASH, PROFILE, reader=replace(reader, taught_share=1.5)).review_reasons
+    assert "fewer_products_than_taught:1.00<1.50" in short  # a correction that showed 1.5 products a priced row
+    assert not any(r.startswith("fewer_products") for r in read_page(read, kind, HASH, PROFILE).review_reasons)
 
 
 def test_an_adapted_reader_reads_its_scores_with_the_calibration_and_take_learned_for_corrections(tmp_path):

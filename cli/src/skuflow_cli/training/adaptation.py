@@ -116,7 +116,8 @@ def relearn(case: Case, reader: Reader) -> Relearned:
     adapted_reader = adapted(reader, [taught])
     rest = [with_columns(s, columns, page_type) for s in case.rest]
     return Relearned(case, reader, [HeldOut(s, raw_scores(reader.booster, s.matrix)) for s in case.rest],
-                     [HeldOut(s, raw_scores(adapted_reader.booster, s.matrix), columns) for s in rest],
+                     [HeldOut(s, raw_scores(adapted_reader.booster, s.matrix), columns, adapted_reader.taught_share)
+                      for s in rest],
                      spelled_right([taught]), adapted_reader.repeats_doubt)
 
 

@@ -19,7 +19,7 @@ from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, train
 from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
-from skuflow_extractor.reading.candidates import TaughtColumn
+from skuflow_extractor.reading.candidates import TaughtColumn, priced_rows
 from skuflow_extractor.reading.decisions import Calibration, ReviewBar
 from skuflow_extractor.reading.pipeline import product_photos, review_reasons, rules_page_type
 
@@ -35,6 +35,7 @@ class HeldOut:
     sample: PageSample
     scores: np.ndarray  # raw scores of a model that never saw the sample's batch
     taught: tuple[TaughtColumn, ...] = ()  # the columns a correction taught the reader that scored it
+    taught_share: float | None = None  # the products a priced row that correction showed (``Reader.taught_share``)
 
 
 def real_batches(samples: list[PageSample]) -> list[str]:
@@ -94,7 +95,9 @@ def judge(h: HeldOut, calibration: Calibration, take: float, review_below: Revie
     flagged = bool(review_reasons(reading, review_below.for_page(h.sample.geo.ocr), h.sample.page_type,
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,
                                   photos=product_photos(classification) if classification else 0,
-                                  rules_type=rules_page_type(classification) if classification else None)) or bool(
+                                  rules_type=rules_page_type(classification) if classification else None,
+                                  taught_share=h.taught_share,
+                                  priced=priced_rows(h.sample.geo) if h.taught_share else 0)) or bool(
         classification and classification.needs_review)
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}

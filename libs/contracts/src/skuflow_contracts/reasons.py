@@ -63,6 +63,12 @@ WORDINGS: tuple[Wording, ...] = (
     Wording("reader_confidence", r"reader_confidence:(?P<detail>(?P<confidence>[\d.]+)<(?P<bar>[\d.]+))",
             "The reader is unsure of this page (confidence {confidence}, below {bar})",
             "识别器对此页把握不足（置信度 {confidence}，低于 {bar}）", "reader_confidence:0.41<0.60"),
+    Wording("fewer_products_than_taught",
+            r"fewer_products_than_taught:(?P<detail>(?P<share>[\d.]+)<(?P<taught>[\d.]+))",
+            "Fewer products were read for this page's priced rows ({share} a row) than the corrected page of its "
+            "layout holds ({taught} a row): some may be missing",
+            "此页每个带价格的行读出的产品（{share}）少于同版式已更正页（{taught}）：可能有遗漏",
+            "fewer_products_than_taught:0.60<1.00"),
     Wording("adaptation_doubtful", r"adaptation_doubtful:page (?P<detail>(?P<page>\d+))",
             "A correction of page {page} does not fit every page of this layout (it would leave one of them "
             "read to nothing): it was applied only where it reads products, and each page is for a person to check",

@@ -41,6 +41,7 @@ from skuflow_extractor.reading.candidates import (
     cell_price,
     leading_parts,
     normalize,
+    priced_rows,
     printed_texts,
     shape,
     stacked_texts,
@@ -68,6 +69,7 @@ class Lesson:
     columns: tuple[TaughtColumn, ...] = ()
     page_type: str | None = None  # the type the person left the page with
     ocr_spelled: bool | None = None  # a scan: whether OCR printed every key the person gave (None: a text layer)
+    priced_share: float | None = None  # the person's products a row printing a price (None: no row does)
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
@@ -76,7 +78,8 @@ class Lesson:
         spelled = -1 if self.ocr_spelled is None else int(self.ocr_spelled)
         np.savez_compressed(buffer, matrix=self.matrix.astype(np.float32), labels=self.labels.astype(np.int8),
                             columns=np.array(columns), page_type=np.array(self.page_type or ""),
-                            ocr_spelled=np.array(spelled, dtype=np.int8))
+                            ocr_spelled=np.array(spelled, dtype=np.int8),
+                            priced_share=np.array(-1.0 if self.priced_share is None else self.priced_share))
         return buffer.getvalue()
 
     @classmethod
@@ -85,10 +88,11 @@ class Lesson:
             columns = json.loads(str(stored["columns"])) if "columns" in stored else []
             page_type = str(stored["page_type"]) if "page_type" in stored else ""
             spelled = int(stored["ocr_spelled"]) if "ocr_spelled" in stored else -1
+            share = float(stored["priced_share"]) if "priced_share" in stored else -1.0
             return cls(stored["matrix"].astype(np.float64), stored["labels"].astype(np.int8),
                        tuple(TaughtColumn(kind, left, frozenset(shapes), *rest)  # lines … pictured: newer
                              for kind, left, shapes, *rest in columns),
-                       page_type or None, None if spelled < 0 else bool(spelled))
+                       page_type or None, None if spelled < 0 else bool(spelled), None if share < 0 else share)
 
 
 def taught_columns(geo: Geometry, products: Iterable[Mapping]) -> tuple[TaughtColumn, ...]:
@@ -182,8 +186,9 @@ def lesson(inputs: DecisionInputs, products: Iterable[Mapping], columns: tuple[T
     """The page as its person left it: ``products`` are its reviewed SKUs' attributes (model, product_name)
     and ``page_type`` its type; ``inputs`` its decision inputs read with ``columns``, the columns it taught."""
     products = list(products)
+    priced = priced_rows(inputs.geo)
     return Lesson(inputs.matrix, labels_of(inputs.found, products, inputs.geo), columns, page_type,
-                  ocr_spelled(inputs.geo, inputs.found, products))
+                  ocr_spelled(inputs.geo, inputs.found, products), len(products) / priced if priced else None)
 
 
 def taught_type(lessons: Sequence[Lesson]) -> str | None:
@@ -233,8 +238,10 @@ def scan_bar(bars: ReviewBar, spelled: bool) -> ReviewBar:
 
 def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     """The reader with trees added on the lessons, read with its calibration, take and review bars for
-    corrections where it has them (``review_bar``), and a taken key printed again no doubt about the page
-    (``assembly``: the person read the layout's repeats), or the same reader when there is nothing to learn:
+    corrections where it has them (``review_bar``), a taken key printed again no doubt about the page
+    (``assembly``: the person read the layout's repeats), and the fewest products a priced row its lessons'
+    pages show (``taught_share``: a page read short of it goes to a person), or the same reader when there is
+    nothing to learn:
     no lesson, a lesson of one kind only, which teaches no boundary, or one kept before the reader learnt
     other features (a lesson's candidates were measured by the features of its day)."""
     usable = [n for n in lessons if len(n.labels) and n.matrix.shape[1] == reader.booster.num_feature()]
@@ -251,8 +258,10 @@ def adapted(reader: Reader, lessons: Sequence[Lesson]) -> Reader:
     for n in usable:
         digest.update(n.to_bytes())
     after = reader.after_correction
+    shares = [n.priced_share for n in usable if n.priced_share is not None]
     return replace(reader, version=f"{reader.version}+{digest.hexdigest()[:8]}", booster=booster,
                    review_below=review_bar(reader, usable), after_correction=None, repeats_doubt=False,
+                   taught_share=min(shares, default=None),
                    **({"calibration": after.calibration, "take": after.take} if after else {}))
 
 

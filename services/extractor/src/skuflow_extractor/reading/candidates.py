@@ -224,6 +224,11 @@ def cell_price(text: str):
     return _cell_price(text)
 
 
+def priced_rows(geo: Geometry) -> int:
+    """How many rows of the page print a price."""
+    return sum(any(cell_price(geo.cells[m].text) is not None for m in row) for row in geo.rows)
+
+
 def clean_code(text: str) -> str:
     """A code as printed, without a footnote mark after it or a callout number before it."""
     return CIRCLED.sub("", FOOTNOTE_MARKS.sub("", text.strip())).strip() or text.strip()

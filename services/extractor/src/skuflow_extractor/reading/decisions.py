@@ -77,6 +77,7 @@ class Reader:
     review_below: ReviewBar  # a page whose confidence is under this goes to a person
     after_correction: AfterCorrection | None = None  # the calibration and take ``adapted`` gives its reader
     repeats_doubt: bool = True  # a taken key printed again lowers the page's confidence (``assembly``)
+    taught_share: float | None = None  # products a priced row on the pages corrected (``adaptation.adapted``)
 
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
         if len(matrix) == 0:
