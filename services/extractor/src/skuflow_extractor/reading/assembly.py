@@ -23,7 +23,7 @@ from skuflow_contracts.ir import BBox, union
 from skuflow_contracts.results import SkuAttributes, SkuRecord
 from skuflow_extractor.domain.validity import READING_ORDER_BAND, judge
 from skuflow_extractor.reading.candidates import PIECES, WRAPPED_GAP, Candidate, TaughtColumn, cell_price
-from skuflow_extractor.reading.geometry import ALIGNED, Geometry
+from skuflow_extractor.reading.geometry import Geometry, same_column
 
 NOTHING_LEFT_OUT = 0.0  # the chance of a missed product when no candidate was left out
 
@@ -137,13 +137,8 @@ def next_picture(geo: Geometry, cell: int) -> float:
 
 def _column_pictures(geo: Geometry, box: BBox) -> list[BBox]:
     """The page's pictures in the column of ``box``, top first."""
-    return sorted((image.bbox for image in geo.page.images if _overlap(image.bbox, box) >= ALIGNED),
+    return sorted((image.bbox for image in geo.page.images if same_column(image.bbox, box)),
                   key=lambda picture: picture[1])
-
-
-def _overlap(a: BBox, b: BBox) -> float:
-    """How much of the narrower box's width the two share."""
-    return (min(a[2], b[2]) - max(a[0], b[0])) / max(min(a[2] - a[0], b[2] - b[0]), 1e-6)
 
 
 def row_middle(geo: Geometry, row: int) -> float:

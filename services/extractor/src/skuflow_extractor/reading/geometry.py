@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from skuflow_contracts.ir import ParsedPage
+from skuflow_contracts.ir import BBox, ParsedPage
 from skuflow_extractor.domain.words import Line, Upright, rows_of, upright_lines
 
 ROW_TOLERANCE = 3.0  # points: centres this close share a row whatever the cells' heights
@@ -54,6 +54,16 @@ def _aligned(cells: list[Line], row_of: np.ndarray) -> np.ndarray:
         return np.zeros((0, 0), dtype=bool)
     box = np.array([c.bbox for c in cells], dtype=float)
     x0, x1 = box[:, 0], box[:, 2]
-    overlap = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
-    narrower = np.maximum(np.minimum((x1 - x0)[:, None], (x1 - x0)[None, :]), 1e-6)
-    return (overlap >= ALIGNED * narrower) & (row_of[:, None] != row_of[None, :])
+    shared, narrower = _shared_width(x0[:, None], x1[:, None], x0[None, :], x1[None, :])
+    return (shared >= ALIGNED * narrower) & (row_of[:, None] != row_of[None, :])
+
+
+def same_column(a: BBox, b: BBox) -> bool:
+    """Whether two boxes share a column as two cells of ``aligned`` do (a picture and a name, say)."""
+    shared, narrower = _shared_width(a[0], a[2], b[0], b[2])
+    return bool(shared >= ALIGNED * narrower)
+
+
+def _shared_width(a0, a1, b0, b1):
+    """How wide the x-ranges a0–a1 and b0–b1 overlap, and the narrower one's width (numbers or arrays)."""
+    return np.minimum(a1, b1) - np.maximum(a0, b0), np.maximum(np.minimum(a1 - a0, b1 - b0), 1e-6)
