@@ -122,13 +122,16 @@ def relearn(case: Case, reader: Reader) -> Relearned:
 
 
 def after_correction(relearned: list[Relearned]) -> AfterCorrection | None:
-    """The calibration of adapted scores and their take, chosen on the pages the corrections re-read."""
+    """The calibration of adapted scores, their take and review bars, chosen on the pages the corrections re-read.
+    The bars answer for the precision of what a page reads, so they are chosen on the pages read short of their
+    lesson too (``fewer_products_than_taught`` flags what is missing, not what is wrong)."""
     held = [h for r in relearned for h in r.after]
     if not held:
         return None
     calibration = calibrate(held)
     take = choose_take(held, calibration)
-    return AfterCorrection(calibration, take, choose_review(held, calibration, take, repeats_doubt=False))
+    bars = choose_review([replace(h, taught_share=None) for h in held], calibration, take, repeats_doubt=False)
+    return AfterCorrection(calibration, take, bars)
 
 
 def outcome(r: Relearned, after: AfterCorrection | None) -> Outcome:
