@@ -350,6 +350,11 @@ def test_the_adaptation_simulation_corrects_the_first_page_of_a_repeated_layout_
                          for h in relearned.after) if not j.flagged]
     precision = tally(freed).metrics()["sku"]["precision"]
     assert precision is None or precision >= UNFLAGGED_PRECISION  # the pages its bars leave to no one hold the goal
+    share = relearned.after[0].taught_share  # the corrected page's products a priced row, on every page read again
+    assert share and all(h.taught_share == share for h in relearned.after)
+    short = replace(relearned, after=[replace(h, taught_share=10 * share) for h in relearned.after])
+    assert all(judge(h, after.calibration, after.take, after.review_below, False).flagged for h in short.after)
+    assert after_correction([short]).review_below == after.review_below  # bars answer for precision, not the check
     calibrated = after.calibration(np.concatenate([h.scores for h in relearned.after]))
     right = np.concatenate([h.sample.labels for h in relearned.after])
     assert abs(calibrated.mean() - right.mean()) < 0.05  # as often right as it says
