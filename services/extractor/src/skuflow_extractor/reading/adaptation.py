@@ -34,11 +34,17 @@ import lightgbm
 import numpy as np
 
 from skuflow_contracts.results import PageClassification
-from skuflow_extractor.reading.assembly import entries, next_picture, own_picture, row_middle
+from skuflow_extractor.reading.assembly import (
+    NO_PICTURE,
+    entries,
+    name_rows,
+    next_picture,
+    own_picture,
+    prices_beside,
+)
 from skuflow_extractor.reading.candidates import (
     Candidate,
     TaughtColumn,
-    cell_price,
     leading_parts,
     normalize,
     priced_rows,
@@ -153,13 +159,9 @@ def ended_at_pictures(geo: Geometry, column: TaughtColumn, named_at: list[tuple[
     to_entry: Counter[str] = Counter()
     to_picture: Counter[str] = Counter()
     for cell, key in named_at:
-        first = int(geo.row_of[cell])
-        end = min((row for row in ends if row > first), default=len(geo.rows))
-        priced = [row for row in range(first, end)
-                  if any(m != cell and cell_price(geo.cells[m].text) is not None for m in geo.rows[row])]
-        below = next_picture(geo, cell)
-        to_entry[key] += len(priced)
-        to_picture[key] += sum(row_middle(geo, row) < below for row in priced)
+        to_entry[key] += sum(bool(prices_beside(geo, row, cell)) for row in name_rows(geo, cell, ends, NO_PICTURE))
+        to_picture[key] += sum(bool(prices_beside(geo, row, cell))
+                               for row in name_rows(geo, cell, ends, next_picture(geo, cell)))
     over = sum(own_picture(geo, cell) is not None for cell, _ in named_at)
     return 2 * over > len(named_at) and all(to_picture[key] >= min(products[key], to_entry[key]) for key in to_entry)
 

@@ -105,34 +105,53 @@ def variant_rows(geo: Geometry, found: list[Candidate], n: int, record: SkuRecor
                    and c.cell is not None and column.holds(geo, c.cell)), None)
     if column is None:
         return []
-    first = int(geo.row_of[c.cell])
     ends = entries(geo, column) | {int(geo.row_of[found[m].cell]) for m in chosen if found[m].cell is not None}
-    below = next_picture(geo, c.cell) if column.pictured else float("inf")
-    end = min((row for row in ends if row > first), default=len(geo.rows))
-    end = next((row for row in range(first + 1, end) if row_middle(geo, row) >= below), end)
-    priced = [[m for m in geo.rows[row] if m != c.cell and cell_price(geo.cells[m].text) is not None]
-              for row in range(first, end)]
+    rows = name_rows(geo, c.cell, ends, next_picture(geo, c.cell) if column.pictured else NO_PICTURE)
+    priced = [prices_beside(geo, row, c.cell) for row in rows]
     own = record.attributes.price
     anchor = next((m for cells in priced for m in cells if not own or cell_price(geo.cells[m].text).text == own),
                   None)  # the name's own price, where its rows print it; else the first printed
     if anchor is None:
         return []
-    return [(row, at) for row, cells in zip(range(first, end), priced, strict=True)
+    return [(row, at) for row, cells in zip(rows, priced, strict=True)
             if (at := next((m for m in cells if m == anchor or geo.aligned[anchor, m]), None)) is not None]
+
+
+NO_PICTURE = float("inf")  # where the next picture starts when none does
+
+
+def name_rows(geo: Geometry, cell: int, ends: set[int], below: float) -> range:
+    """The rows of the name in ``cell``: from its own down to the first of ``ends`` under it, or to the first row
+    whose middle is at or under ``below`` (where the next product's picture starts, ``next_picture``)."""
+    first = int(geo.row_of[cell])
+    end = min((row for row in ends if row > first), default=len(geo.rows))
+    return range(first, next((row for row in range(first + 1, end) if _row_middle(geo, row) >= below), end))
+
+
+def prices_beside(geo: Geometry, row: int, cell: int) -> list[int]:
+    """The cells of ``row`` other than ``cell`` that print a price."""
+    return [m for m in geo.rows[row] if m != cell and cell_price(geo.cells[m].text) is not None]
 
 
 def own_picture(geo: Geometry, cell: int) -> BBox | None:
     """The first picture in the name's column reaching below it: the picture a name is set over."""
     box = geo.cells[cell].bbox
-    return next((picture for picture in _column_pictures(geo, box) if picture[3] > box[3]), None)
+    return _first_below(_column_pictures(geo, box), box)
 
 
 def next_picture(geo: Geometry, cell: int) -> float:
-    """Where the picture after the name's own starts in the name's column (its top; infinity where there is none):
-    a name set over its picture, its sizes beside them, and the next picture is another product's, named or not."""
-    own = own_picture(geo, cell)
-    return next((picture[1] for picture in _column_pictures(geo, geo.cells[cell].bbox)
-                 if own is not None and picture[1] >= (own[1] + own[3]) / 2), float("inf"))
+    """Where the picture after the name's own starts in the name's column (its top; ``NO_PICTURE`` where there is
+    none): a name set over its picture, its sizes beside them, and the next picture is another product's, named or
+    not."""
+    box = geo.cells[cell].bbox
+    pictures = _column_pictures(geo, box)
+    own = _first_below(pictures, box)
+    return next((picture[1] for picture in pictures if own is not None and picture[1] >= (own[1] + own[3]) / 2),
+                NO_PICTURE)
+
+
+def _first_below(pictures: list[BBox], box: BBox) -> BBox | None:
+    return next((picture for picture in pictures if picture[3] > box[3]), None)
 
 
 def _column_pictures(geo: Geometry, box: BBox) -> list[BBox]:
@@ -141,7 +160,7 @@ def _column_pictures(geo: Geometry, box: BBox) -> list[BBox]:
                   key=lambda picture: picture[1])
 
 
-def row_middle(geo: Geometry, row: int) -> float:
+def _row_middle(geo: Geometry, row: int) -> float:
     """The height of the row's cells' middles, on average."""
     return statistics.fmean((geo.cells[m].bbox[1] + geo.cells[m].bbox[3]) / 2 for m in geo.rows[row])
 
