@@ -19,7 +19,7 @@ from skuflow_cli.training.fit import BARE_WEIGHT, GOLDEN_WEIGHT, isotonic, train
 from skuflow_cli.training.samples import PageSample
 from skuflow_contracts.profile import profile_for
 from skuflow_extractor.reading.assembly import assemble
-from skuflow_extractor.reading.candidates import TaughtColumn, priced_rows
+from skuflow_extractor.reading.candidates import TaughtColumn
 from skuflow_extractor.reading.decisions import Calibration, ReviewBar
 from skuflow_extractor.reading.pipeline import product_photos, review_reasons, rules_page_type
 
@@ -96,8 +96,7 @@ def judge(h: HeldOut, calibration: Calibration, take: float, review_below: Revie
                                   SKU_MIN_CONFIDENCE, scanned=h.sample.geo.ocr,
                                   photos=product_photos(classification) if classification else 0,
                                   rules_type=rules_page_type(classification) if classification else None,
-                                  taught_share=h.taught_share,
-                                  priced=priced_rows(h.sample.geo) if h.taught_share else 0)) or bool(
+                                  taught_share=h.taught_share, geo=h.sample.geo)) or bool(
         classification and classification.needs_review)
     predicted = {"needs_review": flagged, "page_type": h.sample.page_type,
                  "skus": [s.model_dump(mode="json") for s in reading.skus]}

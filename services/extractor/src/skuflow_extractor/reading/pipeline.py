@@ -63,16 +63,17 @@ TAUGHT_COVERAGE = 0.8  # a re-read page reading fewer products a priced row than
 
 def review_reasons(reading: PageReading, review_below: float, page_type: str | None,
                    sku_min_confidence: float = 0.0, *, scanned: bool = False, photos: int = 0,
-                   rules_type: str | None = None, taught_share: float | None = None, priced: int = 0) -> list[str]:
+                   rules_type: str | None = None, taught_share: float | None = None,
+                   geo: Geometry | None = None) -> list[str]:
     """Why a person should look: a reading the reader is not sure enough of; a page read to nothing
     that is a product page (by the classifier's type or by its rules', ``rules_type``: a datasheet's front
     page with its selection table, which the learned type calls prose, is not left empty on one judge's
     word), a scan, or shows several product photos (never left silently empty: OCR that misreads every
     code leaves a scan looking like a page without products, and a grid of captioned photos can pass for
     a page without any); SKUs under the merchant profile's own bar; or, read by a reader adapted to a
-    correction, fewer products for the page's ``priced`` rows than the corrected page's ``taught_share``
-    (products a priced row) shows, by more than ``TAUGHT_COVERAGE`` allows: a lesson that reads part of a page
-    and nothing else doubtful, which would otherwise leave review missing the rest."""
+    correction, fewer products for the rows of the page (``geo``) printing a price than the corrected page's
+    ``taught_share`` (products a priced row) shows, by more than ``TAUGHT_COVERAGE`` allows: a lesson that reads
+    part of a page and nothing else doubtful, which would otherwise leave review missing the rest."""
     if not reading.skus and (page_type in PRODUCT_PAGES or rules_type in PRODUCT_PAGES or scanned
                              or photos >= SEVERAL_PRODUCTS):
         return ["nothing_read"]
@@ -81,7 +82,8 @@ def review_reasons(reading: PageReading, review_below: float, page_type: str | N
         reasons.append(f"reader_confidence:{reading.confidence:.2f}<{review_below:.2f}")
     if weak := sum(1 for sku in reading.skus if sku.confidence < sku_min_confidence):
         reasons.append(f"low_confidence_skus:{weak}")
-    if taught_share and priced and (share := len(reading.skus) / priced) < TAUGHT_COVERAGE * taught_share:
+    priced = priced_rows(geo) if taught_share and geo is not None else 0
+    if priced and (share := len(reading.skus) / priced) < TAUGHT_COVERAGE * taught_share:
         reasons.append(f"fewer_products_than_taught:{share:.2f}<{taught_share:.2f}")
     return reasons
 
@@ -123,7 +125,7 @@ def read_page_staged(page: ParsedPage, classification: PageClassification, file_
     reasons = review_reasons(reading, bar, classification.page_type, profile.extraction.sku_min_confidence,
                              scanned=scanned, photos=product_photos(classification),
                              rules_type=rules_page_type(classification), taught_share=reader.taught_share,
-                             priced=priced_rows(inputs.geo) if reader.taught_share else 0)
+                             geo=inputs.geo)
     taken = set(reading.chosen)
     stages = ReaderStages(
         reader_version=reader.version, cells=len(inputs.geo.cells), rows=len(inputs.geo.rows),
