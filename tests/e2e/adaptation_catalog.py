@@ -1,4 +1,4 @@
-"""A price list whose products are known by their item number alone, in a column headed 序号 (serial
+"""A price list whose products are known by their item number alone, in a column headed 行号 (row
 number, which the committed reader takes for a row count), every row the same glass (玻璃杯) in another
 size: the committed reader takes the repeated name for the products, and the binder flags the page for
 the name every row repeats. One page corrected teaches the rest of its layout to read the item numbers."""
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-HEADER = ("序号", "品名", "规格", "价格")
+HEADER = ("行号", "品名", "规格", "价格")  # under 序号 (serial number) the reader reads the item numbers untaught
 COLUMNS = (50, 200, 330, 450)
 ROWS = 8
 
