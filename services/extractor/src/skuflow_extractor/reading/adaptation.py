@@ -159,9 +159,10 @@ def ended_at_pictures(geo: Geometry, column: TaughtColumn, named_at: list[tuple[
     to_entry: Counter[str] = Counter()
     to_picture: Counter[str] = Counter()
     for cell, key in named_at:
-        to_entry[key] += sum(bool(prices_beside(geo, row, cell)) for row in name_rows(geo, cell, ends, NO_PICTURE))
-        to_picture[key] += sum(bool(prices_beside(geo, row, cell))
-                               for row in name_rows(geo, cell, ends, next_picture(geo, cell)))
+        priced = [row for row in name_rows(geo, cell, ends, NO_PICTURE) if prices_beside(geo, row, cell)]
+        cut = name_rows(geo, cell, ends, next_picture(geo, cell)).stop  # the picture's end: a prefix of those rows
+        to_entry[key] += len(priced)
+        to_picture[key] += sum(row < cut for row in priced)
     over = sum(own_picture(geo, cell) is not None for cell, _ in named_at)
     return 2 * over > len(named_at) and all(to_picture[key] >= min(products[key], to_entry[key]) for key in to_entry)
 
