@@ -1,6 +1,9 @@
 """Header words and labels in the languages catalogs are printed in."""
 
+import re
+
 import pytest
+from skuflow_catalog import prices
 from skuflow_catalog.headers import attribute_for_label, header_role, is_currency, is_price_list_title, labelled_value
 
 
@@ -60,6 +63,12 @@ def test_a_fee_lists_headers_name_the_code_and_the_price():
 def test_a_cell_of_only_a_currency_is_told_from_one_with_an_amount_or_a_word():
     assert [is_currency(t) for t in ["€", "RMB", "(元)", "R$", "Rp.", "(RM)", "€ 12", "Euro tax", ""]] == [
         True, True, True, True, True, True, False, False, False]
+
+
+def test_every_currency_a_price_is_read_in_is_a_currency_cell_alone():
+    codes = set(re.findall(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])", f"{prices._LETTERED}|{prices.AFTER}"))
+    assert len(codes) > 40 and [code for code in sorted(codes) if not is_currency(code)] == []
+    assert all(is_currency(text) for text in ["AED", "Dhs.", "сум", "тг.", "KSh"])
 
 
 def test_a_unit_of_measure_heads_a_measurement_not_a_price():

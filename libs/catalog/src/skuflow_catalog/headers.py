@@ -371,7 +371,9 @@ CURRENCIES = ("¥", "￥", "$", "us$", "usd", "€", "eur", "£", "gbp", "₽", 
               "r$", "brl", "zł", "zl", "pln", "₺", "tl", "try", "円", "원", "₩", "đ", "₫", "vnd", "元", "rmb", "cny",
               "kč", "czk", "chf", "₹", "rs", "inr", "$us", "mxn", "ars", "clp", "cop", "pen", "aud", "cad", "sek",
               "nok", "dkk", "kr", "lei", "ron", "лв", "bgn", "₴", "hk$", "hkd", "nt$", "twd", "s$", "sgd", "euro",
-              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt", "nt", "ntd", "¤")
+              "rp", "idr", "rm", "myr", "php", "₱", "thb", "฿", "tk", "৳", "bdt", "nt", "ntd", "¤", "jpy", "krw",
+              "aed", "dhs", "sar", "qar", "kwd", "kzt", "тг", "uzs", "сум", "ksh", "zar", "ngn", "egp",
+              "pkr", "lkr", "ils", "nzd", "uyu", "pyg", "gtq", "dop", "rsd", "byn")
 UNIT = re.compile(rf"(?:{UNITS})")
 CURRENCY_SCORE = 0.6
 PART_SCORE = 0.8
