@@ -14,7 +14,8 @@ from skuflow_parser.backends.ocr_backend import across_rows, ocr_resolution, sca
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, engine
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.letter_spacing import is_loose
-from skuflow_parser.domain.text_layer import MIN_OUTLINE_PATHS, MIN_OUTLINE_SEGMENTS, Drawn, ocr_reason
+from skuflow_parser.domain.text_layer import (MIN_OUTLINE_PATHS, MIN_OUTLINE_SEGMENTS, MIN_TEXT_PICTURES, Drawn,
+                                              ocr_reason)
 from skuflow_parser.pages import parse_page
 
 
@@ -54,6 +55,23 @@ def test_a_page_drawn_as_outlines_is_read_by_ocr():
     for n in range(400):  # hundreds of filled shapes and no text layer, as a 'text to outlines' export prints
         x, y = 60 + (n % 40) * 12, 100 + (n // 40) * 20
         page.draw_rect(pymupdf.Rect(x, y, x + 8, y + 12), color=(0, 0, 0), fill=(0, 0, 0))
+    parsed = parse_page(pymupdf.open(stream=doc.tobytes()), 0, "f" * 64, ImageCache()).page
+    assert parsed.parser_backend == "ocr"
+
+
+def test_text_printed_as_a_picture_per_run_is_read_by_ocr():
+    """Word exports text set with effects as one small picture per run and no text layer."""
+    assert ocr_reason("", 0.0, 0.05, pictures=MIN_TEXT_PICTURES) == "text_as_pictures"
+    assert ocr_reason("", 0.0, 0.05, pictures=MIN_TEXT_PICTURES - 1) is None  # a few photos on a blank page
+    assert ocr_reason(PRODUCT_TEXT, 0.2, 0.05, pictures=200) is None  # a text layer of its own: a photo grid
+    run = Image.new("L", (120, 24), 255)
+    out = io.BytesIO()
+    run.save(out, "PNG")
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    for n in range(MIN_TEXT_PICTURES):
+        x, y = 60 + (n % 4) * 120, 100 + (n // 4) * 30
+        page.insert_image(pymupdf.Rect(x, y, x + 100, y + 20), stream=out.getvalue())
     parsed = parse_page(pymupdf.open(stream=doc.tobytes()), 0, "f" * 64, ImageCache()).page
     assert parsed.parser_backend == "ocr"
 

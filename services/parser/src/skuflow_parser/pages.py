@@ -106,7 +106,7 @@ def parse_page(doc: pymupdf.Document, index: int, file_hash: str, cache: ImageCa
     sparse = len(text.strip()) < config.text_layer.min_chars
     drawings = _drawings(page) if sparse or not page.rotation else []
     reason = ocr_reason(text, coverage, picture_share(picture_boxes, width, height), config.text_layer,
-                        Drawn.of(drawings) if sparse else Drawn())
+                        Drawn.of(drawings) if sparse else Drawn(), found.placements)
     if reason and config.ocr_enabled:
         OCR_FALLBACKS.labels(reason).inc()
         ocr = _ocr(page, config)

@@ -45,6 +45,7 @@ class PlacedImage:
 class PageImages:
     placed: list[PlacedImage] = field(default_factory=list)
     decorations: list[BBox] = field(default_factory=list)
+    placements: int = 0  # pictures the page places, tiles and decorations included: text set as pictures shows
 
 
 def _drawn_once(page: pymupdf.Page) -> list[_Placement] | None:
@@ -116,7 +117,8 @@ def page_images(doc: pymupdf.Document, page: pymupdf.Page, file_hash: str, cache
     fragmented = tile_groups([placement.box for placement in placements])
     in_group = {i for group in fragmented for i in group}
     singles = [placement for i, placement in enumerate(placements) if i not in in_group]
-    found = PageImages(decorations=[p.box for p in singles if is_decoration(p.box, decoration_floor)])
+    found = PageImages(decorations=[p.box for p in singles if is_decoration(p.box, decoration_floor)],
+                       placements=len(placements))
     pictures = [p for p in singles if not is_decoration(p.box, decoration_floor)]
     inline = _inline_images(page, pictures)
 

@@ -20,6 +20,7 @@ MAX_GARBLED_SHARE = 0.2
 MIN_PICTURE_SHARE = 0.3  # a sparse page is worth OCR only if pictures (a scan) cover this much of it
 MIN_OUTLINE_PATHS = 300  # … or this many vector paths draw it (text converted to outlines)
 MIN_OUTLINE_SEGMENTS = 2000  # … or this many path segments: some exporters (Qt) draw a whole text run as one path
+MIN_TEXT_PICTURES = 40  # … or this many pictures print it (Word sets text with effects as a picture per run)
 SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "HANGUL", "HIRAGANA", "KATAKANA", "ARABIC", "HEBREW", "THAI", "DEVANAGARI",
            "BENGALI", "TAMIL", "ARMENIAN", "GEORGIAN", "GURMUKHI", "GUJARATI", "KHMER", "LAO", "MYANMAR")
 EXTRA_PLAUSIBLE = set("¥￥€£°±×÷·•–—‘’“”…、。，：；！？（）【】《》「」〔〕％＃＆＊＋－／＜＝＞＠＼＾＿｀｜～")
@@ -33,6 +34,7 @@ class TextLayerRule:
     min_picture_share: float = MIN_PICTURE_SHARE
     min_outline_paths: int = MIN_OUTLINE_PATHS
     min_outline_segments: int = MIN_OUTLINE_SEGMENTS
+    min_text_pictures: int = MIN_TEXT_PICTURES
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def garbled_share(text: str) -> float:
 
 
 def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayerRule = TextLayerRule(),
-               drawn: Drawn = Drawn()) -> str | None:
+               drawn: Drawn = Drawn(), pictures: int = 0) -> str | None:
     """None when the text layer is usable; otherwise why the page must be OCR'd.
 
     A sparse page without a large picture (a cover, a blank page) has nothing more to read, so it
@@ -90,6 +92,9 @@ def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayer
     common 'print ready' export) reads as nothing but prints as a full page. Glyph outlines come as
     hundreds of paths, or as a few paths of thousands of segments (measured on the real and golden sets'
     sparse pages: every outlined one had ≥ 2 767 segments, no other had 20 paths or 300 segments).
+    Text can be printed as pictures too: Word exports a run set with effects as a tiny image whose
+    soft mask holds the glyphs, one per run, so the page places many small pictures and covers
+    little (sparse pages of the sets: those printed so placed 63 to 142 pictures, no other more than 26).
     """
     chars = sum(1 for c in text if not c.isspace())
     if chars and garbled_share(text) > rule.max_garbled_share:
@@ -99,4 +104,6 @@ def ocr_reason(text: str, coverage: float, picture_share: float, rule: TextLayer
         return "no_text_layer" if chars == 0 else "sparse_text_layer"
     if sparse and (drawn.paths >= rule.min_outline_paths or drawn.segments >= rule.min_outline_segments):
         return "outlined_text"
+    if sparse and pictures >= rule.min_text_pictures:
+        return "text_as_pictures"
     return None
