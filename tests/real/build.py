@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import subprocess
 import sys
@@ -26,9 +27,12 @@ import urllib.request
 from pathlib import Path
 
 import pymupdf
+from PIL import Image
 
 HERE = Path(__file__).parent
 IMAGE_DPI = 144  # a photo's page size assumes this resolution (a phone photo or a scan of ~A4)
+EXIF_ORIENTATION = 0x0112
+TURNS = {3: 180, 6: 270, 8: 90}  # EXIF orientation → degrees anticlockwise that set the photo upright
 
 
 def _sha256(data: bytes) -> str:
@@ -60,6 +64,13 @@ def _download(source: dict) -> bytes:
         return response.read()
 
 
+def upright_turn(data: bytes) -> int:
+    """How far a phone photo's pixels are turned to show it as taken: its EXIF orientation, which photo
+    viewers and the tools that make a PDF of a photo obey, and a PDF's picture does not."""
+    with Image.open(io.BytesIO(data)) as picture:
+        return TURNS.get(picture.getexif().get(EXIF_ORIENTATION, 1), 0)
+
+
 def build_pdf(data: bytes, original: str, pages: list[int]) -> bytes:
     """The chosen pages of a PDF, or a photo as a one-page PDF."""
     out = pymupdf.open()
@@ -68,7 +79,7 @@ def build_pdf(data: bytes, original: str, pages: list[int]) -> bytes:
         width, height = picture[0].rect.width, picture[0].rect.height
         scale = 72 / IMAGE_DPI
         page = out.new_page(width=width * scale, height=height * scale)
-        page.insert_image(page.rect, stream=data)
+        page.insert_image(page.rect, stream=data, rotate=upright_turn(data))
     else:
         source = pymupdf.open(stream=data, filetype="pdf")
         for number in pages:

@@ -81,3 +81,22 @@ def test_a_document_is_built_from_its_git_mirror_the_same_bytes_every_time(tmp_p
     first, again = build.build_pdf(data, "list.pdf", [3, 1]), build.build_pdf(data, "list.pdf", [3, 1])
     assert first == again
     assert [p.get_text().split(":")[0] for p in pymupdf.open(stream=first)] == ["page 3", "page 1"]
+
+
+def test_a_phone_photo_is_built_as_it_was_taken_not_as_its_pixels_are_stored():
+    """A camera stores a photo taken upright as turned pixels and an EXIF orientation (6: turn clockwise)."""
+    import io
+
+    from PIL import Image
+    stored = Image.new("RGB", (400, 200), "white")  # stored lying: 400 wide, shown 200 wide and 400 high
+    stored.paste("black", (0, 0, 40, 200))  # the ink at the stored left shows at the top once turned
+    exif = stored.getexif()
+    exif[build.EXIF_ORIENTATION] = 6
+    out = io.BytesIO()
+    stored.save(out, "JPEG", exif=exif)
+    page = pymupdf.open(stream=build.build_pdf(out.getvalue(), "menu.jpg", [1]))[0]
+    assert page.rect.width < page.rect.height
+    assert pymupdf.Rect(page.get_image_info()[0]["bbox"]) == page.rect  # the photo fills its page
+    pixels = page.get_pixmap(dpi=36)
+    top, bottom = pixels.pixel(pixels.width // 2, 2), pixels.pixel(pixels.width // 2, pixels.height - 3)
+    assert max(top) < 80 < min(bottom)
