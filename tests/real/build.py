@@ -4,7 +4,8 @@ Each source names a public file (repository, commit, path, SHA-256) and the page
 The script finds the original in the directories given with ``--originals`` (matched by its
 SHA-256) or, with ``--download``, fetches it from raw.githubusercontent.com at that commit, checks
 its hash, and writes ``<set>/<name>.pdf`` holding the chosen pages in order (a photo becomes a
-one-page PDF). The truth files beside them number pages 1..n in that order.
+one-page PDF, shown as taken: set upright by its EXIF orientation). The truth files beside them number
+pages 1..n in that order.
 
     python tests/real/build.py --download                 # every external document
     python tests/real/build.py --originals ~/catalogs     # from files already downloaded
