@@ -4,12 +4,14 @@ Raise the baseline with any change that improves it:
 ``skuflow eval tests/real/committed --out r.json --baseline tests/real/baseline.json --update-baseline``.
 """
 
+import io
 import json
 import subprocess
 from pathlib import Path
 
 import pymupdf
 import pytest
+from PIL import Image
 
 from skuflow_cli.evaluation.gate import regressions
 from skuflow_cli.evaluation.report import summary_table
@@ -85,9 +87,6 @@ def test_a_document_is_built_from_its_git_mirror_the_same_bytes_every_time(tmp_p
 
 def test_a_phone_photo_is_built_as_it_was_taken_not_as_its_pixels_are_stored():
     """A camera stores a photo taken upright as turned pixels and an EXIF orientation (6: turn clockwise)."""
-    import io
-
-    from PIL import Image
     stored = Image.new("RGB", (400, 200), "white")  # stored lying: 400 wide, shown 200 wide and 400 high
     stored.paste("black", (0, 0, 40, 200))  # the ink at the stored left shows at the top once turned
     exif = stored.getexif()

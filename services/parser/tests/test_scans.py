@@ -14,8 +14,13 @@ from skuflow_parser.backends.ocr_backend import across_rows, ocr_resolution, sca
 from skuflow_parser.backends.ocr_engines import DEFAULT_TUNING, engine
 from skuflow_parser.backends.pymupdf_backend import ImageCache, open_document
 from skuflow_parser.domain.letter_spacing import is_loose
-from skuflow_parser.domain.text_layer import (MIN_OUTLINE_PATHS, MIN_OUTLINE_SEGMENTS, MIN_TEXT_PICTURES, Drawn,
-                                              ocr_reason)
+from skuflow_parser.domain.text_layer import (
+    MIN_OUTLINE_PATHS,
+    MIN_OUTLINE_SEGMENTS,
+    MIN_TEXT_PICTURES,
+    Drawn,
+    ocr_reason,
+)
 from skuflow_parser.pages import parse_page
 
 

@@ -138,7 +138,7 @@ def _answering(monkeypatch, script: str, *words: str) -> list[tuple[str, ...]]:
 @pytest.mark.parametrize(("script", "words", "kept"), [
     ("Korean", ("[브라질]", "Brazil", "Cerrado", "Natural"), True),  # a syllable a letter: 3 of 23 letters
     ("Cyrillic", ("Крупа", "Brazil", "Cerrado", "Natural"), False),  # 5 of 25: Latin read as look-alikes
-    ("Cyrillic", ("Крупа", "гречневая", "Brazil"), True)])
+    ("Cyrillic", ("Крупа", "гречневая", "ядрица", "Brazil"), True)])  # 8 letters no Latin one looks like, 6 Latin
 def test_a_reading_is_kept_when_enough_of_its_letters_are_the_script_s(monkeypatch, packs_asked_again, script,
                                                                         words, kept):
     _answering(monkeypatch, script, *words)
@@ -271,6 +271,16 @@ def test_a_latin_scan_the_script_detection_misnames_keeps_its_latin_reading(monk
     page = parse_page(open_document(scanned()), 0, "f" * 64, ImageCache()).page
     text = "".join(block.text for block in page.text_blocks)
     assert "SF-0012" in text and not re.search(r"[\u0600-\u06ff\uac00-\ud7af\u0e00-\u0e7f]", text)
+
+
+def test_a_latin_table_read_as_cyrillic_look_alikes_is_not_kept_and_a_russian_one_is():
+    """A chip maker's blue part numbers came out of the Cyrillic reading as 'СН557Q', 'снёёвт': two thirds of the
+    letters Cyrillic, nearly all of them letters a Latin capital looks like."""
+    cyrillic = tesseract.LANGUAGES["Cyrillic"]
+    latin_read_so = list("СН557QСН555LснёёвтРartNОFrеqМНzКВLQFРТуреСАDСТоuсhКеуLЕD")
+    assert sum(1 for ch in latin_read_so if cyrillic.letter.match(ch)) >= cyrillic.share * len(latin_read_so)
+    assert not tesseract._written_in(latin_read_so, cyrillic)
+    assert tesseract._written_in(list("КрупагречневаяMaggiРисдлиннозерныйFairy"), cyrillic)
 
 
 def test_tesseract_failing_leaves_the_first_reading(monkeypatch):

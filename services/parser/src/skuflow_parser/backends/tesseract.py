@@ -67,7 +67,9 @@ class Script:
     page the detection does not name in the script is heard to be written in it (see ``_witnessed``).
     ``by_lines``: the page is read as PP-OCR's lines stacked in a strip (``stacked``), not by Tesseract's own
     layout analysis: on seven Vietnamese menu photos that read 83 of their 112 names whole, the whole page
-    77, in less time (PP-OCR's detection finds a photo's lines; its Latin model only drops the marks)."""
+    77, in less time (PP-OCR's detection finds a photo's lines; its Latin model only drops the marks).
+    ``look_alikes``: the script's letters a Latin one looks like; a Latin page read in the script comes out in
+    them, so the share is asked of its other letters too, against the Latin letters read."""
 
     languages: str
     letter: re.Pattern
@@ -76,6 +78,7 @@ class Script:
     from_ppocr: re.Pattern = FIGURES
     witness: Witness | None = None
     by_lines: bool = False
+    look_alikes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,12 @@ CHINESE_LOOK_ALIKES = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf90
 # ones, so its Latin words on a Korean page are Latin: they stand for Tesseract's (Tesseract missed a walker
 # catalogue's six white-on-grey model codes that PP-OCR read right); on Cyrillic, Arabic and Thai pages
 # its Latin words are look-alikes of the script's letters and only its figures are kept.
-LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"), witness=Witness(letters=3, share=0.5)),
+# A Latin table read as Cyrillic: two chip makers' selection tables in blue print on small pictures ('CH557Q' read
+# 'сн5вта') kept Tesseract's reading at 0.56 and 0.66 of their letters Cyrillic; of the letters no Latin one looks
+# like, against the Latin letters read, 0.23 and 0.26, where the real set's Russian and Ukrainian scans read 0.61-1.00.
+CYRILLIC_LOOK_ALIKES = frozenset("АВЕКМНОРСТХУаеорсухвкмнтіІјЈѕЅ")
+LANGUAGES = {"Cyrillic": Script("rus+ukr+eng", re.compile(r"[\u0400-\u04ff]"), witness=Witness(letters=3, share=0.5),
+                                look_alikes=CYRILLIC_LOOK_ALIKES),
              "Arabic": Script("fas+eng", re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")),
              "Korean": Script("kor+eng", re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"), unspaced=True,
                               share=0.1, from_ppocr=LATIN_WORDS,
@@ -303,7 +311,12 @@ def _sure_letters(lines: list[Line]) -> list[str]:
 
 
 def _written_in(letters: list[str], read: Script) -> bool:
-    return bool(letters) and sum(1 for ch in letters if read.letter.match(ch)) >= read.share * len(letters)
+    own = [ch for ch in letters if read.letter.match(ch)]
+    if not letters or len(own) < read.share * len(letters):
+        return False
+    telling = sum(1 for ch in own if ch not in read.look_alikes)
+    latin = sum(1 for ch in letters if ch.isascii())
+    return not read.look_alikes or telling >= read.share * (telling + latin)
 
 
 def _length(line: Line) -> float:
