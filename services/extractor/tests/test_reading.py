@@ -18,7 +18,6 @@ from extractor_pages import (
     table,
 )
 
-from skuflow_contracts.ir import ImageRegion
 from skuflow_contracts.results import SkuRecord
 from skuflow_extractor.domain.extraction import extract_page
 from skuflow_extractor.reading.assembly import assemble, choose, page_confidence
@@ -250,27 +249,3 @@ def test_a_page_the_rules_gave_up_on_is_told_from_a_page_read_without_them():
     fallback = FEATURES.index("method_final_fallback")
     assert found and all(features(geo, found, classification("A"), "final_fallback")[:, fallback] == 1.0)
     assert not features(geo, found, classification("A"), None)[:, fallback].any()
-
-
-def _photo(n: int, bbox: tuple[float, float, float, float]) -> ImageRegion:
-    return ImageRegion(image_id=f"img_{n}", bbox=bbox, width_px=300, height_px=300, content_hash=f"{n:064x}")
-
-
-def test_a_key_is_measured_by_the_photo_it_stands_by_and_a_scan_is_no_photo():
-    """Two cards, each a photo over its code and price, and a code in a line at the foot of the page: the cards'
-    codes stand right under their photos, the foot's far from both; the page's own picture (a scan) is no photo."""
-    cards = [stacked(0, 50, 200, "AB-1001", "¥12"), stacked(1, 300, 200, "AB-1002", "¥15"),
-             stacked(2, 50, 700, "AB-2001")]
-    photos = [_photo(0, (50, 60, 200, 190)), _photo(1, (300, 60, 450, 190)), _photo(2, (0, 0, 595, 842))]
-    geo = geometry(page(*cards).model_copy(update={"images": photos}))
-    found = candidates(geo, [])
-    measures = {c.key: dict(zip(FEATURES, row, strict=True))
-                for c, row in zip(found, features(geo, found, classification("C"), None), strict=True)}
-    code, foot = measures["AB-1001"], measures["AB-2001"]
-    assert code["page_pictures"] == 2 and code["pic_per_shape"] == pytest.approx(2 / 3)  # three codes of its shape
-    assert code["pic_above"] == pytest.approx(code["pic_gap"]) and code["pic_gap"] < 1.0 and code["pic_below"] == -1.0
-    assert foot["pic_gap"] > 30 and foot["pic_above"] == foot["pic_gap"]
-    bare = geometry(page(*cards).model_copy(update={"images": photos[2:]}))
-    plain = features(bare, candidates(bare, []), classification("C"), None)
-    assert (plain[:, FEATURES.index("page_pictures")] == 0).all()
-    assert (plain[:, FEATURES.index("pic_gap")] == -1.0).all()

@@ -22,7 +22,7 @@ import numpy as np
 
 from skuflow_extractor.reading.decisions import AfterCorrection, Calibration, ReviewBar
 
-PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 31, "min_data_in_leaf": 10,
+PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 10,
           "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
           "deterministic": True, "force_row_wise": True, "num_threads": 1, "seed": 20261129, "verbose": -1}
 ROUNDS = 300

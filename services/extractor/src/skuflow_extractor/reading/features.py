@@ -26,15 +26,13 @@ from skuflow_extractor.reading.candidates import (
     shape,
     worded,
 )
-from skuflow_extractor.reading.geometry import Geometry, same_column
+from skuflow_extractor.reading.geometry import Geometry
 
 HEADER_ROLES = ("model", "product_name", "price", "index")  # a column headed by one of these, or by another word
 ORIGINS = ("table_row", "card", "line")
 PAGE_TYPES = ("A", "B", "C", "D")
 METHODS: tuple[str, ...] = get_args(ExtractionMethod)  # the rules' methods, their final fallback among them
 SAME_SIZE = 0.05  # type sizes this share apart are one size (a heading stands out of its column by more)
-PAGE_PICTURE = 0.6  # a picture covering this share of the page is the page itself (a scan's), no product's photo
-NO_PICTURE = -1.0  # the distance measures of a key with no picture where they look
 
 CELL = ("code_score", "is_price", "chars", "tokens", "digits", "letters", "upper", "cjk", "size", "heading",
         "ocr_confidence", "x", "y", "width", "repeats")
@@ -50,8 +48,7 @@ KEY = ("kind_code", *(f"src_{s}" for s in SOURCES), "key_code_score", "key_chars
 ENGINE = ("engine_confidence", *(f"engine_{o}" for o in ORIGINS), "engine_custom", "engine_has_name")
 PAGE = (*(f"page_{t}" for t in PAGE_TYPES), "page_confidence", "page_cells", "page_rows", "page_ocr",
         "page_code_share", "page_engine_skus", "page_candidates", *(f"method_{m}" for m in METHODS))
-PICTURE = ("page_pictures", "pic_gap", "pic_above", "pic_below", "pic_per_shape")
-FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE, *PICTURE)
+FEATURES: tuple[str, ...] = (*KEY, *CELL, *COLUMN, *ROW, *ENGINE, *PAGE)
 COLUMN_AT = {name: n for n, name in enumerate(COLUMN)}  # a column measure's place, by name
 
 
@@ -168,9 +165,8 @@ def features(geo: Geometry, found: list[Candidate], classification: PageClassifi
     read = np.zeros(len(geo.cells), dtype=bool)  # cells the rule readers read a product at
     read[[c.cell for c in found if c.engine is not None and c.cell is not None]] = True
     rows = _rows(geo, cell, in_row, read)
-    pictured = _pictures(geo, found)
     out = np.array([[*_key(c, geo, by_norm, normalized, kin), *_anchor(c, geo, cell, column, rows),
-                     *_engine(c), *page_row, *pictured[n]] for n, c in enumerate(found)], dtype=np.float32)
+                     *_engine(c), *page_row] for c in found], dtype=np.float32)
     return out.reshape(len(found), len(FEATURES))
 
 
@@ -208,37 +204,3 @@ def _engine(c: Candidate) -> list[float]:
         return [0.0] * len(ENGINE)
     return [sku.confidence, *(float(sku.origin == o) for o in ORIGINS), len(sku.custom_attributes),
             float(bool(sku.attributes.product_name))]
-
-
-def _pictures(geo: Geometry, found: list[Candidate]) -> list[tuple[float, ...]]:
-    """Per candidate: PICTURE's measures. A card or grid sets its code by its photo, one photo a product, where
-    prose and spec tables stand apart from any: the pictures on the page, how far the key's cell is from the
-    nearest and from the nearest above and below it in its column (in the page's line heights; ``NO_PICTURE``
-    where none is), and how many pictures there are for each key of its shape."""
-    area = geo.page.width * geo.page.height
-    pictures = [i.bbox for i in geo.page.images if _area(i.bbox) < PAGE_PICTURE * area]
-    unit = max(geo.median_height, 1.0)
-    shapes = Counter(shape(c.norm) for c in found)
-    gaps = {cell: _picture_gaps(geo.cells[cell].bbox, pictures, unit) for cell in {c.cell for c in found}
-            if pictures and cell is not None}  # a cell's candidates share its distances
-    return [(len(pictures), *gaps.get(c.cell, (NO_PICTURE,) * 3), len(pictures) / shapes[shape(c.norm)])
-            for c in found]
-
-
-def _picture_gaps(box: tuple[float, ...], pictures: list, unit: float) -> tuple[float, float, float]:
-    """How far the nearest picture is, and the nearest in the box's column above it and below it."""
-    column = [p for p in pictures if same_column(p, box)]
-    above = [max(box[1] - p[3], 0.0) for p in column if p[3] <= box[1] + unit]
-    below = [max(p[1] - box[3], 0.0) for p in column if p[1] >= box[3] - unit]
-    return tuple(min(gaps) / unit if gaps else NO_PICTURE
-                 for gaps in ([_gap(box, p) for p in pictures], above, below))
-
-
-def _gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """The distance between two boxes' nearest edges (0 where they overlap)."""
-    dx, dy = max(b[0] - a[2], a[0] - b[2], 0.0), max(b[1] - a[3], a[1] - b[3], 0.0)
-    return float((dx * dx + dy * dy) ** 0.5)
-
-
-def _area(box: tuple[float, ...]) -> float:
-    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
